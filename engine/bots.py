@@ -1,0 +1,113 @@
+"""Simple bots and self-play: whole matches played by the engine, as records.
+
+Used for the bundled demo record, for property tests (a random game's record replays to
+the same state) and, later, for rendering videos of games. The bots are plain: they
+shed their weakest cards, beat opponents cheaply, leave their partner's plays alone and
+bomb only now and then. The random source is passed in, so a seed gives one game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.cards import card_order, full_deck, sort_cards
+from engine.events import Deal, Event, GiveBack, Header, Pass, PlayCards, Report, TimeCalled, Tribute
+from engine.hand import OVER, RETURN, TRIBUTE, Hand, correct_tributes, return_allowed
+from engine.legal import legal_plays
+from engine.match import Match
+from engine.plays import Play, strength
+from engine.profile import Profile
+from engine.seats import PLAY_ORDER, partner, side_of
+
+
+def deal(rng: random.Random) -> dict[str, tuple[str, ...]]:
+    """Shuffle two decks and give 27 cards to each seat."""
+    deck = full_deck()
+    rng.shuffle(deck)
+    return {s: sort_cards(deck[i * 27:(i + 1) * 27]) for i, s in enumerate(PLAY_ORDER)}
+
+
+def choose_play(hand: Hand, seat: str, rng: random.Random) -> Play | None:
+    """A plain bot's choice for ``seat`` (``None``: pass)."""
+    held = list(hand.holdings[seat].elements())
+    top = hand.top
+    if top is None or top[0] == seat:
+        plays = legal_plays(held, None, hand.level)
+        plain = [p for p in plays if not p.is_bomb] or plays
+        weakest = min(strength(p, hand.level)[2] for p in plain)
+        low = [p for p in plain if strength(p, hand.level)[2] == weakest]
+        longest = max(len(p.cards) for p in low)
+        return rng.choice([p for p in low if len(p.cards) == longest])
+    if side_of(top[0]) == side_of(seat) and rng.random() < 0.9:
+        return None
+    plays = legal_plays(held, top[1], hand.level)
+    if not plays:
+        return None
+    plain = [p for p in plays if not p.is_bomb]
+    if plain:
+        return plain[0]
+    if rng.random() < 0.35 or hand.counts[top[0]] <= 5:
+        return plays[0]
+    return None
+
+
+def _return_card(hand: Hand, seat: str, to: str) -> str:
+    relation = "partner" if partner(seat) == to else "opponent"
+    rule = getattr(hand.profile.tribute, f"return_to_{relation}")
+    held = sorted(hand.holdings[seat].elements(), key=lambda c: (card_order(c, hand.level), c))
+    allowed = [c for c in held if return_allowed(c, hand.level, rule)]
+    return (allowed or held)[0]
+
+
+def self_play(profile: Profile, rng: random.Random, max_hands: int = 12,
+              forget_report: float = 0.0, table: str = "demo") -> list[Event]:
+    """Play a match between four bots; returns its record as events.
+
+    After ``max_hands`` hands time is called (the match ends as the profile says).
+    ``forget_report`` is the chance a bot forgets to report its card count (报牌), so
+    records can show violations.
+    """
+    events: list[Event] = []
+    clock = [0.0]
+
+    def stamp() -> tuple[int, float]:
+        clock[0] += round(rng.uniform(1.0, 9.0), 1)
+        return len(events), round(clock[0], 1)
+
+    header = Header(seq=0, t=0.0, profile=profile.name, table=table,
+                    players={s: f"Bot {s}" for s in PLAY_ORDER})
+    events.append(header)
+    match = Match(profile, header)
+
+    def push(ev: Event) -> None:
+        events.append(ev)
+        match.push(ev)
+
+    while not match.over:
+        if len(match.hands) >= max_hands and not match.time_called:
+            push(TimeCalled(*stamp()))
+            if match.over:
+                break
+        first = not match.hands
+        push(Deal(*stamp(), hands=deal(rng), leader=rng.choice(PLAY_ORDER) if first else None))
+        hand = match.hand
+        while hand.phase != OVER:
+            if hand.phase == TRIBUTE:
+                for s in hand.tributers:
+                    card = rng.choice(correct_tributes(hand.holdings[s].elements(), hand.level))
+                    push(Tribute(*stamp(), seat=s, card=card))
+                continue
+            if hand.phase == RETURN:
+                for giver, receiver in list(hand.receivers.items()):
+                    push(GiveBack(*stamp(), seat=receiver, card=_return_card(hand, receiver, giver)))
+                continue
+            seat = hand.turn or (hand.tributers[0] if hand.tributers else PLAY_ORDER[0])
+            play = choose_play(hand, seat, rng)
+            if play is None:
+                push(Pass(*stamp(), seat=seat))
+                continue
+            push(PlayCards(*stamp(), seat=seat, cards=play.cards, reading=(play.type, play.rank)))
+            left = hand.counts[seat]
+            if 0 < left <= profile.report.threshold and rng.random() >= forget_report:
+                push(Report(*stamp(), seat=seat, count=left))
+    return events

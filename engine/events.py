@@ -1,0 +1,288 @@
+"""The events of a game record (DESIGN §3; documented in docs/record-format.md).
+
+Each event is one JSON object on one line with ``seq``, ``t`` and ``type``. Events say
+what happened at the table — a deal, a tribute, a play, a pass, a report — and nothing
+that can be derived: turn order, legality, levels and scores are recomputed on replay.
+
+``Event.from_json`` checks shape and card names and raises ``RecordError`` for a broken
+record (a tool's mistake); whether a player acted legally is the state machine's
+question and never raises.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.cards import InvalidCard, parse_card, parse_cards, parse_level
+from engine.plays import TYPES
+from engine.seats import SEATS, SIDES
+
+FORMAT = "guandan-record/1"
+
+
+class RecordError(ValueError):
+    """A record line that cannot be understood; ``line`` is 1-based when known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Event:
+    """Fields every event has: its number in the record and seconds since the start."""
+
+    seq: int
+    t: float
+
+    type = ""  # each subclass names its JSON type
+
+    def to_json(self) -> dict:
+        out: dict = {"seq": self.seq, "t": self.t, "type": self.type}
+        out.update(self._fields())
+        return out
+
+    def _fields(self) -> dict:
+        return {}
+
+
+@dataclass(frozen=True)
+class Header(Event):
+    """First line: format version, rule profile, and who sits where."""
+
+    profile: str = "jiangsu"
+    table: str = ""
+    players: dict = field(default_factory=dict)
+    start_levels: dict = field(default_factory=lambda: {"EW": "2", "NS": "2"})
+    type = "header"
+
+    def _fields(self) -> dict:
+        return {"format": FORMAT, "profile": self.profile, "table": self.table,
+                "players": dict(self.players), "start_levels": dict(self.start_levels)}
+
+
+@dataclass(frozen=True)
+class Deal(Event):
+    """A hand is dealt. ``hands`` when known (bots, online play); ``None`` at a camera
+    table, where hands are hidden. ``leader``: who leads the first hand (the holder of
+    the turned card); later hands' leaders follow from the tribute."""
+
+    hands: dict | None = None
+    leader: str | None = None
+    type = "deal"
+
+    def _fields(self) -> dict:
+        out: dict = {}
+        if self.hands is not None:
+            out["hands"] = {s: list(c) for s, c in self.hands.items()}
+        if self.leader is not None:
+            out["leader"] = self.leader
+        return out
+
+
+@dataclass(frozen=True)
+class Tribute(Event):
+    """进贡: ``seat`` gives ``card``; ``to`` when the record knows the receiver."""
+
+    seat: str = "E"
+    card: str = ""
+    to: str | None = None
+    type = "tribute"
+
+    def _fields(self) -> dict:
+        out = {"seat": self.seat, "card": self.card}
+        if self.to is not None:
+            out["to"] = self.to
+        return out
+
+
+@dataclass(frozen=True)
+class Resist(Event):
+    """抗贡: the player(s) owing tribute show both big jokers and pay none."""
+
+    seats: tuple[str, ...] = ()
+    type = "resist"
+
+    def _fields(self) -> dict:
+        return {"seats": list(self.seats)}
+
+
+@dataclass(frozen=True)
+class GiveBack(Event):
+    """还贡: a receiver of tribute gives one card back."""
+
+    seat: str = "E"
+    card: str = ""
+    to: str | None = None
+    type = "return"
+
+    def _fields(self) -> dict:
+        out = {"seat": self.seat, "card": self.card}
+        if self.to is not None:
+            out["to"] = self.to
+        return out
+
+
+@dataclass(frozen=True)
+class PlayCards(Event):
+    """A play laid on the table; ``cards`` in the order laid (left to right as the player
+    sees them). ``reading`` is ``[type, rank]`` when declared or read from the layout."""
+
+    seat: str = "E"
+    cards: tuple[str, ...] = ()
+    reading: tuple[str, str] | None = None
+    type = "play"
+
+    def _fields(self) -> dict:
+        out: dict = {"seat": self.seat, "cards": list(self.cards)}
+        if self.reading is not None:
+            out["reading"] = list(self.reading)
+        return out
+
+
+@dataclass(frozen=True)
+class Pass(Event):
+    """过 / 不要: the seat passes (taps the table or presses its button)."""
+
+    seat: str = "E"
+    type = "pass"
+
+    def _fields(self) -> dict:
+        return {"seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Report(Event):
+    """报牌: the seat says how many cards it holds."""
+
+    seat: str = "E"
+    count: int = 0
+    type = "report"
+
+    def _fields(self) -> dict:
+        return {"seat": self.seat, "count": self.count}
+
+
+@dataclass(frozen=True)
+class TimeCalled(Event):
+    """The referee calls time on the match (比赛时间到)."""
+
+    type = "time_called"
+
+
+@dataclass(frozen=True)
+class Forfeit(Event):
+    """A side forfeits the match (弃权), e.g. a no-show or a match-loss penalty."""
+
+    side: str = "EW"
+    reason: str = ""
+    type = "forfeit"
+
+    def _fields(self) -> dict:
+        return {"side": self.side, "reason": self.reason}
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (Header, Deal, Tribute, Resist, GiveBack, PlayCards, Pass, Report, TimeCalled, Forfeit)
+}
+
+
+def _seat(data: dict, key: str = "seat") -> str:
+    value = data.get(key)
+    if value not in SEATS:
+        raise RecordError(f"{key!r} must be one of E, S, W, N, got {value!r}")
+    return value
+
+
+def _card(data: dict, key: str = "card") -> str:
+    try:
+        return parse_card(data.get(key))
+    except InvalidCard as exc:
+        raise RecordError(f"{key!r}: {exc}") from None
+
+
+def _cards(value) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise RecordError(f"cards must be a list, got {value!r}")
+    try:
+        return parse_cards(value)
+    except InvalidCard as exc:
+        raise RecordError(str(exc)) from None
+
+
+def event_from_json(data: object) -> Event:
+    """Build a typed event from a decoded JSON object, or raise ``RecordError``."""
+    if not isinstance(data, dict):
+        raise RecordError("each line must be a JSON object")
+    kind = data.get("type")
+    cls = EVENT_TYPES.get(kind)
+    if cls is None:
+        raise RecordError(f"unknown event type {kind!r} (known: {', '.join(EVENT_TYPES)})")
+    seq, t = data.get("seq"), data.get("t")
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise RecordError(f"'seq' must be a whole number ≥ 0, got {seq!r}")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0:
+        raise RecordError(f"'t' must be seconds ≥ 0, got {t!r}")
+    base = {"seq": seq, "t": float(t)}
+    if cls is Header:
+        if data.get("format") != FORMAT:
+            raise RecordError(f"unsupported record format {data.get('format')!r} (expected {FORMAT!r})")
+        levels = data.get("start_levels", {"EW": "2", "NS": "2"})
+        if not isinstance(levels, dict) or set(levels) != set(SIDES):
+            raise RecordError("'start_levels' must give a level for EW and NS")
+        try:
+            levels = {s: parse_level(v) for s, v in levels.items()}
+        except InvalidCard as exc:
+            raise RecordError(str(exc)) from None
+        profile = data.get("profile")
+        if not isinstance(profile, str) or not profile:
+            raise RecordError("'profile' must name a rule profile")
+        players = data.get("players", {})
+        if not isinstance(players, dict):
+            raise RecordError("'players' must map seats to names")
+        return Header(**base, profile=profile, table=str(data.get("table", "")),
+                      players=players, start_levels=levels)
+    if cls is Deal:
+        hands = data.get("hands")
+        if hands is not None:
+            if not isinstance(hands, dict) or set(hands) != set(SEATS):
+                raise RecordError("'hands' must give the cards of E, S, W and N")
+            hands = {s: _cards(hands[s]) for s in SEATS}
+        leader = data.get("leader")
+        if leader is not None:
+            leader = _seat(data, "leader")
+        return Deal(**base, hands=hands, leader=leader)
+    if cls in (Tribute, GiveBack):
+        to = _seat(data, "to") if data.get("to") is not None else None
+        return cls(**base, seat=_seat(data), card=_card(data), to=to)
+    if cls is Resist:
+        seats = data.get("seats")
+        if not isinstance(seats, list) or not seats or any(s not in SEATS for s in seats):
+            raise RecordError("'seats' must list the resisting seats")
+        return Resist(**base, seats=tuple(seats))
+    if cls is PlayCards:
+        cards = _cards(data.get("cards"))
+        if not cards:
+            raise RecordError("a play needs at least one card (a pass is its own event)")
+        reading = data.get("reading")
+        if reading is not None:
+            if (not isinstance(reading, list) or len(reading) != 2 or reading[0] not in TYPES
+                    or not isinstance(reading[1], str)):
+                raise RecordError(f"'reading' must be [type, rank], got {reading!r}")
+            reading = (reading[0], reading[1].upper())
+        return PlayCards(**base, seat=_seat(data), cards=cards, reading=reading)
+    if cls is Pass:
+        return Pass(**base, seat=_seat(data))
+    if cls is Report:
+        count = data.get("count")
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 27:
+            raise RecordError(f"'count' must be a number of cards 0-27, got {count!r}")
+        return Report(**base, seat=_seat(data), count=count)
+    if cls is Forfeit:
+        side = data.get("side")
+        if side not in SIDES:
+            raise RecordError(f"'side' must be EW or NS, got {side!r}")
+        return Forfeit(**base, side=side, reason=str(data.get("reason", "")))
+    return TimeCalled(**base)

@@ -1,0 +1,497 @@
+"""One hand (一把牌) as a state machine: deal, tribute, return, play, finishing order.
+
+The hand takes events and never raises on a player's mistake: it records a
+``Violation`` and goes on the way the table physically went (cards laid are gone from
+the hand; a play that is not legal does not take the trick). Hands may be known (bots,
+online records) or hidden (a camera table sees only what is played); the checks adapt —
+with hidden hands the tribute is checked after the hand, when the tributer's played cards
+show whether a higher card was kept back.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.cards import (
+    BIG_JOKER,
+    DECK_SIZE,
+    HAND_SIZE,
+    NATURAL,
+    card_order,
+    full_deck,
+    is_joker,
+    rank_of,
+    wildcard,
+)
+from engine.events import Deal, GiveBack, Pass, PlayCards, Report, Resist, Tribute
+from engine.legal import legal_plays
+from engine.plays import Play, beats, classify, strength
+from engine.profile import Profile, ReturnRule
+from engine.seats import PLAY_ORDER, next_seat, partner, prev_seat, side_of
+from engine.tracker import CardTracker
+from engine.violations import Violation
+
+TRIBUTE, RETURN, PLAY, OVER = "tribute", "return", "play", "over"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a hand ended: finishing order (上游, 二游, 三游, 下游) and who goes up."""
+
+    order: tuple[str, ...]
+    winner_side: str
+    partner_place: int
+    #: true when both losers finished 3rd and 4th (双下): both owe tribute next hand
+    double_down: bool
+
+
+def correct_tributes(hand, level: str) -> list[str]:
+    """The cards that would be a correct tribute: the highest by level order, never a
+    heart wildcard (so a big joker if held). Several when suits tie."""
+    wild = wildcard(level)
+    candidates = [c for c in hand if c != wild]
+    if not candidates:
+        return []
+    top = max(card_order(c, level) for c in candidates)
+    return sorted({c for c in candidates if card_order(c, level) == top})
+
+
+def return_allowed(card: str, level: str, rule: ReturnRule) -> bool:
+    """Whether ``card`` may be given back (还贡) under ``rule``."""
+    if is_joker(card):
+        return rule.jokers
+    if rank_of(card) == level and not rule.level_cards:
+        return False
+    return not rule.max_rank or NATURAL[rank_of(card)] <= NATURAL[rule.max_rank]
+
+
+class Hand:
+    """The state of one hand, advanced by ``push``; ``violations`` lists what went wrong."""
+
+    def __init__(self, number: int, level: str, declarers: str, profile: Profile,
+                 deal: Deal, previous: Outcome | None) -> None:
+        self.number = number
+        self.level = level
+        self.declarers = declarers
+        self.profile = profile
+        self.previous = previous
+        self.violations: list[Violation] = []
+        self.known = deal.hands is not None
+        self.holdings: dict[str, Counter] = (
+            {s: Counter(deal.hands[s]) for s in PLAY_ORDER} if self.known else {}
+        )
+        self.counts = {s: len(deal.hands[s]) if self.known else HAND_SIZE for s in PLAY_ORDER}
+        self.played_by: dict[str, Counter] = {s: Counter() for s in PLAY_ORDER}
+        self.tracker = CardTracker(level)
+        self.tributes: dict[str, str] = {}  # tributer → card
+        self.declared_receivers: dict[str, tuple[str, int]] = {}  # tributer → (to, seq)
+        self.receivers: dict[str, str] = {}  # tributer → receiver
+        self.returns: dict[str, str] = {}  # receiver → card given back
+        self.resisted = False
+        self.tributers: list[str] = []
+        self.turn: str | None = None
+        self.leader: str | None = None
+        self.top: tuple[str, Play] | None = None
+        self.passes = 0
+        self.finished: list[str] = []
+        self.report_due: dict[str, int] = {}
+        self.first_play_made = False
+        self.outcome: Outcome | None = None
+        self.phase = PLAY
+        self._check_deal(deal)
+        self._start(deal)
+
+    # --- set-up -------------------------------------------------------------------------
+
+    def _flag(self, code: str, seat: str | None, seq: int | None, **detail) -> None:
+        self.violations.append(Violation(code, seat, seq, detail))
+
+    def _check_deal(self, deal: Deal) -> None:
+        if not self.known:
+            return
+        for s in PLAY_ORDER:
+            if self.counts[s] != HAND_SIZE:
+                self._flag("card_count_mismatch", s, deal.seq, held=self.counts[s], expected=HAND_SIZE)
+        dealt = sum(self.holdings.values(), Counter())
+        if dealt != Counter(full_deck()):
+            missing = Counter(full_deck()) - dealt
+            extra = dealt - Counter(full_deck())
+            self._flag("card_count_mismatch", None, deal.seq, dealt=sum(dealt.values()),
+                       expected=DECK_SIZE, missing=sorted(missing.elements()),
+                       extra=sorted(extra.elements()))
+
+    def _start(self, deal: Deal) -> None:
+        prev = self.previous
+        if prev is None:
+            self.leader = self.turn = deal.leader  # None: whoever plays first leads
+            return
+        winner = prev.order[0]
+        if prev.double_down:
+            self.tributers = [s for s in prev.order[2:]]
+        else:
+            self.tributers = [prev.order[3]]
+        self.phase = TRIBUTE
+        if self.known:
+            big = sum(self.holdings[s][BIG_JOKER] for s in self.tributers)
+            if big >= self.profile.tribute.resist_big_jokers:
+                self._resist(winner)
+
+    def _resist(self, winner: str) -> None:
+        self.resisted = True
+        self.phase = PLAY
+        self.leader = self.turn = winner
+
+    # --- events -------------------------------------------------------------------------
+
+    def push(self, event) -> Play | None:
+        """Apply one table event of this hand; for a play, return the reading taken."""
+        if self.phase == OVER:
+            seat = getattr(event, "seat", None)
+            self._flag("play_after_out", seat, event.seq, reason="hand_over")
+            return None
+        if isinstance(event, PlayCards):
+            return self._play(event)
+        if isinstance(event, Pass):
+            self._pass(event)
+        elif isinstance(event, Report):
+            self._report(event)
+        elif isinstance(event, Tribute):
+            self._tribute(event)
+        elif isinstance(event, GiveBack):
+            self._give_back(event)
+        elif isinstance(event, Resist):
+            self._declared_resist(event)
+        else:  # pragma: no cover - Match routes only hand events here
+            raise TypeError(f"not a hand event: {event!r}")
+        return None
+
+    # tribute and return
+
+    def _declared_resist(self, ev: Resist) -> None:
+        if self.resisted and set(ev.seats) <= set(self.tributers):
+            return  # known hands: already resisted at the deal
+        if self.phase != TRIBUTE or set(ev.seats) - set(self.tributers):
+            self._flag("wrong_tribute", ev.seats[0], ev.seq, reason="resist_not_owed")
+            return
+        if self.known:
+            big = sum(self.holdings[s][BIG_JOKER] for s in self.tributers)
+            if big < self.profile.tribute.resist_big_jokers:
+                self._flag("wrong_tribute", ev.seats[0], ev.seq, reason="resist_without_big_jokers")
+                return
+        self._resist(self.previous.order[0])
+
+    def _tribute(self, ev: Tribute) -> None:
+        if self.phase != TRIBUTE or ev.seat not in self.tributers or ev.seat in self.tributes:
+            self._flag("wrong_tribute", ev.seat, ev.seq, reason="not_owed")
+            return
+        if self.known:
+            if not self.holdings[ev.seat][ev.card]:
+                self._flag("card_not_held", ev.seat, ev.seq, cards=[ev.card])
+            elif ev.card not in correct_tributes(self.holdings[ev.seat].elements(), self.level):
+                self._flag("wrong_tribute", ev.seat, ev.seq, reason="not_highest", card=ev.card,
+                           expected=correct_tributes(self.holdings[ev.seat].elements(), self.level))
+        elif ev.card == wildcard(self.level):
+            self._flag("wrong_tribute", ev.seat, ev.seq, reason="not_highest", card=ev.card)
+        self.tributes[ev.seat] = ev.card
+        if ev.to is not None:
+            self.declared_receivers[ev.seat] = (ev.to, ev.seq)
+        if len(self.tributes) == len(self.tributers):
+            self._assign_receivers()
+
+    def _assign_receivers(self) -> None:
+        winner = self.previous.order[0]
+        if len(self.tributers) == 1:
+            expected = {self.tributers[0]: winner}
+        else:
+            a, b = self.tributers
+            oa, ob = (card_order(self.tributes[s], self.level) for s in (a, b))
+            if oa != ob:
+                hi, lo = (a, b) if oa > ob else (b, a)
+                expected = {hi: winner, lo: partner(winner)}
+            else:
+                rule = self.profile.tribute.double_down_equal
+                if rule == "clockwise":
+                    expected = {s: prev_seat(s) for s in (a, b)}
+                else:  # counter-clockwise, and the default when tributers may choose
+                    expected = {s: next_seat(s) for s in (a, b)}
+        declared = self.declared_receivers
+        choosing = (len(self.tributers) == 2 and self.profile.tribute.double_down_equal == "tributers_choose"
+                    and len({self.tributes[s] for s in self.tributers}) == 1)
+        for giver, receiver in expected.items():
+            if giver in declared:
+                to, seq = declared[giver]
+                ok = to == receiver or (choosing and side_of(to) != side_of(giver)
+                                        and sum(1 for g in declared if declared[g][0] == to) == 1)
+                if not ok:
+                    self._flag("wrong_tribute", giver, seq, reason="wrong_receiver",
+                               to=to, expected=receiver)
+                receiver = to
+            self.receivers[giver] = receiver
+            self._move(giver, receiver, self.tributes[giver])
+        self.phase = RETURN
+
+    def _give_back(self, ev: GiveBack) -> None:
+        givers = {r: g for g, r in self.receivers.items()}
+        if self.phase != RETURN or ev.seat not in givers or ev.seat in self.returns:
+            self._flag("wrong_return", ev.seat, ev.seq, reason="not_owed")
+            return
+        to = givers[ev.seat]
+        if ev.to is not None and ev.to != to:
+            self._flag("wrong_return", ev.seat, ev.seq, reason="wrong_receiver", to=ev.to, expected=to)
+        relation = "partner" if partner(ev.seat) == to else "opponent"
+        rule = getattr(self.profile.tribute, f"return_to_{relation}")
+        if self.known and not self.holdings[ev.seat][ev.card]:
+            self._flag("card_not_held", ev.seat, ev.seq, cards=[ev.card])
+        elif not return_allowed(ev.card, self.level, rule):
+            self._flag("wrong_return", ev.seat, ev.seq, reason=f"not_allowed_to_{relation}", card=ev.card)
+        self.returns[ev.seat] = ev.card
+        self._move(ev.seat, to, ev.card)
+        if len(self.returns) == len(self.receivers):
+            self._after_returns()
+
+    def _after_returns(self) -> None:
+        self.phase = PLAY
+        winner = self.previous.order[0]
+        if len(self.tributers) == 1:
+            self.leader = self.tributers[0]
+        else:
+            gave_to_winner = next(g for g, r in self.receivers.items() if r == winner)
+            a, b = self.tributers
+            equal = self.tributes[a] == self.tributes[b] or (
+                card_order(self.tributes[a], self.level) == card_order(self.tributes[b], self.level))
+            rule = self.profile.tribute.double_down_equal_leader
+            if equal and rule == "tributers_choose":
+                self.leader = None  # either tributer may lead
+            elif equal and rule == "winner_previous":
+                self.leader = prev_seat(winner)
+            else:
+                self.leader = gave_to_winner
+        self.turn = self.leader
+
+    def _move(self, giver: str, receiver: str, card: str) -> None:
+        self.counts[giver] -= 1
+        self.counts[receiver] += 1
+        if self.known:
+            self.holdings[giver][card] -= 1
+            self.holdings[giver] += Counter()  # drop zero counts
+            self.holdings[receiver][card] += 1
+
+    # play
+
+    def _close_reports(self, seq: int) -> None:
+        for seat, count in self.report_due.items():
+            self._flag("missed_report", seat, seq, count=count)
+        self.report_due.clear()
+
+    def _active(self) -> list[str]:
+        return [s for s in PLAY_ORDER if s not in self.finished]
+
+    def _next_active(self, seat: str) -> str:
+        s = next_seat(seat)
+        while s in self.finished:
+            s = next_seat(s)
+        return s
+
+    def _in_turn(self, seat: str, seq: int) -> bool:
+        if seat in self.finished:
+            self._flag("play_after_out", seat, seq)
+            return False
+        if self.phase in (TRIBUTE, RETURN):
+            self._flag("out_of_turn", seat, seq, reason=f"{self.phase}_not_finished")
+            self.phase = PLAY
+            self.turn = self.leader = seat
+            return True
+        if self.turn is None:  # first lead of the match, or tributers choosing
+            allowed = self.tributers if self.previous is not None else list(PLAY_ORDER)
+            if seat not in allowed:
+                self._flag("out_of_turn", seat, seq, expected=allowed)
+                return False
+            self.turn = self.leader = seat
+            return True
+        if seat != self.turn:
+            self._flag("out_of_turn", seat, seq, expected=self.turn)
+            return False
+        return True
+
+    def choose_reading(self, readings: list[Play], declared: tuple[str, str] | None) -> Play | None:
+        """The reading a play is taken as: the declared (or laid-out) one; otherwise the
+        lowest that beats the play on the table; on a lead, the profile's default."""
+        if declared is not None:
+            for r in readings:
+                if (r.type, r.rank) == declared:
+                    return r
+            return None
+        if not readings:
+            return None
+        top = self.top[1] if self.top else None
+        if top is not None:
+            winning = [r for r in readings if beats(r, top, self.level)]
+            if winning:
+                return min(winning, key=lambda r: strength(r, self.level))
+        pick = max if self.profile.play.lead_reading == "highest" and top is None else min
+        return pick(readings, key=lambda r: strength(r, self.level))
+
+    def _play(self, ev: PlayCards) -> Play | None:
+        self._close_reports(ev.seq)
+        seat = ev.seat
+        in_turn = self._in_turn(seat, ev.seq)
+        if seat in self.finished:
+            return None
+        readings = classify(ev.cards, self.level)
+        play = self.choose_reading(readings, ev.reading)
+        legal = play is not None
+        if not readings:
+            self._flag("not_a_combination", seat, ev.seq, cards=list(ev.cards))
+        elif play is None:
+            self._flag("not_a_combination", seat, ev.seq, cards=list(ev.cards), declared=list(ev.reading))
+        elif self.top is not None and not beats(play, self.top[1], self.level):
+            legal = False
+            self._flag("does_not_beat", seat, ev.seq, play=play.to_json(), on=self.top[1].to_json())
+        self._take_cards(seat, ev)
+        self.first_play_made = True
+        if legal:
+            self.top = (seat, play)
+            self.passes = 0
+        elif in_turn:
+            self.passes += 1  # laid but not taking the trick: the turn moves on as a pass
+        if self.counts[seat] <= 0:
+            self.finished.append(seat)
+            if self._hand_over(ev.seq):
+                return play
+        elif self.counts[seat] <= self.profile.report.threshold:
+            self.report_due[seat] = self.counts[seat]
+        self.turn = self._next_active(seat)
+        self._maybe_end_trick()
+        return play
+
+    def _take_cards(self, seat: str, ev: PlayCards) -> None:
+        cards = Counter(ev.cards)
+        if self.known:
+            missing = cards - self.holdings[seat]
+            if missing:
+                self._flag("card_not_held", seat, ev.seq, cards=sorted(missing.elements()))
+            self.holdings[seat] -= cards
+        elif len(ev.cards) > self.counts[seat]:
+            self._flag("card_count_mismatch", seat, ev.seq, held=self.counts[seat], played=len(ev.cards))
+        over = [c for c, n in (self.tracker.seen + cards).items() if n > 2]
+        if over:
+            self._flag("duplicate_card", seat, ev.seq, cards=sorted(over))
+        self.counts[seat] = max(0, self.counts[seat] - len(ev.cards))
+        self.played_by[seat] += cards
+        self.tracker.add(ev.cards)
+
+    def _pass(self, ev: Pass) -> None:
+        self._close_reports(ev.seq)
+        if not self._in_turn(ev.seat, ev.seq):
+            return
+        if self.top is None:
+            self._flag("pass_on_lead", ev.seat, ev.seq)
+            return
+        self.passes += 1
+        self.turn = self._next_active(ev.seat)
+        self._maybe_end_trick()
+
+    def _maybe_end_trick(self) -> None:
+        if self.top is None:
+            return
+        top_seat = self.top[0]
+        needed = len([s for s in self._active() if s != top_seat])
+        if self.passes < needed:
+            return
+        if top_seat not in self.finished:
+            leader = top_seat
+        elif partner(top_seat) not in self.finished:
+            leader = partner(top_seat)  # 接风: the partner of a player who went out leads
+        else:
+            leader = self._next_active(top_seat)
+        self.top = None
+        self.passes = 0
+        self.leader = self.turn = leader
+
+    def _report(self, ev: Report) -> None:
+        if ev.count != self.counts[ev.seat]:
+            self._flag("wrong_report", ev.seat, ev.seq, said=ev.count, held=self.counts[ev.seat])
+        self.report_due.pop(ev.seat, None)
+
+    # --- the end ------------------------------------------------------------------------
+
+    def _hand_over(self, seq: int) -> bool:
+        f = self.finished
+        first_side_out = len(f) >= 2 and side_of(f[0]) == side_of(f[1])
+        if len(f) < 3 and not first_side_out:
+            return False
+        rest = []  # those still holding cards, in play order after the last to go out
+        s = f[-1]
+        for _ in range(3):
+            s = next_seat(s)
+            if s not in f:
+                rest.append(s)
+        order = tuple(f + rest)
+        winner = order[0]
+        place = order.index(partner(winner)) + 1
+        self.outcome = Outcome(order, side_of(winner), place, double_down=place == 2)
+        self.phase = OVER
+        self.turn = None
+        self.report_due.clear()
+        self._check_conservation(seq)
+        self._check_tribute_after(seq)
+        return True
+
+    def _check_conservation(self, seq: int) -> None:
+        played = sum(self.played_by.values(), Counter())
+        if self.known:
+            held = sum(self.holdings.values(), Counter())
+            if played + held != Counter(full_deck()):
+                self._flag("card_count_mismatch", None, seq, reason="conservation",
+                           accounted=sum((played + held).values()), expected=DECK_SIZE)
+        total = sum(self.counts.values()) + sum(played.values())
+        if total != DECK_SIZE:
+            self._flag("card_count_mismatch", None, seq, reason="conservation",
+                       accounted=total, expected=DECK_SIZE)
+
+    def _check_tribute_after(self, seq: int) -> None:
+        """With hidden hands, a tributer who later plays a card above the tribute (other than
+        the card given back to them) kept back a higher card: a wrong tribute."""
+        if self.known:
+            return
+        if self.resisted:
+            owners = set(self.tributers)
+            big_elsewhere = sum(self.played_by[s][BIG_JOKER] for s in PLAY_ORDER if s not in owners)
+            if big_elsewhere > 2 - self.profile.tribute.resist_big_jokers:
+                self._flag("wrong_tribute", self.tributers[0], seq, reason="resist_without_big_jokers")
+            return
+        wild = wildcard(self.level)
+        for giver, card in self.tributes.items():
+            kept = Counter(self.played_by[giver])
+            back = self.returns.get(self.receivers.get(giver, ""))
+            if back:
+                kept[back] -= 1
+            higher = [c for c in (+kept) if c != wild and card_order(c, self.level) > card_order(card, self.level)]
+            if higher:
+                self._flag("wrong_tribute", giver, seq, reason="kept_higher", card=card, kept=sorted(higher))
+
+    # --- questions ----------------------------------------------------------------------
+
+    def awaiting(self) -> tuple[str, tuple[str, ...]]:
+        """What the hand waits for and from whom: ("tribute"|"return"|"first_lead"|"play"|
+        "over", seats). The table clock runs on this."""
+        if self.phase == TRIBUTE:
+            return TRIBUTE, tuple(s for s in self.tributers if s not in self.tributes)
+        if self.phase == RETURN:
+            return RETURN, tuple(r for r in self.receivers.values() if r not in self.returns)
+        if self.phase == OVER:
+            return OVER, ()
+        kind = "first_lead" if not self.first_play_made else "play"
+        if self.turn is None:
+            return kind, tuple(self.tributers) if self.previous else PLAY_ORDER
+        return kind, (self.turn,)
+
+    def legal_plays(self) -> list[Play]:
+        """Every legal play of the seat on turn (known hands only; a pass is not listed)."""
+        if not self.known or self.phase != PLAY or self.turn is None:
+            return []
+        prev = self.top[1] if self.top else None
+        if self.top and self.top[0] == self.turn:
+            prev = None
+        return legal_plays(list(self.holdings[self.turn].elements()), prev, self.level)

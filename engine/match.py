@@ -1,0 +1,259 @@
+"""A match (一局 / 一轮): hands in sequence, both sides' levels, A attempts, time, result.
+
+``Match.push`` takes every event of a record in order; the state is derived, never
+stored (DESIGN §3: the record is the source of truth). ``Match.history`` keeps, per
+event, the reading taken for a play and the violations it raised, for replays and UIs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.cards import NATURAL, RANKS
+from engine.events import (
+    Deal,
+    Event,
+    Forfeit,
+    Header,
+    RecordError,
+    TimeCalled,
+)
+from engine.hand import Hand, Outcome
+from engine.plays import Play
+from engine.profile import Profile
+from engine.seats import SIDES, other_side
+from engine.violations import Violation
+
+LEVELS = RANKS  # 2 … A
+PASSED = len(LEVELS)  # index standing for "passed A"
+
+
+@dataclass
+class Entry:
+    """One event as the match understood it."""
+
+    event: Event
+    hand: int | None = None
+    reading: Play | None = None
+    violations: list[Violation] = field(default_factory=list)
+    #: for the last event of a hand: how it ended and the levels after it
+    outcome: Outcome | None = None
+    upgrade: tuple[str, int] | None = None
+    levels: dict | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """The match result and the scores the tournament needs."""
+
+    winner: str | None  # "EW", "NS", or None for a draw
+    reason: str  # "passed_a", "time", "forfeit", "extra_hand", "first_to_level", "draw"
+    levels: dict
+    points: dict
+    small_points: dict
+    level_points: dict
+    upgrades: dict
+
+    def to_json(self) -> dict:
+        return {"winner": self.winner, "reason": self.reason, "levels": self.levels,
+                "points": self.points, "small_points": self.small_points,
+                "level_points": self.level_points, "upgrades": self.upgrades}
+
+
+class Match:
+    def __init__(self, profile: Profile, header: Header | None = None) -> None:
+        self.profile = profile
+        self.header = header or Header(seq=0, t=0.0, profile=profile.name)
+        start = self.header.start_levels
+        self.level_index = {s: LEVELS.index(start[s]) for s in SIDES}
+        self.start_index = dict(self.level_index)
+        self.passed_a: str | None = None
+        self.a_failures = {s: 0 for s in SIDES}
+        self.gained = {s: 0 for s in SIDES}
+        #: hand number at which each side first reached its current level (ties by "first_to_level")
+        self.reached_at = {s: 0 for s in SIDES}
+        self.declarers = "EW"  # whose level the next hand is played at (first hand: 2 either way)
+        self.hands: list[Hand] = []
+        self.hand: Hand | None = None
+        self.last_outcome: Outcome | None = None
+        self.time_called = False
+        self.extra_hand = False
+        self.result: Result | None = None
+        self.history: list[Entry] = [Entry(self.header)]
+        self._last_seq = self.header.seq
+
+    # --- levels -------------------------------------------------------------------------
+
+    def level_of(self, side: str) -> str:
+        return "A" if self.level_index[side] >= PASSED else LEVELS[self.level_index[side]]
+
+    @property
+    def levels(self) -> dict:
+        return {s: self.level_of(s) for s in SIDES}
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    # --- events -------------------------------------------------------------------------
+
+    def push(self, event: Event) -> Entry:
+        """Apply the next event of the record. Raises ``RecordError`` only for a record
+        that breaks the format (sequence out of order, a deal after the match ended…)."""
+        if event.seq <= self._last_seq:
+            raise RecordError(f"seq {event.seq} does not follow {self._last_seq}")
+        self._last_seq = event.seq
+        entry = Entry(event, hand=self.hand.number if self.hand else None)
+        if isinstance(event, Header):
+            raise RecordError("a second header line")
+        if self.over:
+            raise RecordError(f"{event.type!r} after the match ended")
+        if isinstance(event, Deal):
+            self._deal(event, entry)
+        elif isinstance(event, TimeCalled):
+            self._time_called()
+        elif isinstance(event, Forfeit):
+            self._finish(other_side(event.side), "forfeit")
+        else:
+            if self.hand is None or self.hand.outcome is not None:
+                raise RecordError(f"{event.type!r} with no hand in progress (a deal comes first)")
+            before = len(self.hand.violations)
+            entry.reading = self.hand.push(event)
+            entry.violations = self.hand.violations[before:]
+            if self.hand.outcome is not None:
+                self._hand_over(entry)
+        self.history.append(entry)
+        return entry
+
+    def _deal(self, event: Deal, entry: Entry) -> None:
+        if self.hand is not None and self.hand.outcome is None:
+            raise RecordError("a deal while the previous hand is still being played")
+        number = len(self.hands) + 1
+        level = self.level_of(self.declarers)
+        self.hand = Hand(number, level, self.declarers, self.profile, event, self.last_outcome)
+        self.hands.append(self.hand)
+        entry.hand = number
+        entry.violations = list(self.hand.violations)
+
+    def _hand_over(self, entry: Entry) -> None:
+        hand = self.hand
+        outcome = hand.outcome
+        entry.outcome = outcome
+        side = outcome.winner_side
+        gain = self.profile.levels.upgrades[str(outcome.partner_place)]
+        entry.upgrade = (side, self._upgrade(side, gain, hand))
+        self.last_outcome = outcome
+        self.declarers = side
+        entry.levels = self.levels
+        if self.passed_a:
+            self._finish(self.passed_a, "passed_a")
+        elif self.extra_hand:
+            self._finish(side, "extra_hand")
+        elif self.time_called:
+            self._finish_on_time()
+
+    def _upgrade(self, side: str, gain: int, hand: Hand) -> int:
+        """Move the winning side up; returns the levels actually gained."""
+        a = LEVELS.index("A")
+        declarers_at_a = self.level_index[hand.declarers] == a and hand.level == "A"
+        idx = self.level_index[side]
+        if declarers_at_a and side == hand.declarers:
+            place = hand.outcome.partner_place
+            if place in self.profile.levels.pass_a_partner_places:
+                self.level_index[side] = PASSED
+                self.passed_a = side
+                self.gained[side] += 1
+                return 1
+            self._fail_a(side)
+            return 0
+        if declarers_at_a:
+            self._fail_a(hand.declarers)
+        if idx >= a:
+            return 0
+        target = idx + gain
+        for stop in self.profile.levels.must_play:
+            s = LEVELS.index(stop)
+            if idx < s < target:
+                target = s
+        target = min(target, a)
+        self.level_index[side] = target
+        self.reached_at[side] = hand.number
+        self.gained[side] += target - idx
+        return target - idx
+
+    def _fail_a(self, side: str) -> None:
+        self.a_failures[side] += 1
+        limit = self.profile.levels.a_failure_limit
+        if limit and self.a_failures[side] >= limit:
+            self.level_index[side] = LEVELS.index(self.profile.levels.a_failure_reset_to)
+            self.reached_at[side] = len(self.hands)
+            self.a_failures[side] = 0
+
+    def _time_called(self) -> None:
+        self.time_called = True
+        hand = self.hand
+        if hand is not None and hand.outcome is None:
+            counts = self.profile.match.time_called_counts == "deal" or hand.first_play_made
+            if counts:
+                return  # the hand in progress is played out
+            self.hands.pop()  # a hand not yet started does not count
+            self.hand = None
+        self._finish_on_time()
+
+    def _finish_on_time(self) -> None:
+        ew, ns = self.level_index["EW"], self.level_index["NS"]
+        if ew != ns:
+            self._finish("EW" if ew > ns else "NS", "time")
+            return
+        tie = self.profile.match.tie
+        if tie == "extra_hand":
+            self.extra_hand = True  # one more hand decides
+        elif tie == "first_to_level" and self.reached_at["EW"] != self.reached_at["NS"]:
+            self._finish(min(SIDES, key=lambda s: self.reached_at[s]), "first_to_level")
+        else:
+            self._finish(None, "draw")
+
+    def _finish(self, winner: str | None, reason: str) -> None:
+        m = self.profile.match
+        if reason == "forfeit":
+            award = m.forfeit
+            loser = other_side(winner)
+            self.result = Result(
+                winner, reason, self.levels,
+                points={winner: award.points, loser: 0},
+                small_points={winner: award.small_points, loser: 0},
+                level_points={winner: award.level_points, loser: 0},
+                upgrades=dict(self.gained),
+            )
+            return
+        if winner is None:
+            half = m.level_points_scale // 2
+            self.result = Result(None, reason, self.levels,
+                                 points={s: m.points.draw for s in SIDES},
+                                 small_points={s: 0 for s in SIDES},
+                                 level_points={s: half for s in SIDES},
+                                 upgrades=dict(self.gained))
+            return
+        loser = other_side(winner)
+        passed = self.level_index[winner] >= PASSED
+        lose_value = NATURAL[self.level_of(loser)]
+        small = (15 if passed else NATURAL[self.level_of(winner)]) - lose_value
+        diff = self.level_index[winner] - self.level_index[loser]
+        scale = m.level_points_scale
+        win_points = max(0, min(scale, scale // 2 + diff))
+        self.result = Result(
+            winner, reason, self.levels,
+            points={winner: m.points.win, loser: m.points.loss},
+            small_points={winner: max(0, small), loser: 0},
+            level_points={winner: win_points, loser: scale - win_points},
+            upgrades=dict(self.gained),
+        )
+
+    # --- questions ----------------------------------------------------------------------
+
+    @property
+    def violations(self) -> list[Violation]:
+        return [v for e in self.history for v in e.violations]
+
+    def events(self) -> list[Event]:
+        return [e.event for e in self.history]

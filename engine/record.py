@@ -1,0 +1,68 @@
+"""Game records in and out: JSON Lines text ↔ events ↔ a replayed ``Match``.
+
+Pure functions over strings; reading and writing files is the caller's business. Every
+error names the 1-based line it was found on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from engine.events import Event, Header, RecordError, event_from_json
+from engine.match import Match
+from engine.profile import Profile
+
+
+@dataclass(frozen=True)
+class Record:
+    """The events of a record and the line each came from."""
+
+    events: list[Event]
+    lines: list[int]
+
+    @property
+    def header(self) -> Header:
+        return self.events[0]
+
+
+def parse_lines(lines: Iterable[str]) -> Record:
+    """Read a record; blank lines are skipped; the first event must be the header."""
+    events: list[Event] = []
+    numbers: list[int] = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})", number) from None
+        try:
+            event = event_from_json(data)
+        except RecordError as exc:
+            raise RecordError(exc.message, number) from None
+        if not events and not isinstance(event, Header):
+            raise RecordError('the first line must be the header ("type": "header")', number)
+        events.append(event)
+        numbers.append(number)
+    if not events:
+        raise RecordError("the record is empty")
+    return Record(events, numbers)
+
+
+def replay(record: Record, profile_for: Callable[[str], Profile]) -> Match:
+    """Rebuild the match; ``profile_for`` maps the header's profile name to a ``Profile``.
+    A ``RecordError`` carries the line of the event that broke the record."""
+    match = Match(profile_for(record.header.profile), record.header)
+    for event, number in zip(record.events[1:], record.lines[1:], strict=True):
+        try:
+            match.push(event)
+        except RecordError as exc:
+            raise RecordError(exc.message, number) from None
+    return match
+
+
+def dumps(events: Iterable[Event]) -> str:
+    """The record as JSON Lines text (UTF-8, one event a line)."""
+    return "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in events)

@@ -1,0 +1,41 @@
+"""The card tracker (记牌): what has been played in a hand and what is still unseen.
+
+For viewers and commentators: how many big and small jokers, level cards and wildcards are
+still out, and which ranks still hold a bomb's worth of cards. Everything not yet played
+counts as unseen — the tracker knows only what the table has shown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from engine.cards import ALL_CARDS, BIG_JOKER, COPIES, RANKS, SMALL_JOKER, rank_of, wildcard
+
+
+class CardTracker:
+    def __init__(self, level: str) -> None:
+        self.level = level
+        self.seen: Counter = Counter()
+
+    def add(self, cards: Iterable[str]) -> None:
+        self.seen.update(cards)
+
+    def unseen(self) -> Counter:
+        """Copies of each card not yet played (0, 1 or 2)."""
+        return Counter({c: max(0, COPIES - self.seen[c]) for c in ALL_CARDS})
+
+    def summary(self) -> dict:
+        """The figures an overlay shows: jokers, level cards, wildcards, ranks by count."""
+        un = self.unseen()
+        wild = wildcard(self.level)
+        by_rank = {r: sum(n for c, n in un.items() if rank_of(c) == r) for r in RANKS}
+        return {
+            "big_jokers": un[BIG_JOKER],
+            "small_jokers": un[SMALL_JOKER],
+            "wildcards": un[wild],
+            "level_cards": by_rank[self.level] - un[wild],
+            "by_rank": by_rank,
+            "bomb_ranks": [r for r in RANKS if by_rank[r] >= 4],
+            "unseen": sum(un.values()),
+        }

@@ -1,0 +1,1 @@
+"""The serial table clock: protocol, driver, emulator and firmware (issue 5)."""

@@ -1,0 +1,92 @@
+"""A replayed match as a readable hand-by-hand account, in Chinese or English.
+
+What ``guandan replay`` and the demo print: the deal, tribute and return, every play with
+its type, violations where they happened, the finishing order, the upgrade and levels,
+and the match result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from engine.events import Deal, Forfeit, GiveBack, Pass, PlayCards, Report, Resist, TimeCalled, Tribute
+from engine.match import Match
+from engine.plays import JOKER_RANK, Play
+from scorer.i18n import term, violation
+
+
+def describe_play(play: Play, lang: str) -> str:
+    if play.rank == JOKER_RANK:
+        name = term("JokerBomb", lang)
+    elif play.type == "Bomb":
+        name = f"{len(play.cards)}{'张' if lang == 'zh' else '-card '}{term('Bomb', lang)}"
+    else:
+        name = term(play.type, lang)
+    rank = "" if play.rank == JOKER_RANK else f" {play.rank}"
+    return f"{name}{rank} [{' '.join(play.cards)}]"
+
+
+def account(match: Match, lang: str = "zh") -> Iterator[str]:
+    """Yield the lines of the account."""
+    h = match.header
+    title = match.profile.profile.title_zh if lang == "zh" else match.profile.profile.title_en
+    yield f"{'牌桌' if lang == 'zh' else 'Table'} {h.table or '-'} · {title}"
+    for entry in match.history[1:]:
+        ev = entry.event
+        seat = term(ev.seat, lang) if hasattr(ev, "seat") else ""
+        if isinstance(ev, Deal):
+            hand = match.hands[entry.hand - 1]
+            yield ""
+            yield (f"{term('hand', lang, n=hand.number)}  "
+                   + term("playing_level", lang, level=hand.level, side=term(hand.declarers, lang)))
+            what = term("cards_each", lang) if ev.hands is not None else term("hidden_hands", lang)
+            line = f"  {term('deal', lang)}: {what}"
+            if ev.leader:
+                line += "; " + term("leader", lang, seat=term(ev.leader, lang))
+            if hand.resisted:
+                line += f"; {term('resist', lang)}"
+            yield line
+        elif isinstance(ev, Tribute):
+            yield f"  {term('tribute', lang)}: {seat} {ev.card}"
+        elif isinstance(ev, GiveBack):
+            yield f"  {term('return', lang)}: {seat} {ev.card}"
+        elif isinstance(ev, Resist):
+            yield f"  {term('resist', lang)}: {' '.join(term(s, lang) for s in ev.seats)}"
+        elif isinstance(ev, PlayCards):
+            shown = describe_play(entry.reading, lang) if entry.reading else " ".join(ev.cards)
+            yield f"  {seat}  {shown}"
+        elif isinstance(ev, Pass):
+            yield f"  {seat}  {term('PASS', lang)}"
+        elif isinstance(ev, Report):
+            yield f"  {seat}  {term('report', lang)} {ev.count}"
+        elif isinstance(ev, TimeCalled):
+            yield f"* {term('time_called', lang)}"
+        elif isinstance(ev, Forfeit):
+            yield f"* {term('forfeit', lang)}: {term(ev.side, lang)} {ev.reason}"
+        for v in entry.violations:
+            who = term(v.seat, lang) if v.seat else ""
+            yield f"  ! {term('violations', lang)} [{v.code}] {who} {violation(v.code, lang)} — {v.rule}"
+        if entry.outcome is not None:
+            o = entry.outcome
+            places = ", ".join(f"{term(f'place{i + 1}', lang)} {term(s, lang)}" for i, s in enumerate(o.order))
+            dd = f" ({term('double_down', lang)})" if o.double_down else ""
+            yield f"  {term('finishing', lang)}: {places}{dd}"
+            side, n = entry.upgrade
+            up = (term("upgrade", lang, side=term(side, lang), n=n) if n
+                  else term("no_upgrade", lang, side=term(side, lang)))
+            yield f"  {up}; {term('levels', lang, **entry.levels)}"
+    yield ""
+    yield from result_lines(match, lang)
+
+
+def result_lines(match: Match, lang: str) -> Iterator[str]:
+    r = match.result
+    if r is None:
+        yield f"{term('match', lang)}: {'未结束' if lang == 'zh' else 'not finished'}; " + term(
+            "levels", lang, **match.levels)
+        return
+    who = term("winner", lang, side=term(r.winner, lang)) if r.winner else term("draw", lang)
+    yield f"{who} ({term('reason.' + r.reason, lang)}); {term('levels', lang, **r.levels)}"
+    for key in ("points", "small_points", "level_points"):
+        scores = getattr(r, key)
+        yield f"  {term(key, lang)}: EW {scores['EW']} : NS {scores['NS']}"

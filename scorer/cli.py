@@ -1,0 +1,150 @@
+"""The ``guandan`` command. Each sub-command is small; the work lives in the packages.
+
+User mistakes (a missing file, a broken record, an unknown profile) end with a one-line
+message and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import sys
+from pathlib import Path
+
+from engine.bots import self_play
+from engine.events import RecordError
+from engine.profile import ProfileError
+from engine.record import dumps, parse_lines, replay
+from scorer import profiles
+from scorer.account import account
+from scorer.i18n import LANGS
+from scorer.rules_service import serve
+
+DEMO_RECORD = Path(__file__).parent / "data" / "demo-match.jsonl"
+
+
+class UserError(Exception):
+    """Something the user can fix; printed as one line."""
+
+
+def _read_record(path: str):
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read the record ({exc})") from None
+    try:
+        record = parse_lines(text.splitlines())
+        return replay(record, profiles.load)
+    except RecordError as exc:
+        raise UserError(f"{path}: {exc}") from None
+
+
+def cmd_replay(args: argparse.Namespace) -> None:
+    match = _read_record(args.file)
+    if args.json:
+        out = {"result": match.result.to_json() if match.result else None,
+               "levels": match.levels, "hands": len(match.hands),
+               "violations": [v.to_json() for v in match.violations]}
+        print(json.dumps(out, ensure_ascii=False))
+        return
+    for line in account(match, args.lang):
+        print(line)
+
+
+def cmd_demo(args: argparse.Namespace) -> None:
+    print(f"# {DEMO_RECORD.name}: a bundled match record replayed through the rules engine\n")
+    match = _read_record(str(DEMO_RECORD))
+    for line in account(match, args.lang):
+        print(line)
+
+
+def cmd_rules(args: argparse.Namespace) -> None:
+    serve(sys.stdin, sys.stdout)
+
+
+def cmd_selfplay(args: argparse.Namespace) -> None:
+    profile = profiles.load(args.profile)
+    events = self_play(profile, random.Random(args.seed), max_hands=args.hands,
+                       forget_report=args.forget_report, table=args.table)
+    text = dumps(events)
+    if args.out == "-":
+        sys.stdout.write(text)
+        return
+    out = Path(args.out)
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(out)  # whole or not at all
+    print(f"{out}: {len(events)} events", file=sys.stderr)
+
+
+def cmd_profiles(args: argparse.Namespace) -> None:
+    if args.name is None:
+        for name in profiles.names():
+            p = profiles.load(name)
+            print(f"{name:14} {p.profile.title_zh} / {p.profile.title_en}")
+        return
+    print(json.dumps(dataclasses.asdict(profiles.load(args.name)), ensure_ascii=False, indent=2))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="guandan",
+        description="Guandan (掼蛋) table scorer: rules engine, game records and tools.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("replay", help="print a game record hand by hand (进贡, plays, 名次, 升级)",
+                       description="Replay a game record (JSON Lines, docs/record-format.md) through "
+                                   "the rules engine and print a readable account.")
+    p.add_argument("file", help="the record (.jsonl)")
+    p.add_argument("--lang", choices=LANGS, default="zh", help="language of the account (default zh)")
+    p.add_argument("--json", action="store_true", help="print the result and violations as JSON")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("demo", help="replay the bundled demo match",
+                       description="Replay the bundled demo match record and print the account.")
+    p.add_argument("--lang", choices=LANGS, default="zh", help="language (default zh)")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("rules", help="JSON-lines rules service on stdin/stdout",
+                       description="Answer one JSON request per line: ops classify, beats, legal, "
+                                   "tribute (see docs/rules-service.md). Bad requests get "
+                                   '{"ok": false, "error": ...} and the service goes on.')
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("selfplay", help="write the record of a match played by simple bots",
+                       description="Four simple bots play a match; its record is written as JSON Lines.")
+    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile name or .toml file")
+    p.add_argument("--hands", type=int, default=12, help="time is called after this many hands")
+    p.add_argument("--forget-report", type=float, default=0.0, metavar="P",
+                   help="chance a bot forgets to report its card count (报牌), to show violations")
+    p.add_argument("--table", default="demo", help="table name in the header")
+    p.add_argument("--out", default="-", help="output file (default: standard output)")
+    p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser("profiles", help="list the rule profiles, or show one",
+                       description="List the bundled rule profiles, or print one as JSON.")
+    p.add_argument("name", nargs="?", help="a profile name or .toml file")
+    p.set_defaults(func=cmd_profiles)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except (UserError, ProfileError) as exc:
+        print(f"guandan: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Words people read, in Chinese (the default) and English, with the rule books' terms.
+
+The engine speaks in codes (play types, violation codes, seats); everything a referee,
+player or viewer reads is looked up here, so both languages stay complete together.
+"""
+
+from __future__ import annotations
+
+LANGS = ("zh", "en")
+DEFAULT_LANG = "zh"
+
+TERMS: dict[str, tuple[str, str]] = {
+    # seats and sides
+    "E": ("东", "East"), "S": ("南", "South"), "W": ("西", "West"), "N": ("北", "North"),
+    "EW": ("东西方", "East-West"), "NS": ("南北方", "North-South"),
+    # play types
+    "Single": ("单张", "single"), "Pair": ("对子", "pair"), "Trips": ("三同张", "triple"),
+    "ThreePair": ("三连对（木板）", "tube"), "ThreeWithTwo": ("三带二", "full house"),
+    "TwoTrips": ("钢板", "plate"), "Straight": ("顺子", "straight"),
+    "StraightFlush": ("同花顺", "straight flush"), "Bomb": ("炸弹", "bomb"),
+    "JokerBomb": ("四大天王", "joker bomb"), "PASS": ("过", "pass"),
+    # places
+    "place1": ("上游", "1st (上游)"), "place2": ("二游", "2nd (二游)"),
+    "place3": ("三游", "3rd (三游)"), "place4": ("下游", "4th (下游)"),
+    # acts
+    "deal": ("发牌", "deal"), "tribute": ("进贡", "tribute"), "return": ("还贡", "return"),
+    "resist": ("抗贡", "resisted tribute"), "report": ("报牌", "card count"),
+    "double_down": ("双下", "double down"), "time_called": ("比赛时间到", "time called"),
+    "forfeit": ("弃权", "forfeit"), "level": ("级", "level"), "hand": ("第{n}把", "Hand {n}"),
+    "match": ("本局", "match"), "passed_a": ("过A", "passed A"),
+    "upgrade": ("{side}升{n}级", "{side} up {n}"), "no_upgrade": ("{side}不升级", "{side} stays"),
+    "levels": ("级数：东西方打{EW}，南北方打{NS}", "levels: East-West {EW}, North-South {NS}"),
+    "playing_level": ("打{level}，{side}坐庄", "playing {level}, {side}'s level"),
+    "hidden_hands": ("手牌未知（摄像记录）", "hands hidden (camera record)"),
+    "cards_each": ("每家27张", "27 cards each"),
+    "leader": ("{seat}先出", "{seat} leads"),
+    "finishing": ("名次", "finishing order"),
+    "winner": ("胜方：{side}", "winner: {side}"),
+    "draw": ("平局", "draw"),
+    "points": ("积分", "match points"), "small_points": ("小分", "small points"),
+    "level_points": ("级差分", "level-difference points"),
+    "reason.passed_a": ("先过A", "first to pass A"), "reason.time": ("时间到，级数领先", "time, higher level"),
+    "reason.forfeit": ("对方弃权", "forfeit"), "reason.extra_hand": ("加赛一把决胜", "extra hand"),
+    "reason.first_to_level": ("同级，先到者胜", "tie, first to reach the level"),
+    "reason.draw": ("同级平局", "equal levels"),
+    "violations": ("违规", "violations"),
+}
+
+VIOLATIONS: dict[str, tuple[str, str]] = {
+    "out_of_turn": ("越序出牌", "out of turn"),
+    "not_a_combination": ("出错牌：不成牌型", "not a combination"),
+    "does_not_beat": ("出错牌：管不上", "does not beat the play on the table"),
+    "pass_on_lead": ("首家不能不出", "pass on a lead"),
+    "card_not_held": ("出了手中没有的牌", "played a card not held"),
+    "card_count_mismatch": ("牌张数不符", "card count mismatch"),
+    "duplicate_card": ("同一张牌出现超过两次", "a card seen more than twice"),
+    "wrong_tribute": ("贡错牌", "wrong tribute"),
+    "wrong_return": ("还错牌", "wrong return"),
+    "missed_report": ("未按规定报牌", "missed card-count report"),
+    "wrong_report": ("报错牌张数", "wrong card-count report"),
+    "play_after_out": ("已出完仍出牌", "acted after going out"),
+    "clock_overrun": ("超时", "clock overrun"),
+}
+
+
+def check_lang(lang: str) -> str:
+    if lang not in LANGS:
+        raise ValueError(f"language must be one of {', '.join(LANGS)}, got {lang!r}")
+    return lang
+
+
+def term(key: str, lang: str = DEFAULT_LANG, **values) -> str:
+    zh, en = TERMS[key]
+    text = zh if lang == "zh" else en
+    return text.format(**values) if values else text
+
+
+def violation(code: str, lang: str = DEFAULT_LANG) -> str:
+    zh, en = VIOLATIONS.get(code, (code, code))
+    return zh if lang == "zh" else en

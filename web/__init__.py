@@ -1,0 +1,1 @@
+"""The Flask server: live tables, overlays and the referee console (issue 6)."""
