@@ -75,7 +75,7 @@ class Deal(Event):
     def _fields(self) -> dict:
         out: dict = {}
         if self.hands is not None:
-            out["hands"] = {s: list(c) for s, c in self.hands.items()}
+            out["hands"] = {s: list(self.hands[s]) for s in SEATS}
         if self.leader is not None:
             out["leader"] = self.leader
         return out

@@ -22,6 +22,7 @@ from engine.cards import (
     full_deck,
     is_joker,
     rank_of,
+    sort_cards,
     wildcard,
 )
 from engine.events import Deal, GiveBack, Pass, PlayCards, Report, Resist, Tribute
@@ -54,7 +55,7 @@ def correct_tributes(hand, level: str) -> list[str]:
     if not candidates:
         return []
     top = max(card_order(c, level) for c in candidates)
-    return sorted({c for c in candidates if card_order(c, level) == top})
+    return list(sort_cards({c for c in candidates if card_order(c, level) == top}))
 
 
 def return_allowed(card: str, level: str, rule: ReturnRule) -> bool:
@@ -216,8 +217,17 @@ class Hand:
                 else:  # counter-clockwise, and the default when tributers may choose
                     expected = {s: next_seat(s) for s in (a, b)}
         declared = self.declared_receivers
+        # equal means equal by level order (SA and DA are equal tribute cards)
         choosing = (len(self.tributers) == 2 and self.profile.tribute.double_down_equal == "tributers_choose"
-                    and len({self.tributes[s] for s in self.tributers}) == 1)
+                    and len({card_order(self.tributes[s], self.level) for s in self.tributers}) == 1)
+        if choosing and len(declared) == 1:
+            # one tributer chose: the other gives to the opponent left over, not by default
+            (chooser,) = declared
+            opponents = (winner, partner(winner))
+            taken = declared[chooser][0]
+            if taken in opponents:
+                other = next(s for s in self.tributers if s != chooser)
+                expected[other] = opponents[1 - opponents.index(taken)]
         for giver, receiver in expected.items():
             if giver in declared:
                 to, seq = declared[giver]

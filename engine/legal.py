@@ -10,13 +10,17 @@ tests compare it with brute force through ``classify`` on small hands.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import product
+from itertools import combinations, product
 
 from engine.cards import (
     BIG_JOKER,
+    NATURAL,
     RANKS,
     SMALL_JOKER,
     SUITS,
+    card_key,
+    card_order,
+    order,
     parse_cards,
     parse_level,
     rank_of,
@@ -39,6 +43,7 @@ from engine.plays import (
     TWO_TRIPS,
     Play,
     beats,
+    rank_value,
     strength,
 )
 
@@ -61,6 +66,8 @@ class _Hand:
                 by_rank[rank_of(c)][suit_of(c)] += 1
         self.by_rank = by_rank
         self._subsets: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+        self._groups: dict[tuple[str, int, int], list[tuple[tuple[str, ...], int]]] = {}
+        self._pairs: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
 
     def naturals(self, rank: str) -> int:
         return sum(self.by_rank[rank].values())
@@ -88,12 +95,16 @@ class _Hand:
 
     def groups(self, rank: str, size: int, max_wild: int) -> list[tuple[tuple[str, ...], int]]:
         """Ways to make ``size`` cards of ``rank``: (cards, wildcards used), ≥1 natural."""
+        key = (rank, size, max_wild)
+        if key in self._groups:
+            return self._groups[key]
         out = []
         have = self.naturals(rank)
         for k in range(min(size, have), max(1, size - max_wild) - 1, -1):
             used = size - k
             for sub in self.subsets(rank, k):
                 out.append((sub + (self.wild,) * used, used))
+        self._groups[key] = out
         return out
 
 
@@ -101,57 +112,70 @@ def legal_plays(hand, prev: Play | None, level) -> list[Play]:
     """Every distinct play ``hand`` may make on ``prev`` (``None`` or PASS: a lead).
 
     On a lead that is every combination the hand holds; otherwise every play that
-    ``beats`` prev. Sorted weakest first (by ``strength``, then cards).
+    ``beats`` prev. Weakest first, by ``strength``: the generator emits each type in
+    ascending rank, so only the (few) bombs need sorting.
     """
     level = parse_level(level)
     cards = sort_cards(parse_cards(hand))
     h = _Hand(cards, level)
     lead = prev is None or prev.is_pass
-    found: set[Play] = set()
     want = None if lead or prev.is_bomb else prev.type
+    above = 0 if want is None else rank_value(prev, level)
+    found: dict[Play, None] = {}  # an ordered set
     if want is None or want == SINGLE:
-        _singles(h, cards, found)
-    if want is None or want == PAIR:
-        _of_a_rank(h, PAIR, 2, found)
-    if want is None or want == TRIPS:
-        _of_a_rank(h, TRIPS, 3, found)
-    if want is None or want == THREE_WITH_TWO:
-        _full_houses(h, found)
-    if want is None or want == STRAIGHT:
-        _straights(h, found, plain=True, flush=False)
+        _singles(h, cards, above, found)
+    for type_, size in ((PAIR, 2), (TRIPS, 3)):
+        if want is None or want == type_:
+            _of_a_rank(h, type_, size, above, found)
     if want is None or want == THREE_PAIR:
-        _multi_sequences(h, THREE_PAIR, found)
+        _multi_sequences(h, THREE_PAIR, above, found)
+    if want is None or want == THREE_WITH_TWO:
+        _full_houses(h, above, found)
     if want is None or want == TWO_TRIPS:
-        _multi_sequences(h, TWO_TRIPS, found)
-    _bombs(h, found)
-    _straights(h, found, plain=False, flush=True)
-    if not lead:
-        found = {p for p in found if beats(p, prev, level)}
-    return sorted(found, key=lambda p: (strength(p, level), p.cards))
+        _multi_sequences(h, TWO_TRIPS, above, found)
+    if want is None or want == STRAIGHT:
+        _straights(h, above, found)
+    bombs: dict[Play, None] = {}
+    _bombs(h, bombs)
+    _straight_flushes(h, bombs)
+    ordered = sorted(bombs, key=lambda p: (strength(p, level), [card_key(c) for c in p.cards]))
+    if not lead and prev.is_bomb:
+        return [p for p in ordered if beats(p, prev, level)]
+    return list(found) + ordered
 
 
-def _add(found: set[Play], type_: str, rank: str, cards: tuple[str, ...]) -> None:
-    found.add(Play(type_, rank, sort_cards(cards)))
+_KEY = card_key
+_new = tuple.__new__  # builds a Play without the Python-level __new__: this is the hot path
 
 
-def _singles(h: _Hand, cards: tuple[str, ...], found: set[Play]) -> None:
-    for c in set(cards):
-        _add(found, SINGLE, rank_of(c), (c,))
+def _add(found: dict, type_: str, rank: str, cards: tuple[str, ...]) -> None:
+    found[_new(Play, (type_, rank, tuple(sorted(cards, key=_KEY))))] = None
 
 
-def _of_a_rank(h: _Hand, type_: str, size: int, found: set[Play]) -> None:
-    for r in RANKS:
+def _ranks_up(h: _Hand, above: int) -> list[str]:
+    """Ranks in single-card order under the hand's level, weakest first, above ``above``."""
+    return [r for r in sorted(RANKS, key=lambda r: order(r, h.level)) if order(r, h.level) > above]
+
+
+def _singles(h: _Hand, cards: tuple[str, ...], above: int, found: dict) -> None:
+    for c in sorted(set(cards), key=lambda c: (card_order(c, h.level), card_key(c))):
+        if card_order(c, h.level) > above:
+            _add(found, SINGLE, rank_of(c), (c,))
+
+
+def _of_a_rank(h: _Hand, type_: str, size: int, above: int, found: dict) -> None:
+    for r in _ranks_up(h, above):
         for group, _ in h.groups(r, size, h.w):
             _add(found, type_, r, group)
-    if type_ == PAIR:
-        if h.w == 2:
+        if type_ == PAIR and r == h.level and h.w == 2:
             _add(found, PAIR, h.level, (h.wild, h.wild))
+    if type_ == PAIR:
         for joker, rank in ((SMALL_JOKER, "B"), (BIG_JOKER, "R")):
-            if h.jokers[joker] == 2:
+            if h.jokers[joker] == 2 and order(rank, h.level) > above:
                 _add(found, PAIR, rank, (joker, joker))
 
 
-def _bombs(h: _Hand, found: set[Play]) -> None:
+def _bombs(h: _Hand, found: dict) -> None:
     for r in RANKS:
         for size in range(4, h.naturals(r) + h.w + 1):
             for group, _ in h.groups(r, size, h.w):
@@ -160,69 +184,95 @@ def _bombs(h: _Hand, found: set[Play]) -> None:
         _add(found, BOMB, JOKER_RANK, (SMALL_JOKER,) * 2 + (BIG_JOKER,) * 2)
 
 
-def _pair_options(h: _Hand, exclude: str, wilds: int) -> list[tuple[str, ...]]:
-    """Every pair a full house may carry, other than of rank ``exclude``."""
-    out: list[tuple[str, ...]] = []
-    for r in RANKS:
-        if r != exclude:
-            out.extend(g for g, _ in h.groups(r, 2, wilds))
-    if wilds == 2:
-        out.append((h.wild, h.wild))  # two wildcards standing for a pair of another rank
-    for joker in (SMALL_JOKER, BIG_JOKER):
-        if h.jokers[joker] == 2:
-            out.append((joker, joker))
-    return out
+def _pair_options(h: _Hand, wilds: int) -> list[tuple[str, tuple[str, ...]]]:
+    """Every pair a full house may carry using up to ``wilds`` wildcards, with its rank
+    ("" for two wildcards, which stand for a pair of any other rank)."""
+    cached = h._pairs.get(wilds)
+    if cached is None:
+        cached = [(r, g) for r in RANKS for g, _ in h.groups(r, 2, wilds)]
+        if wilds == 2:
+            cached.append(("", (h.wild, h.wild)))
+        cached.extend(("", (j, j)) for j in (SMALL_JOKER, BIG_JOKER) if h.jokers[j] == 2)
+        h._pairs[wilds] = cached
+    return cached
 
 
-def _full_houses(h: _Hand, found: set[Play]) -> None:
-    for t in RANKS:
+def _full_houses(h: _Hand, above: int, found: dict) -> None:
+    for t in _ranks_up(h, above):
         for triple, used in h.groups(t, 3, h.w):
-            for pair in _pair_options(h, t, h.w - used):
-                _add(found, THREE_WITH_TWO, t, triple + pair)
-
-
-def _straights(h: _Hand, found: set[Play], plain: bool, flush: bool) -> None:
-    """Five consecutive ranks: plain straights and/or straight flushes."""
-    wild = h.wild
-    for start in range(1, 11):
-        ranks = _WINDOW_RANKS[start]
-        options = []
-        for r in ranks:
-            opts = [s + r for s in SUITS if h.by_rank[r][s]]
-            if h.w:
-                opts.append(wild)
-            if not opts:
-                break
-            options.append(opts)
-        else:
-            rank = START_RANK[start]
-            for combo in product(*options):
-                used = combo.count(wild)
-                if used > h.w:
+            for rank, pair in _pair_options(h, h.w - used):
+                if rank == t:
                     continue
-                suits = {suit_of(c) for c in combo if c != wild}
-                if flush and len(suits) == 1:
-                    _add(found, STRAIGHT_FLUSH, rank, combo)
-                if plain and (len(suits) > 1 or used):
-                    _add(found, STRAIGHT, rank, combo)
+                if used or h.wild in pair:
+                    cards = tuple(sorted(triple + pair, key=_KEY))
+                else:  # natural groups are already in canonical order: order the two groups
+                    cards = pair + triple if rank and NATURAL[rank] < NATURAL[t] else triple + pair
+                found[_new(Play, (THREE_WITH_TWO, t, cards))] = None
 
 
-def _multi_sequences(h: _Hand, type_: str, found: set[Play]) -> None:
+def _window_fills(h: _Hand, start: int, suits: str):
+    """Every way to fill a five-rank window with natural cards of ``suits`` and wildcards:
+    yields (cards in window order, wildcards used). Wildcard positions are chosen first, so
+    no combination using too many wildcards is ever built."""
+    naturals = [[s + r for s in suits if h.by_rank[r][s]] for r in _WINDOW_RANKS[start]]
+    empty = {i for i, opts in enumerate(naturals) if not opts}
+    for used in range(len(empty), h.w + 1):
+        for wild_at in combinations(range(5), used):
+            if empty.issubset(wild_at):
+                options = [(h.wild,) if i in wild_at else naturals[i] for i in range(5)]
+                for combo in product(*options):
+                    yield combo, used
+
+
+def _straights(h: _Hand, above: int, found: dict) -> None:
+    """Plain straights: five consecutive ranks, not all of one suit (a wildcard may take
+    another suit, so any straight using one is also plain)."""
+    for start in range(above + 1, 11):
+        rank = START_RANK[start]
+        for combo, used in _window_fills(h, start, SUITS):
+            if not used and len({c[0] for c in combo}) == 1:
+                continue  # five naturals of one suit are a straight flush only
+            if used or start == 1:
+                _add(found, STRAIGHT, rank, combo)
+            else:  # one natural per rank, in rank order: already canonical
+                found[_new(Play, (STRAIGHT, rank, combo))] = None
+
+
+def _straight_flushes(h: _Hand, found: dict) -> None:
+    """Straight flushes (同花顺), suit by suit; wildcards take the suit."""
+    for suit in SUITS:
+        for start in range(1, 11):
+            rank = START_RANK[start]
+            for combo, _ in _window_fills(h, start, suit):
+                _add(found, STRAIGHT_FLUSH, rank, combo)
+
+
+def _multi_sequences(h: _Hand, type_: str, above: int, found: dict) -> None:
     """Tubes (三连对) and plates (钢板): each rank of the window as a group, wildcards allowed."""
     per, length, last_start = SEQUENCE_SHAPES[type_]
-    for start in range(1, last_start + 1):
+    for start in range(above + 1, last_start + 1):
         ranks = _WINDOW_RANKS[start][:length]
         options = []
         for r in ranks:
             opts = h.groups(r, per, h.w)
             if per == 2 and h.w == 2:
-                opts.append(((h.wild, h.wild), 2))  # a whole pair of the window from wildcards
+                opts = opts + [((h.wild, h.wild), 2)]  # a whole pair of the window from wildcards
             if not opts:
                 break
             options.append(opts)
         else:
             rank = START_RANK[start]
             for combo in product(*options):
-                if sum(u for _, u in combo) <= h.w:
-                    _add(found, type_, rank, tuple(c for g, _ in combo for c in g))
+                if length == 3:
+                    (a, ua), (b, ub), (c, uc) = combo
+                    used, cards = ua + ub + uc, a + b + c
+                else:
+                    (a, ua), (b, ub) = combo
+                    used, cards = ua + ub, a + b
+                if used > h.w:
+                    continue
+                if used or start == 1:
+                    _add(found, type_, rank, cards)
+                else:  # natural groups in rank order: already canonical
+                    found[_new(Play, (type_, rank, cards))] = None
 

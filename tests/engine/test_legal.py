@@ -95,3 +95,9 @@ def test_wildcards_fill_a_tube_and_a_plate():
 def test_no_jqka2_even_with_wildcards():
     plays = legal_plays(["SJ", "CQ", "DK", "SA", "H5"], None, "5")
     assert {(p.type, p.rank) for p in plays if p.type == "Straight"} == {("Straight", "T")}
+
+
+def test_one_suited_runs_are_only_straight_flushes_at_either_end():
+    for run in (["SA", "S2", "S3", "S4", "S5"], ["DT", "DJ", "DQ", "DK", "DA"], ["C6", "C7", "C8", "C9", "CT"]):
+        kinds = {(p.type, p.rank) for p in legal_plays(run, None, "4") if len(p.cards) == 5}
+        assert kinds == {("StraightFlush", classify(run, "4")[0].rank)}

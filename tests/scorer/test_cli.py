@@ -1,0 +1,76 @@
+"""The ``guandan`` command as users run it: real subprocesses, real files."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from scorer.cli import DEMO_RECORD
+
+
+def guandan(*args, input=None):
+    return subprocess.run([sys.executable, "-m", "scorer.cli", *args], capture_output=True, text=True,
+                          input=input, timeout=120)
+
+
+def test_help_explains_every_command():
+    out = guandan("--help")
+    assert out.returncode == 0
+    for command in ("replay", "rules", "selfplay", "profiles", "demo"):
+        assert command in out.stdout
+    assert "--lang" in guandan("replay", "--help").stdout
+
+
+def test_selfplay_then_replay_in_both_languages(tmp_path):
+    record = tmp_path / "game.jsonl"
+    made = guandan("selfplay", "--seed", "5", "--hands", "2", "--profile", "linquan", "--out", str(record))
+    assert made.returncode == 0, made.stderr
+    zh = guandan("replay", str(record))
+    assert zh.returncode == 0, zh.stderr
+    assert "第1把" in zh.stdout and "第2把" in zh.stdout
+    assert "进贡" in zh.stdout and "还贡" in zh.stdout or "抗贡" in zh.stdout
+    assert "名次" in zh.stdout and "上游" in zh.stdout and "积分" in zh.stdout
+    en = guandan("replay", "--lang", "en", str(record))
+    assert "Hand 1" in en.stdout and "finishing order" in en.stdout and "match points" in en.stdout
+
+
+def test_replay_json_summary(tmp_path):
+    record = tmp_path / "game.jsonl"
+    guandan("selfplay", "--seed", "9", "--hands", "1", "--forget-report", "1", "--out", str(record))
+    out = json.loads(guandan("replay", "--json", str(record)).stdout)
+    assert out["result"]["winner"] in ("EW", "NS", None)
+    assert out["hands"] >= 1
+    assert any(v["code"] == "missed_report" for v in out["violations"])
+
+
+@pytest.mark.parametrize("content,message", [
+    (None, "no such file"),
+    ('{"seq":0,"t":0,"type":"header","format":"guandan-record/1","profile":"jiangsu"}\n{bad\n',
+     "line 2: not valid JSON"),
+    ('{"seq":0,"t":0,"type":"header","format":"guandan-record/1","profile":"moon"}\n', "no such profile"),
+    ("", "the record is empty"),
+])
+def test_user_mistakes_get_one_line_and_status_2(tmp_path, content, message):
+    path = tmp_path / "r.jsonl"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    out = guandan("replay", str(path))
+    assert out.returncode == 2
+    assert message in out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_demo_replays_the_bundled_record():
+    assert DEMO_RECORD.exists()
+    out = guandan("demo")
+    assert out.returncode == 0, out.stderr
+    assert "第1把" in out.stdout and ("胜方" in out.stdout or "平局" in out.stdout)
+
+
+def test_profiles_lists_and_shows():
+    assert "linquan" in guandan("profiles").stdout
+    shown = json.loads(guandan("profiles", "linquan").stdout)
+    assert shown["report"]["threshold"] == 7
+    bad = guandan("profiles", "nowhere")
+    assert bad.returncode == 2 and "no such profile" in bad.stderr
