@@ -92,3 +92,14 @@ def test_a_players_mistake_is_a_violation_not_an_error():
     match = replay(record, profiles.load)
     assert [(v.code, v.seat, v.seq) for v in match.violations] == [
         ("out_of_turn", "N", 2), ("out_of_turn", "N", 3), ("not_a_combination", "N", 3)]
+
+
+def test_the_documented_example_replays_cleanly():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "record-format.md").read_text(encoding="utf-8")
+    block = text.split("```json\n", 1)[1].split("```", 1)[0]
+    match = replay(parse_lines(block.splitlines()), profiles.load)
+    assert match.violations == []
+    hand = match.hand
+    assert hand.top[0] == "N" and hand.top[1].type == "Bomb" and hand.counts["E"] == 18
