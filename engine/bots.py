@@ -107,7 +107,6 @@ def self_play(profile: Profile, rng: random.Random, max_hands: int = 12,
                 push(Pass(*stamp(), seat=seat))
                 continue
             push(PlayCards(*stamp(), seat=seat, cards=play.cards, reading=(play.type, play.rank)))
-            left = hand.counts[seat]
-            if 0 < left <= profile.report.threshold and rng.random() >= forget_report:
-                push(Report(*stamp(), seat=seat, count=left))
+            if seat in hand.report_due and rng.random() >= forget_report:
+                push(Report(*stamp(), seat=seat, count=hand.counts[seat]))
     return events

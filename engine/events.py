@@ -55,11 +55,15 @@ class Header(Event):
     table: str = ""
     players: dict = field(default_factory=dict)
     start_levels: dict = field(default_factory=lambda: {"EW": "2", "NS": "2"})
+    #: whose level the first hand is played at (matters only when start levels differ,
+    #: as when a match is resumed from a paper score sheet)
+    declarers: str = "EW"
     type = "header"
 
     def _fields(self) -> dict:
         return {"format": FORMAT, "profile": self.profile, "table": self.table,
-                "players": dict(self.players), "start_levels": dict(self.start_levels)}
+                "players": dict(self.players), "start_levels": dict(self.start_levels),
+                "declarers": self.declarers}
 
 
 @dataclass(frozen=True)
@@ -242,8 +246,11 @@ def event_from_json(data: object) -> Event:
         players = data.get("players", {})
         if not isinstance(players, dict):
             raise RecordError("'players' must map seats to names")
+        declarers = data.get("declarers", "EW")
+        if declarers not in SIDES:
+            raise RecordError(f"'declarers' must be EW or NS, got {declarers!r}")
         return Header(**base, profile=profile, table=str(data.get("table", "")),
-                      players=players, start_levels=levels)
+                      players=players, start_levels=levels, declarers=declarers)
     if cls is Deal:
         hands = data.get("hands")
         if hands is not None:
@@ -256,7 +263,10 @@ def event_from_json(data: object) -> Event:
         return Deal(**base, hands=hands, leader=leader)
     if cls in (Tribute, GiveBack):
         to = _seat(data, "to") if data.get("to") is not None else None
-        return cls(**base, seat=_seat(data), card=_card(data), to=to)
+        seat = _seat(data)
+        if to == seat:
+            raise RecordError(f"a {kind} cannot go to the seat that gives it ({seat})")
+        return cls(**base, seat=seat, card=_card(data), to=to)
     if cls is Resist:
         seats = data.get("seats")
         if not isinstance(seats, list) or not seats or any(s not in SEATS for s in seats):

@@ -97,6 +97,7 @@ class Hand:
         self.passes = 0
         self.finished: list[str] = []
         self.report_due: dict[str, int] = {}
+        self.reported: set[str] = set()
         self.first_play_made = False
         self.outcome: Outcome | None = None
         self.phase = PLAY
@@ -228,6 +229,7 @@ class Hand:
             if taken in opponents:
                 other = next(s for s in self.tributers if s != chooser)
                 expected[other] = opponents[1 - opponents.index(taken)]
+        winners = (winner, partner(winner))
         for giver, receiver in expected.items():
             if giver in declared:
                 to, seq = declared[giver]
@@ -236,7 +238,11 @@ class Hand:
                 if not ok:
                     self._flag("wrong_tribute", giver, seq, reason="wrong_receiver",
                                to=to, expected=receiver)
-                receiver = to
+                # the card went where the record says, if a winner could hold it there
+                if to in winners and to not in self.receivers.values():
+                    receiver = to
+            if receiver in self.receivers.values():
+                receiver = next(w for w in winners if w not in self.receivers.values())
             self.receivers[giver] = receiver
             self._move(giver, receiver, self.tributes[giver])
         self.phase = RETURN
@@ -266,17 +272,17 @@ class Hand:
         if len(self.tributers) == 1:
             self.leader = self.tributers[0]
         else:
-            gave_to_winner = next(g for g, r in self.receivers.items() if r == winner)
             a, b = self.tributers
-            equal = self.tributes[a] == self.tributes[b] or (
-                card_order(self.tributes[a], self.level) == card_order(self.tributes[b], self.level))
+            oa, ob = (card_order(self.tributes[s], self.level) for s in (a, b))
             rule = self.profile.tribute.double_down_equal_leader
-            if equal and rule == "tributers_choose":
+            if oa != ob:
+                self.leader = a if oa > ob else b  # 由贡大牌者先出牌
+            elif rule == "tributers_choose":
                 self.leader = None  # either tributer may lead
-            elif equal and rule == "winner_previous":
+            elif rule == "winner_previous":
                 self.leader = prev_seat(winner)
             else:
-                self.leader = gave_to_winner
+                self.leader = next((g for g, r in self.receivers.items() if r == winner), a)
         self.turn = self.leader
 
     def _move(self, giver: str, receiver: str, card: str) -> None:
@@ -363,15 +369,20 @@ class Hand:
         if legal:
             self.top = (seat, play)
             self.passes = 0
-        elif in_turn:
-            self.passes += 1  # laid but not taking the trick: the turn moves on as a pass
+        elif in_turn and self.counts[seat] > 0:
+            # laid but not taking the trick: the turn moves on as a pass (a player who went
+            # out with it is no longer one of those who must pass)
+            self.passes += 1
         if self.counts[seat] <= 0:
             self.finished.append(seat)
             if self._hand_over(ev.seq):
                 return play
-        elif self.counts[seat] <= self.profile.report.threshold:
+        elif self.counts[seat] <= self.profile.report.threshold and (
+                self.profile.report.mode == "each_play" or seat not in self.reported):
             self.report_due[seat] = self.counts[seat]
-        self.turn = self._next_active(seat)
+        if legal or in_turn:
+            self.turn = self._next_active(seat)
+        # else: an out-of-turn play that took nothing; the player whose turn it is still owes it
         self._maybe_end_trick()
         return play
 
@@ -420,6 +431,10 @@ class Hand:
         self.leader = self.turn = leader
 
     def _report(self, ev: Report) -> None:
+        if self.profile.report.mode == "once" and ev.seat in self.reported:
+            self._flag("repeated_report", ev.seat, ev.seq, said=ev.count)
+            return
+        self.reported.add(ev.seat)
         if ev.count != self.counts[ev.seat]:
             self._flag("wrong_report", ev.seat, ev.seq, said=ev.count, held=self.counts[ev.seat])
         self.report_due.pop(ev.seat, None)

@@ -72,7 +72,7 @@ class Match:
         self.gained = {s: 0 for s in SIDES}
         #: hand number at which each side first reached its current level (ties by "first_to_level")
         self.reached_at = {s: 0 for s in SIDES}
-        self.declarers = "EW"  # whose level the next hand is played at (first hand: 2 either way)
+        self.declarers = self.header.declarers  # whose level the next hand is played at
         self.hands: list[Hand] = []
         self.hand: Hand | None = None
         self.last_outcome: Outcome | None = None

@@ -87,8 +87,11 @@ class Tribute:
 class Report:
     """Card-count reports (报牌)."""
 
-    #: a player with this many cards or fewer must report after each play
+    #: a player with this many cards or fewer must report
     threshold: int
+    #: "each_play": after every play at or below the threshold; "once": when first reaching
+    #: it, and never again (linyi: 报牌后…不得再次报牌; a repeated report is a warning)
+    mode: str
 
 
 @dataclass(frozen=True)
@@ -260,6 +263,7 @@ def _check_values(p: Profile, source: str) -> None:
             ("counter_clockwise", "clockwise", "tributers_choose"))
     _choice(source, "tribute.double_down_equal_leader", p.tribute.double_down_equal_leader,
             ("gave_to_winner", "winner_previous", "tributers_choose"))
+    _choice(source, "report.mode", p.report.mode, ("each_play", "once"))
     _choice(source, "play.lead_reading", p.play.lead_reading, ("lowest", "highest"))
     _choice(source, "match.time_called_counts", p.match.time_called_counts, ("deal", "first_play"))
     _choice(source, "match.tie", p.match.tie, ("extra_hand", "first_to_level", "draw"))

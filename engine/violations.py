@@ -23,6 +23,7 @@ RULES: dict[str, str] = {
     "wrong_return": "RULES.md A hand §2 Return (还错牌)",
     "missed_report": "RULES.md A hand §4 (不按规定报牌)",
     "wrong_report": "RULES.md A hand §4 (报错牌)",
+    "repeated_report": "linyi: 报牌后不得再次报牌 (反复报牌)",
     "play_after_out": "RULES.md A hand §5: a player who is out takes no further part",
     "clock_overrun": "RULES.md Time (读秒)",
 }

@@ -58,6 +58,7 @@ VIOLATIONS: dict[str, tuple[str, str]] = {
     "wrong_return": ("还错牌", "wrong return"),
     "missed_report": ("未按规定报牌", "missed card-count report"),
     "wrong_report": ("报错牌张数", "wrong card-count report"),
+    "repeated_report": ("反复报牌", "repeated card-count report"),
     "play_after_out": ("已出完仍出牌", "acted after going out"),
     "clock_overrun": ("超时", "clock overrun"),
 }

@@ -103,3 +103,15 @@ def test_the_documented_example_replays_cleanly():
     assert match.violations == []
     hand = match.hand
     assert hand.top[0] == "N" and hand.top[1].type == "Bomb" and hand.counts["E"] == 18
+
+
+def test_a_tribute_to_its_own_giver_is_a_broken_record():
+    with pytest.raises(RecordError, match="cannot go to the seat that gives it"):
+        parse_lines([HEADER, '{"seq":1,"t":1,"type":"tribute","seat":"S","card":"HR","to":"S"}'])
+
+
+def test_a_resumed_match_starts_at_the_declarers_level():
+    header = ('{"seq":0,"t":0,"type":"header","format":"guandan-record/1","profile":"jiangsu",'
+              '"start_levels":{"EW":"5","NS":"9"},"declarers":"NS"}')
+    match = replay(parse_lines([header, '{"seq":1,"t":1,"type":"deal","leader":"E"}']), profiles.load)
+    assert match.hand.level == "9" and match.levels == {"EW": "5", "NS": "9"}
