@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from engine.events import Deal, Forfeit, GiveBack, Pass, PlayCards, Report, Resist, TimeCalled, Tribute
 from engine.match import Match
 from engine.plays import JOKER_RANK, Play
-from scorer.i18n import term, violation
+from scorer.i18n import level_name, term, violation
 
 
 def describe_play(play: Play, lang: str) -> str:
@@ -38,7 +38,7 @@ def account(match: Match, lang: str = "zh") -> Iterator[str]:
             hand = match.hands[entry.hand - 1]
             yield ""
             yield (f"{term('hand', lang, n=hand.number)}  "
-                   + term("playing_level", lang, level=hand.level, side=term(hand.declarers, lang)))
+                   + term("playing_level", lang, level=level_name(hand.level), side=term(hand.declarers, lang)))
             what = term("cards_each", lang) if ev.hands is not None else term("hidden_hands", lang)
             line = f"  {term('deal', lang)}: {what}"
             if ev.leader:
@@ -74,19 +74,22 @@ def account(match: Match, lang: str = "zh") -> Iterator[str]:
             side, n = entry.upgrade
             up = (term("upgrade", lang, side=term(side, lang), n=n) if n
                   else term("no_upgrade", lang, side=term(side, lang)))
-            yield f"  {up}; {term('levels', lang, **entry.levels)}"
+            yield f"  {up}; {_levels(entry.levels, lang)}"
     yield ""
     yield from result_lines(match, lang)
+
+
+def _levels(levels: dict, lang: str) -> str:
+    return term("levels", lang, **{side: level_name(lv) for side, lv in levels.items()})
 
 
 def result_lines(match: Match, lang: str) -> Iterator[str]:
     r = match.result
     if r is None:
-        yield f"{term('match', lang)}: {'未结束' if lang == 'zh' else 'not finished'}; " + term(
-            "levels", lang, **match.levels)
+        yield f"{term('match', lang)}: {'未结束' if lang == 'zh' else 'not finished'}; " + _levels(match.levels, lang)
         return
     who = term("winner", lang, side=term(r.winner, lang)) if r.winner else term("draw", lang)
-    yield f"{who} ({term('reason.' + r.reason, lang)}); {term('levels', lang, **r.levels)}"
+    yield f"{who} ({term('reason.' + r.reason, lang)}); {_levels(r.levels, lang)}"
     for key in ("points", "small_points", "level_points"):
         scores = getattr(r, key)
-        yield f"  {term(key, lang)}: EW {scores['EW']} : NS {scores['NS']}"
+        yield f"  {term(key, lang)}: {term('EW', lang)} {scores['EW']} : {term('NS', lang)} {scores['NS']}"

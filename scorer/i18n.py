@@ -70,6 +70,11 @@ def check_lang(lang: str) -> str:
     return lang
 
 
+def level_name(level: str) -> str:
+    """A level as people say it: 10, not the platform's T."""
+    return "10" if level == "T" else level
+
+
 def term(key: str, lang: str = DEFAULT_LANG, **values) -> str:
     zh, en = TERMS[key]
     text = zh if lang == "zh" else en
