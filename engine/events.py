@@ -187,10 +187,59 @@ class Forfeit(Event):
         return {"side": self.side, "reason": self.reason}
 
 
+@dataclass(frozen=True)
+class Press(Event):
+    """A button on the table clock: a seat's (E S W N) or the referee call button (R).
+    What a press means — end of turn, out of turn, a call — is derived on replay."""
+
+    seat: str = "E"
+    type = "press"
+
+    def _fields(self) -> dict:
+        return {"seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Overrun(Event):
+    """The clock saw ``seat`` run past its limit for ``action`` (读秒 overrun), and the
+    profile's escalation made it ``penalty`` (the referee confirms or dismisses it)."""
+
+    seat: str = "E"
+    action: str = "play"
+    limit: int = 0
+    elapsed: float = 0.0
+    penalty: str = "warning"
+    type = "clock_overrun"
+
+    def _fields(self) -> dict:
+        return {"seat": self.seat, "action": self.action, "limit": self.limit,
+                "elapsed": self.elapsed, "penalty": self.penalty}
+
+
+@dataclass(frozen=True)
+class Pause(Event):
+    """The referee stops the clock."""
+
+    reason: str = ""
+    type = "pause"
+
+    def _fields(self) -> dict:
+        return {"reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Resume(Event):
+    """The referee restarts the clock."""
+
+    type = "resume"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (Header, Deal, Tribute, Resist, GiveBack, PlayCards, Pass, Report, TimeCalled, Forfeit)
+    for cls in (Header, Deal, Tribute, Resist, GiveBack, PlayCards, Pass, Report, TimeCalled, Forfeit,
+                Press, Overrun, Pause, Resume)
 }
+CLOCK_ACTIONS = ("tribute", "return", "first_lead", "play")
 
 
 def _seat(data: dict, key: str = "seat") -> str:
@@ -295,4 +344,23 @@ def event_from_json(data: object) -> Event:
         if side not in SIDES:
             raise RecordError(f"'side' must be EW or NS, got {side!r}")
         return Forfeit(**base, side=side, reason=str(data.get("reason", "")))
+    if cls is Press:
+        seat = data.get("seat")
+        if seat not in SEATS + ("R",):
+            raise RecordError(f"'seat' must be one of E, S, W, N or R (referee), got {seat!r}")
+        return Press(**base, seat=seat)
+    if cls is Overrun:
+        action, limit, elapsed = data.get("action"), data.get("limit"), data.get("elapsed")
+        if action not in CLOCK_ACTIONS:
+            raise RecordError(f"'action' must be one of {', '.join(CLOCK_ACTIONS)}, got {action!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise RecordError(f"'limit' must be whole seconds, got {limit!r}")
+        if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or elapsed < 0:
+            raise RecordError(f"'elapsed' must be seconds, got {elapsed!r}")
+        return Overrun(**base, seat=_seat(data), action=action, limit=limit, elapsed=float(elapsed),
+                       penalty=str(data.get("penalty", "warning")))
+    if cls is Pause:
+        return Pause(**base, reason=str(data.get("reason", "")))
+    if cls is Resume:
+        return Resume(**base)
     return TimeCalled(**base)

@@ -15,7 +15,11 @@ from engine.events import (
     Event,
     Forfeit,
     Header,
+    Overrun,
+    Pause,
+    Press,
     RecordError,
+    Resume,
     TimeCalled,
 )
 from engine.hand import Hand, Outcome
@@ -40,6 +44,8 @@ class Entry:
     outcome: Outcome | None = None
     upgrade: tuple[str, int] | None = None
     levels: dict | None = None
+    #: the referee call button was pressed
+    referee_call: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,6 +120,14 @@ class Match:
             self._time_called()
         elif isinstance(event, Forfeit):
             self._finish(other_side(event.side), "forfeit")
+        elif isinstance(event, Press):
+            self._press(event, entry)
+        elif isinstance(event, Overrun):
+            entry.violations = [Violation("clock_overrun", event.seat, event.seq, {
+                "action": event.action, "limit": event.limit, "elapsed": event.elapsed,
+                "penalty": event.penalty})]
+        elif isinstance(event, (Pause, Resume)):
+            pass  # the clock's business; kept in the record for the referee's log
         else:
             if self.hand is None or self.hand.outcome is not None:
                 raise RecordError(f"{event.type!r} with no hand in progress (a deal comes first)")
@@ -124,6 +138,19 @@ class Match:
                 self._hand_over(entry)
         self.history.append(entry)
         return entry
+
+    def _press(self, event: Press, entry: Entry) -> None:
+        """The referee button is a call; a seat's press out of turn is an out-of-turn alert
+        (a press on turn ends the turn: the play or pass that follows says how)."""
+        if event.seat == "R":
+            entry.referee_call = True
+            return
+        if self.hand is None or self.hand.outcome is not None:
+            return
+        action, seats = self.hand.awaiting()
+        if event.seat not in seats:
+            entry.violations = [Violation("out_of_turn", event.seat, event.seq,
+                                          {"button": True, "action": action, "expected": list(seats)})]
 
     def _deal(self, event: Deal, entry: Entry) -> None:
         if self.hand is not None and self.hand.outcome is None:

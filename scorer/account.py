@@ -9,7 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.events import Deal, Forfeit, GiveBack, Pass, PlayCards, Report, Resist, TimeCalled, Tribute
+from engine.events import (
+    Deal,
+    Forfeit,
+    GiveBack,
+    Overrun,
+    Pass,
+    Pause,
+    PlayCards,
+    Press,
+    Report,
+    Resist,
+    Resume,
+    TimeCalled,
+    Tribute,
+)
 from engine.match import Match
 from engine.plays import JOKER_RANK, Play
 from scorer.i18n import level_name, term, violation
@@ -61,6 +75,17 @@ def account(match: Match, lang: str = "zh") -> Iterator[str]:
             yield f"  {seat}  {term('report', lang)} {ev.count}"
         elif isinstance(ev, TimeCalled):
             yield f"* {term('time_called', lang)}"
+        elif isinstance(ev, Press):
+            yield (f"* {term('referee_call', lang)}" if ev.seat == "R"
+                   else f"  {seat}  {term('press', lang)}")
+        elif isinstance(ev, Overrun):
+            yield "  " + seat + "  " + term("overrun", lang, action=term(f"action.{ev.action}", lang),
+                                              limit=ev.limit, elapsed=ev.elapsed,
+                                              penalty=term(f"penalty.{ev.penalty}", lang))
+        elif isinstance(ev, Pause):
+            yield f"* {term('pause', lang)} {ev.reason}".rstrip()
+        elif isinstance(ev, Resume):
+            yield f"* {term('resume', lang)}"
         elif isinstance(ev, Forfeit):
             yield f"* {term('forfeit', lang)}: {term(ev.side, lang)} {ev.reason}"
         for v in entry.violations:

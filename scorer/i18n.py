@@ -44,6 +44,15 @@ TERMS: dict[str, tuple[str, str]] = {
     "reason.first_to_level": ("同级，先到者胜", "tie, first to reach the level"),
     "reason.draw": ("同级平局", "equal levels"),
     "violations": ("违规", "violations"),
+    "press": ("按键", "pressed the button"), "referee_call": ("裁判呼叫", "referee call"),
+    "overrun": ("超时：{action}限{limit}秒，用时{elapsed:.0f}秒（{penalty}）",
+                "over time: {action} limit {limit} s, took {elapsed:.0f} s ({penalty})"),
+    "pause": ("裁判暂停计时", "clock paused by the referee"), "resume": ("继续计时", "clock resumed"),
+    "action.tribute": ("进贡", "tribute"), "action.return": ("还贡", "return"),
+    "action.first_lead": ("首出", "first lead"), "action.play": ("出牌", "play"),
+    "penalty.warning": ("警告", "warning"), "penalty.violation": ("违例", "violation"),
+    "penalty.foul": ("犯规", "foul"), "penalty.level_loss": ("降级", "level loss"),
+    "penalty.match_loss": ("判负", "match loss"), "penalty.disqualification": ("取消资格", "disqualification"),
 }
 
 VIOLATIONS: dict[str, tuple[str, str]] = {
