@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean system
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,12 +14,16 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/guandan demo
 
-test: $(STAMP)
+system:
+	./scripts/system-packages.sh
+
+test: $(STAMP) system
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(STAMP) system
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/clock.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -19,6 +19,7 @@ from engine.profile import ProfileError
 from engine.record import dumps, parse_lines, replay
 from scorer import profiles
 from scorer.account import account
+from scorer.clock_cli import ClockUsageError, run_clock
 from scorer.i18n import LANGS
 from scorer.rules_service import serve
 
@@ -81,6 +82,13 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
     print(f"{out}: {len(events)} events", file=sys.stderr)
 
 
+def cmd_clock(args: argparse.Namespace) -> None:
+    try:
+        run_clock(args)
+    except ClockUsageError as exc:
+        raise UserError(str(exc)) from None
+
+
 def cmd_profiles(args: argparse.Namespace) -> None:
     if args.name is None:
         for name in profiles.names():
@@ -126,6 +134,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table", default="demo", help="table name in the header")
     p.add_argument("--out", default="-", help="output file (default: standard output)")
     p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser("clock", help="the table clock alone: a Guandan chess clock (读秒)",
+                       description="Run the table clock without cameras: seats act E → N → W → S, a button "
+                                   "press ends the turn and starts the next seat's countdown (the profile's "
+                                   "time table), overruns are printed. --port emulator emulates the box in "
+                                   "this terminal: keys e s w n press seat buttons, r the referee button "
+                                   "(pause/resume), q quits.")
+    p.add_argument("--port", help="serial port of the clock box, a pyserial URL, or 'emulator'")
+    p.add_argument("--usb", metavar="VID:PID[:SERIAL]", help="find the box by USB ids (hex), e.g. 1a86:7523")
+    p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile: time table and escalation")
+    p.add_argument("--minutes", type=int, help="match time (default: the profile's)")
+    p.add_argument("--first", choices=list("ESWN"), default="E", help="seat that leads first (default E)")
+    p.add_argument("--lang", choices=LANGS, default="zh", help="language (default zh)")
+    p.set_defaults(func=cmd_clock)
 
     p = sub.add_parser("profiles", help="list the rule profiles, or show one",
                        description="List the bundled rule profiles, or print one as JSON.")

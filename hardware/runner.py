@@ -1,0 +1,189 @@
+"""The table clock at work: the driver, the rules' timing and whoever decides whose turn it is.
+
+``ClockRunner`` reacts to a button press on the driver's I/O thread — the next seat's
+countdown is on its display within milliseconds — and ticks the clock ten times a
+second for countdowns, beeps, overruns and the match time. Whose turn it is comes from a
+turn source:
+
+* ``Rotation`` — the clock alone, a Guandan chess clock: seats act E → N → W → S and a
+  press by the seat on turn ends its turn;
+* ``MatchTurns`` — a camera table: the engine's hand says who acts; a press by the seat on
+  turn commits the cards now in its zone as a play, or is a pass when there are none.
+
+Everything the clock sees that the record should keep (presses, overruns, pauses, time
+called) is handed to ``record`` as engine events.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from engine.events import Event, Overrun, Pass, Pause, PlayCards, Press, Resume, TimeCalled
+from engine.match import Match
+from engine.seats import next_seat
+from hardware import clock as c
+from hardware.driver import ClockDriver, Connected, Lost, Pressed
+
+TICK_S = 0.1
+
+
+class Rotation:
+    """Seats act in play order, E → N → W → S; the first action is a first lead."""
+
+    def __init__(self, first: str = "E") -> None:
+        self.turn = first
+        self.started = False
+
+    def awaiting(self) -> tuple[str, tuple[str, ...]]:
+        return ("play" if self.started else "first_lead"), (self.turn,)
+
+    def press(self, seat: str, record) -> bool:
+        """True when the press ended the turn."""
+        if seat != self.turn:
+            return False
+        self.started = True
+        self.turn = next_seat(seat)
+        return True
+
+
+class MatchTurns:
+    """Turns from the engine's hand. ``zone(seat)`` gives the cards now laid in the seat's
+    play zone, in the order laid (the camera's job), or an empty list."""
+
+    def __init__(self, match: Match, zone: Callable[[str], list[str]]) -> None:
+        self.match = match
+        self.zone = zone
+
+    def awaiting(self) -> tuple[str, tuple[str, ...]]:
+        hand = self.match.hand
+        if hand is None or hand.outcome is not None:
+            return "over", ()
+        return hand.awaiting()
+
+    def press(self, seat: str, record) -> bool:
+        action, seats = self.awaiting()
+        if seat not in seats or action in ("tribute", "return", "over"):
+            return False  # the press alone is the record; the engine flags it if out of turn
+        cards = self.zone(seat)
+        if cards:
+            record(PlayCards, seat=seat, cards=tuple(cards))
+        else:
+            record(Pass, seat=seat)  # the engine flags a pass on a lead
+        return True
+
+
+class ClockRunner:
+    def __init__(self, driver: ClockDriver, profile, turns, record: Callable[[Event], None] | None = None,
+                 on_notice: Callable[[object], None] | None = None, now: Callable[[], float] = time.monotonic,
+                 match_minutes: int | None = None) -> None:
+        self.driver = driver
+        self.turns = turns
+        self.now = now
+        self.clock = c.TableClock(profile, now(), match_minutes)
+        self.record_sink = record
+        self.on_notice = on_notice
+        self.events: list[Event] = []
+        self._start = now()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._paused = False
+        driver.on_event = self._on_driver_event
+
+    # --- record -------------------------------------------------------------------------
+
+    def record(self, cls, **fields) -> Event:
+        match = getattr(self.turns, "match", None)
+        seq = (match.history[-1].event.seq + 1) if match is not None else len(self.events) + 1
+        event = cls(seq=seq, t=round(self.now() - self._start, 3), **fields)
+        if match is not None:
+            match.push(event)
+        self.events.append(event)
+        if self.record_sink is not None:
+            self.record_sink(event)
+        return event
+
+    # --- running ------------------------------------------------------------------------
+
+    def start(self) -> ClockRunner:
+        with self._lock:
+            self._begin(self.now())
+        self._thread = threading.Thread(target=self._tick_loop, name="clock-ticks", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=5)
+
+    def _tick_loop(self) -> None:
+        while not self._stop.wait(TICK_S):
+            with self._lock:
+                self._apply(self.clock.tick(self.now()))
+
+    def _on_driver_event(self, event: object) -> None:
+        """On the driver's I/O thread: react at once."""
+        if isinstance(event, Pressed):
+            with self._lock:
+                self._pressed(event.seat)
+        elif isinstance(event, (Connected, Lost)):
+            self._notice(event)
+
+    def _pressed(self, seat: str) -> None:
+        now = self.now()
+        self.record(Press, seat=seat)
+        if seat == "R":
+            self._toggle_pause(now)
+            return
+        if self._paused:
+            return
+        if self.turns.press(seat, self.record):
+            self._begin(now)
+        else:
+            self._notice(("out_of_turn", seat))
+
+    def _toggle_pause(self, now: float) -> None:
+        """The referee button: a call, which stops the clock; pressed again, it restarts."""
+        self._paused = not self._paused
+        if self._paused:
+            self.record(Pause, reason="referee call")
+            self._apply(self.clock.pause(now))
+        else:
+            self.record(Resume)
+            self._apply(self.clock.resume(now))
+
+    def new_action(self) -> None:
+        """The engine moved on without a press (a tribute or return seen by the camera)."""
+        with self._lock:
+            self._begin(self.now())
+
+    def _begin(self, now: float) -> None:
+        action, seats = self.turns.awaiting()
+        self._apply(self.clock.start_action(action, seats, now))
+        self._notice(("turn", action, seats, self.clock.limit(action)))
+
+    def _apply(self, outputs: list) -> None:
+        for out in outputs:
+            if isinstance(out, c.Show):
+                self.driver.display(out.seat, out.text)
+            elif isinstance(out, c.Lamp):
+                self.driver.lamp(out.seat, out.mode)
+            elif isinstance(out, c.Beep):
+                self.driver.beep(out.ms)
+            elif isinstance(out, c.Overrun):
+                self.record(Overrun, seat=out.seat, action=out.action, limit=out.limit,
+                            elapsed=round(out.elapsed, 1), penalty=out.penalty)
+                self._notice(out)
+            elif isinstance(out, c.TimeUp):
+                match = getattr(self.turns, "match", None)
+                if match is None or not match.over:
+                    self.record(TimeCalled)
+                self._notice(out)
+
+    def _notice(self, what: object) -> None:
+        if self.on_notice is not None:
+            self.on_notice(what)
+

@@ -1,0 +1,106 @@
+"""``guandan clock``: the table clock on its own — a Guandan chess clock for a club.
+
+Seats act in turn order E → N → W → S; a press ends the turn and starts the next seat's
+countdown; overruns, out-of-turn presses and the end of match time are printed. With
+``--port emulator`` the box is emulated in this terminal (keys e s w n press the seat
+buttons, r the referee button, q quits).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from argparse import Namespace
+
+from hardware import clock as c
+from hardware.driver import ClockDriver, Connected, Lost, PortMatch
+from hardware.runner import ClockRunner, Rotation
+from scorer import profiles
+from scorer.i18n import term
+
+
+class ClockUsageError(ValueError):
+    pass
+
+
+def parse_usb(text: str) -> PortMatch:
+    """``VID:PID`` or ``VID:PID:SERIAL`` in hex, as lsusb prints it (e.g. ``1a86:7523``)."""
+    parts = text.split(":")
+    try:
+        if len(parts) not in (2, 3):
+            raise ValueError
+        return PortMatch(int(parts[0], 16), int(parts[1], 16), parts[2] if len(parts) == 3 else None)
+    except ValueError:
+        raise ClockUsageError(f"--usb wants VID:PID or VID:PID:SERIAL in hex, got {text!r}") from None
+
+
+def describe(notice: object, lang: str) -> str | None:
+    """One line for the terminal, in the reader's language."""
+    if isinstance(notice, tuple) and notice[0] == "turn":
+        _, action, seats, limit = notice
+        who = "、".join(term(s, lang) for s in seats) if lang == "zh" else ", ".join(term(s, lang) for s in seats)
+        limit_text = (f"限时{limit}秒" if lang == "zh" else f"{limit} s") if limit else (
+            "不限时" if lang == "zh" else "no limit")
+        return f"{who} · {term('action.' + action, lang)} · {limit_text}" if action in c.LIMIT_FIELD else None
+    if isinstance(notice, tuple) and notice[0] == "out_of_turn":
+        return f"! {term(notice[1], lang)} {'越序按键' if lang == 'zh' else 'pressed out of turn'}"
+    if isinstance(notice, c.Overrun):
+        return "! " + term(notice.seat, lang) + " " + term(
+            "overrun", lang, action=term(f"action.{notice.action}", lang), limit=notice.limit,
+            elapsed=notice.elapsed, penalty=term(f"penalty.{notice.penalty}", lang))
+    if isinstance(notice, c.TimeUp):
+        return f"* {term('time_called', lang)}"
+    if isinstance(notice, Connected):
+        return f"# {'计时器已连接' if lang == 'zh' else 'clock connected'}: {notice.port}"
+    if isinstance(notice, Lost):
+        return f"# {'计时器断开' if lang == 'zh' else 'clock lost'}: {notice.reason}"
+    return None
+
+
+def run_clock(args: Namespace) -> None:
+    profile = profiles.load(args.profile)
+    lang = args.lang
+    match = parse_usb(args.usb) if args.usb else None
+    if args.port is None and match is None:
+        raise ClockUsageError("give --port PORT (or 'emulator'), or --usb VID:PID")
+    emulator = pair = None
+    port = args.port
+    if port == "emulator":
+        from hardware.emulator import DeviceEmulator, keyboard
+        from hardware.ptypair import PtyPair, PtyPairError
+
+        try:
+            pair = PtyPair()
+            pair.plug()
+        except PtyPairError as exc:
+            raise ClockUsageError(str(exc)) from None
+        port = pair.host_end
+        emulator = DeviceEmulator(pair.device_end).start()
+
+    def show(notice: object) -> None:
+        line = describe(notice, lang)
+        if line:
+            print(line, flush=True)
+
+    driver = ClockDriver(port, match=match)
+    runner = ClockRunner(driver, profile, Rotation(args.first), on_notice=show, match_minutes=args.minutes)
+    driver.start()
+    print(f"# {profile.profile.title_zh if lang == 'zh' else profile.profile.title_en}", flush=True)
+    where = port or args.usb
+    print(f"# {'等待计时器' if lang == 'zh' else 'waiting for the clock box on'} {where}", flush=True)
+    runner.start()
+    try:
+        if emulator is not None and sys.stdin.isatty():
+            keyboard(emulator)
+        else:
+            threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        runner.stop()
+        driver.stop()
+        if emulator is not None:
+            emulator.stop()
+        if pair is not None:
+            pair.__exit__(None, None, None)
+

@@ -1,0 +1,180 @@
+"""The host driver against the emulated box over a real pseudo-terminal pair (socat)."""
+
+import queue
+import random
+import time
+
+import pytest
+import serial
+
+from hardware import protocol as p
+from hardware.driver import ClockDriver, CommandFailed, Connected, Lost, PortMatch, Pressed
+from hardware.emulator import DeviceEmulator
+from hardware.ptypair import PtyPair
+
+
+@pytest.fixture
+def pair():
+    with PtyPair() as pair:
+        yield pair
+
+
+def wait_for(q: queue.Queue, kind, timeout: float = 5.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"no {kind.__name__} within {timeout} s")
+        try:
+            event = q.get(timeout=left)
+        except queue.Empty:
+            continue
+        if isinstance(event, kind):
+            return event
+
+
+def until(condition, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def test_connects_on_ready_and_restores_nothing_it_was_not_asked(pair):
+    with DeviceEmulator(pair.device_end), ClockDriver(pair.host_end) as driver:
+        connected = wait_for(driver.events, Connected)
+        assert connected.port == pair.host_end
+        assert driver.ready == p.Ready(1, "emu-1.0", "ESWN") or connected.ready is None
+
+
+def test_a_press_arrives_once_and_is_acknowledged(pair):
+    with DeviceEmulator(pair.device_end) as box, ClockDriver(pair.host_end) as driver:
+        assert driver.wait_connected(5)
+        n = box.press("N")
+        pressed = wait_for(driver.events, Pressed)
+        assert (pressed.seat, pressed.n) == ("N", n)
+        assert until(lambda: box.pending == [])
+        time.sleep(0.5)  # repeats that crossed the ACK are ignored
+        assert [e for e in list(driver.events.queue) if isinstance(e, Pressed)] == []
+
+
+def test_repeats_of_an_unacknowledged_press_are_not_new_presses(pair):
+    """A box whose ACKs were lost repeats the same BTN; the host reports one press, counts
+    the repeats and acknowledges each. The same number with another time is a new press
+    (the box was reset and its numbers started again)."""
+    with ClockDriver(pair.host_end) as driver:
+        assert until(lambda: driver.port_open)
+        device = serial.serial_for_url(pair.device_end, timeout=0.2)
+        device.write(p.encode(p.Ready(1, "raw", "ESWN")))
+        for _ in range(5):
+            device.write(p.encode(p.Button(7, "E", 1500)))
+        assert wait_for(driver.events, Pressed).n == 7
+        assert until(lambda: driver.stats.repeats == 4)
+        device.write(p.encode(p.Button(7, "E", 90)))
+        assert wait_for(driver.events, Pressed).device_ms == 90
+        framer = p.Framer()
+        acks = []
+        deadline = time.monotonic() + 2
+        while len(acks) < 6 and time.monotonic() < deadline:
+            acks += [b for b in framer.feed(device.read(256)) if b.startswith("ACK")]
+        assert acks == ["ACK,7"] * 6
+        device.close()
+
+
+def test_commands_are_carried_out_and_refusals_reported(pair):
+    with DeviceEmulator(pair.device_end) as box, ClockDriver(pair.host_end) as driver:
+        assert driver.wait_connected(5)
+        driver.display("W", " 0.20")
+        driver.lamp("*", "BLINK")
+        driver.beep(300)
+        assert until(lambda: box.displays["W"] == " 0.20" and box.lamps == {s: "BLINK" for s in "ESWN"})
+        assert until(lambda: box.beeps == [300])
+        driver.display("W", "12345")  # too long for four digits
+        failed = wait_for(driver.events, CommandFailed)
+        assert failed.reason == "text" and "DSP" in failed.sentence
+
+
+def test_lost_commands_are_sent_again(pair):
+    with DeviceEmulator(pair.device_end, ignore_commands=2) as box, ClockDriver(pair.host_end) as driver:
+        assert driver.wait_connected(5)
+        driver.display("S", " 0.40")
+        assert until(lambda: box.displays["S"] == " 0.40", timeout=3)
+        assert driver.stats.resends >= 2
+
+
+def test_ten_thousand_malformed_lines_are_counted_and_change_nothing(pair):
+    rng = random.Random(11)
+    kinds = [
+        lambda: b"$HB,%d*00\r\n" % rng.randrange(1, 10**6),                      # bad checksum
+        lambda: p.frame("BTN", rng.randrange(70000, 99999), "E", 5),             # n out of range
+        lambda: p.frame("BTN", 1, "Q", 5),                                       # no such button
+        lambda: p.frame("WHAT", rng.randrange(100)),                             # unknown sentence
+        lambda: b"$" + bytes(rng.choice(b"ABC,0123*#") for _ in range(70)) + b"\r\n",  # too long
+        lambda: b"$HB,\xc3\xa9*30\r\n",                                          # not ASCII
+        lambda: p.frame("ACK"),                                                  # wrong shape
+    ]
+    with ClockDriver(pair.host_end) as driver:
+        assert until(lambda: driver.port_open)
+        device = serial.serial_for_url(pair.device_end, timeout=1)
+        device.write(p.encode(p.Ready(1, "raw", "ESWN")))
+        assert driver.wait_connected(5)
+        for i in range(10_000):
+            device.write(rng.choice(kinds)())
+            if i % 500 == 0:
+                device.write(p.encode(p.Heartbeat(i)))  # the box is alive throughout
+        device.write(p.encode(p.Button(42, "S", 777)))
+        pressed = wait_for(driver.events, Pressed, timeout=20)
+        assert (pressed.seat, pressed.n) == ("S", 42)
+        assert driver.stats.bad_sentences == 10_000
+        assert driver.connected and not [e for e in list(driver.events.queue) if isinstance(e, Lost)]
+        device.close()
+
+
+def test_replugged_box_is_back_within_two_seconds_and_no_press_is_lost(pair):
+    with DeviceEmulator(pair.device_end) as box, ClockDriver(pair.host_end) as driver:
+        assert driver.wait_connected(5)
+        box.press("E")
+        assert wait_for(driver.events, Pressed).seat == "E"
+        pair.unplug()
+        wait_for(driver.events, Lost)
+        box.press("W")  # pressed while the cable is out
+        box.press("N")
+        pair.plug()
+        replugged = time.monotonic()
+        wait_for(driver.events, Connected)
+        assert time.monotonic() - replugged <= 2.0
+        got = [wait_for(driver.events, Pressed).seat, wait_for(driver.events, Pressed).seat]
+        assert got == ["W", "N"]
+        assert until(lambda: box.pending == [])
+        time.sleep(0.5)
+        assert not [e for e in list(driver.events.queue) if isinstance(e, Pressed)]  # none twice
+        assert driver.stats.reconnects == 1
+
+
+def test_silence_for_three_seconds_means_the_box_is_lost(pair):
+    with ClockDriver(pair.host_end) as driver:
+        assert until(lambda: driver.port_open)  # the host end is open: READY will get through
+        box = DeviceEmulator(pair.device_end, send_heartbeats=False).start()
+        assert driver.wait_connected(5)
+        start = time.monotonic()
+        lost = wait_for(driver.events, Lost, timeout=8)
+        assert time.monotonic() - start >= 2.5
+        assert "no sentence for 3 s" in lost.reason
+        box.stop()
+
+
+def test_the_driver_never_blocks_its_caller_even_without_a_box(pair):
+    with ClockDriver(pair.host_end) as driver:
+        start = time.monotonic()
+        for _ in range(1000):
+            driver.display("E", " 0.30")
+        assert time.monotonic() - start < 0.5
+        assert not driver.connected
+
+
+def test_port_match_finds_nothing_that_is_not_there():
+    assert PortMatch(vid=0xFFFF, pid=0xFFFE).find() is None
+    with pytest.raises(ValueError, match="give the port"):
+        ClockDriver()
