@@ -84,12 +84,12 @@ def run_clock(args: Namespace) -> None:
 
     driver = ClockDriver(port, match=match)
     runner = ClockRunner(driver, profile, Rotation(args.first), on_notice=show, match_minutes=args.minutes)
-    driver.start()
-    print(f"# {profile.profile.title_zh if lang == 'zh' else profile.profile.title_en}", flush=True)
-    where = port or args.usb
-    print(f"# {'等待计时器' if lang == 'zh' else 'waiting for the clock box on'} {where}", flush=True)
-    runner.start()
-    try:
+    try:  # Ctrl-C is how a club stops the clock: from here on it ends cleanly
+        driver.start()
+        print(f"# {profile.profile.title_zh if lang == 'zh' else profile.profile.title_en}", flush=True)
+        where = port or args.usb
+        print(f"# {'等待计时器' if lang == 'zh' else 'waiting for the clock box on'} {where}", flush=True)
+        runner.start()
         if emulator is not None and sys.stdin.isatty():
             keyboard(emulator)
         else:
@@ -103,4 +103,3 @@ def run_clock(args: Namespace) -> None:
             emulator.stop()
         if pair is not None:
             pair.__exit__(None, None, None)
-
