@@ -124,6 +124,9 @@ class Match:
 
     minutes: int
     knockout_minutes: int
+    #: time is called this many minutes before the end: the hand in progress is played out,
+    #: no new one starts (jiangsu 2016: at "3 minutes left"; linquan: at 5 minutes left)
+    call_minutes_before_end: int
     #: a hand counts after time is called once it has been dealt ("deal") or once its
     #: first card has been played ("first_play")
     time_called_counts: str

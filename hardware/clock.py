@@ -69,7 +69,9 @@ def clock_text(seconds: float) -> str:
 class TableClock:
     def __init__(self, profile: Profile, now: float, match_minutes: int | None = None) -> None:
         self.profile = profile
-        self.match_seconds = 60 * (match_minutes if match_minutes is not None else profile.match.minutes)
+        minutes = match_minutes if match_minutes is not None else profile.match.minutes
+        #: time is called this long after the start (the profile may call it before the end)
+        self.match_seconds = 60 * max(0, minutes - profile.match.call_minutes_before_end) if minutes else 0
         self.match_started = now
         self.paused_at: float | None = None
         self.paused_total = 0.0
@@ -160,6 +162,21 @@ class TableClock:
                         n = self.overruns[seat]
                         out.append(Overrun(seat, self.action, limit, elapsed, n, self.penalty(n)))
                         out.append(Beep(600))
+        out += self._stalling(elapsed)
+        return out
+
+    def _stalling(self, elapsed: float) -> list:
+        """Deliberate stalling (jiangsu 2016): at each step of the profile's table the
+        opponents are owed levels; reported once per step per turn."""
+        out: list = []
+        for step in self.profile.time.stalling:
+            if elapsed >= step.seconds:
+                for seat in self.seats:
+                    key = f"{seat}:{step.seconds}"
+                    if key not in self._overrun_reported:
+                        self._overrun_reported.add(key)
+                        out.append(Overrun(seat, self.action, self.limit(), elapsed, self.overruns[seat],
+                                           f"opponents_up_{step.levels}"))
         return out
 
     def finish_action(self, seat: str) -> None:

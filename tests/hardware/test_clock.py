@@ -94,3 +94,19 @@ def test_clock_text_fits_four_digits(seconds, text):
 
     assert c.clock_text(seconds) == text
     assert display_cells(text) == 4
+
+
+@pytest.mark.parametrize("profile,called_at_minutes", [("linyi", 30), ("jiangsu", 57), ("linquan", 50)])
+def test_time_is_called_when_the_profile_says(profile, called_at_minutes):
+    clock = c.TableClock(profiles.load(profile), 0.0)
+    assert of(clock.tick(called_at_minutes * 60 - 1.0), c.TimeUp) == []
+    assert of(clock.tick(called_at_minutes * 60 + 0.5), c.TimeUp)
+
+
+def test_jiangsu_stalling_owes_the_opponents_levels():
+    clock = c.TableClock(profiles.load("jiangsu"), 0.0)
+    clock.start_action("play", ("S",), 0.0)
+    penalties = []
+    for t in range(0, 400, 5):
+        penalties += [o.penalty for o in of(clock.tick(float(t)), c.Overrun)]
+    assert penalties == ["warning", "opponents_up_1", "opponents_up_2", "opponents_up_3"]
