@@ -55,7 +55,8 @@ TERMS: dict[str, tuple[str, str]] = {
     "penalty.match_loss": ("判负", "match loss"),
     "penalty.opponents_up_1": ("拖延：对方升1级", "stalling: opponents up 1 level"),
     "penalty.opponents_up_2": ("拖延：对方升2级", "stalling: opponents up 2 levels"),
-    "penalty.opponents_up_3": ("拖延：对方升3级", "stalling: opponents up 3 levels"), "penalty.disqualification": ("取消资格", "disqualification"),
+    "penalty.opponents_up_3": ("拖延：对方升3级", "stalling: opponents up 3 levels"),
+    "penalty.disqualification": ("取消资格", "disqualification"),
 }
 
 VIOLATIONS: dict[str, tuple[str, str]] = {

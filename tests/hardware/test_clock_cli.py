@@ -16,8 +16,10 @@ def start(*args):
                             stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
 
-def read_until(proc, text: str, timeout: float = 10.0) -> list[str]:
+def read_until(proc, *texts: str, timeout: float = 10.0) -> list[str]:
+    """Read lines until every one of ``texts`` has been printed, in any order."""
     lines = []
+    waiting = set(texts)
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
     deadline = time.monotonic() + timeout
@@ -27,9 +29,10 @@ def read_until(proc, text: str, timeout: float = 10.0) -> list[str]:
             if not line:
                 break
             lines.append(line.rstrip("\n"))
-            if text in line:
+            waiting = {t for t in waiting if t not in line}
+            if not waiting:
                 return lines
-    raise AssertionError(f"{text!r} not printed; got {lines}")
+    raise AssertionError(f"{waiting} not printed; got {lines}")
 
 
 def stop(proc) -> int:
@@ -48,8 +51,7 @@ def test_turns_overruns_and_out_of_turn_presses_are_printed(tmp_path):
                 box.press("E")
                 read_until(proc, "North · play · 1 s")
                 box.press("W")
-                read_until(proc, "West pressed out of turn")
-                read_until(proc, "over time: play limit 1 s")
+                read_until(proc, "West pressed out of turn", "over time: play limit 1 s")
         finally:
             assert stop(proc) == 0
 
@@ -57,8 +59,7 @@ def test_turns_overruns_and_out_of_turn_presses_are_printed(tmp_path):
 def test_chinese_by_default_with_the_emulated_box():
     proc = start("--port", "emulator")
     try:
-        read_until(proc, "东 · 首出 · 限时30秒")
-        read_until(proc, "计时器已连接")
+        read_until(proc, "东 · 首出 · 限时30秒", "计时器已连接")
     finally:
         assert stop(proc) == 0
 
