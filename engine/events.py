@@ -181,10 +181,70 @@ class Forfeit(Event):
 
     side: str = "EW"
     reason: str = ""
+    by: str = ""
     type = "forfeit"
 
     def _fields(self) -> dict:
-        return {"side": self.side, "reason": self.reason}
+        return {"side": self.side, "reason": self.reason, "by": self.by}
+
+
+@dataclass(frozen=True)
+class Correction(Event):
+    """A referee's correction of a misread play or pass (event ``target``): the cards that
+    were really laid (none: it was a pass). The original line stays in the record; replay
+    uses the latest correction in its place."""
+
+    target: int = 0
+    cards: tuple[str, ...] = ()
+    by: str = ""
+    why: str = ""
+    type = "correction"
+
+    def _fields(self) -> dict:
+        return {"target": self.target, "cards": list(self.cards), "by": self.by, "why": self.why}
+
+
+@dataclass(frozen=True)
+class LevelAdjust(Event):
+    """A referee moves a side's level (降级 / 升级 as a penalty or a correction)."""
+
+    side: str = "EW"
+    levels: int = 0
+    by: str = ""
+    why: str = ""
+    type = "level_adjust"
+
+    def _fields(self) -> dict:
+        return {"side": self.side, "levels": self.levels, "by": self.by, "why": self.why}
+
+
+@dataclass(frozen=True)
+class Penalty(Event):
+    """A referee applies a penalty to a seat, usually the one an alert proposed."""
+
+    seat: str = "E"
+    penalty: str = "warning"
+    alert: int | None = None
+    by: str = ""
+    why: str = ""
+    type = "penalty"
+
+    def _fields(self) -> dict:
+        return {"seat": self.seat, "penalty": self.penalty, "alert": self.alert, "by": self.by, "why": self.why}
+
+
+@dataclass(frozen=True)
+class AlertDone(Event):
+    """A referee acknowledges an alert (event ``alert``) or dismisses it with a reason."""
+
+    alert: int = 0
+    action: str = "ack"
+    by: str = ""
+    why: str = ""
+    type = "alert_done"
+
+    def _fields(self) -> dict:
+        return {"alert": self.alert, "action": self.action, "by": self.by, "why": self.why}
 
 
 @dataclass(frozen=True)
@@ -237,7 +297,7 @@ class Resume(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (Header, Deal, Tribute, Resist, GiveBack, PlayCards, Pass, Report, TimeCalled, Forfeit,
-                Press, Overrun, Pause, Resume)
+                Press, Overrun, Pause, Resume, Correction, LevelAdjust, Penalty, AlertDone)
 }
 CLOCK_ACTIONS = ("tribute", "return", "first_lead", "play")
 
@@ -263,6 +323,43 @@ def _cards(value) -> tuple[str, ...]:
         return parse_cards(value)
     except InvalidCard as exc:
         raise RecordError(str(exc)) from None
+
+
+def _target(data: dict, key: str) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RecordError(f"{key!r} must be the seq of an earlier event, got {value!r}")
+    return value
+
+
+def _referee_act(cls, base: dict, data: dict) -> Event:
+    """A referee's act: who (``by``, required) and why, and what it changes."""
+    by = data.get("by")
+    if not isinstance(by, str) or not by:
+        raise RecordError(f"a {cls.type} must say which referee made it ('by')")
+    who = {"by": by, "why": str(data.get("why", ""))}
+    if cls is Correction:
+        return Correction(**base, target=_target(data, "target"), cards=_cards(data.get("cards")), **who)
+    if cls is LevelAdjust:
+        side, levels = data.get("side"), data.get("levels")
+        if side not in SIDES:
+            raise RecordError(f"'side' must be EW or NS, got {side!r}")
+        if isinstance(levels, bool) or not isinstance(levels, int) or not -12 <= levels <= 12 or not levels:
+            raise RecordError(f"'levels' must be a non-zero whole number of levels, got {levels!r}")
+        return LevelAdjust(**base, side=side, levels=levels, **who)
+    if cls is Penalty:
+        penalty = data.get("penalty")
+        if not isinstance(penalty, str) or not penalty:
+            raise RecordError("'penalty' must name the penalty")
+        alert = data.get("alert")
+        return Penalty(**base, seat=_seat(data), penalty=penalty,
+                       alert=None if alert is None else _target(data, "alert"), **who)
+    action = data.get("action")
+    if action not in ("ack", "dismiss"):
+        raise RecordError(f"'action' must be ack or dismiss, got {action!r}")
+    if action == "dismiss" and not who["why"]:
+        raise RecordError("dismissing an alert needs a reason ('why')")
+    return AlertDone(**base, alert=_target(data, "alert"), action=action, **who)
 
 
 def event_from_json(data: object) -> Event:
@@ -343,7 +440,9 @@ def event_from_json(data: object) -> Event:
         side = data.get("side")
         if side not in SIDES:
             raise RecordError(f"'side' must be EW or NS, got {side!r}")
-        return Forfeit(**base, side=side, reason=str(data.get("reason", "")))
+        return Forfeit(**base, side=side, reason=str(data.get("reason", "")), by=str(data.get("by", "")))
+    if cls in (Correction, LevelAdjust, Penalty, AlertDone):
+        return _referee_act(cls, base, data)
     if cls is Press:
         seat = data.get("seat")
         if seat not in SEATS + ("R",):

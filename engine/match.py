@@ -11,12 +11,16 @@ from dataclasses import dataclass, field
 
 from engine.cards import NATURAL, RANKS
 from engine.events import (
+    AlertDone,
+    Correction,
     Deal,
     Event,
     Forfeit,
     Header,
+    LevelAdjust,
     Overrun,
     Pause,
+    Penalty,
     Press,
     RecordError,
     Resume,
@@ -25,7 +29,7 @@ from engine.events import (
 from engine.hand import Hand, Outcome
 from engine.plays import Play
 from engine.profile import Profile
-from engine.seats import SIDES, other_side
+from engine.seats import SIDES, other_side, side_of
 from engine.violations import Violation
 
 LEVELS = RANKS  # 2 … A
@@ -126,8 +130,13 @@ class Match:
             entry.violations = [Violation("clock_overrun", event.seat, event.seq, {
                 "action": event.action, "limit": event.limit, "elapsed": event.elapsed,
                 "penalty": event.penalty})]
-        elif isinstance(event, (Pause, Resume)):
-            pass  # the clock's business; kept in the record for the referee's log
+        elif isinstance(event, (Pause, Resume, AlertDone, Correction)):
+            pass  # kept for the referee's log; a correction acts through replay (record.py)
+        elif isinstance(event, LevelAdjust):
+            self._adjust(event.side, event.levels)
+            entry.levels = self.levels
+        elif isinstance(event, Penalty):
+            self._penalty(event, entry)
         else:
             if self.hand is None or self.hand.outcome is not None:
                 raise RecordError(f"{event.type!r} with no hand in progress (a deal comes first)")
@@ -138,6 +147,25 @@ class Match:
                 self._hand_over(entry)
         self.history.append(entry)
         return entry
+
+    def _adjust(self, side: str, levels: int) -> None:
+        """A referee's level change: within 2 … A (passing A is only ever played)."""
+        if self.level_index[side] >= PASSED:
+            return
+        self.level_index[side] = max(0, min(LEVELS.index("A"), self.level_index[side] + levels))
+
+    def _penalty(self, event: Penalty, entry: Entry) -> None:
+        """Penalties that change the score: a match loss ends the match as a forfeit by the
+        offender's side; stalling owes the opponents levels; a level loss costs one."""
+        side = side_of(event.seat)
+        if event.penalty == "match_loss":
+            self._finish(other_side(side), "forfeit")
+        elif event.penalty.startswith("opponents_up_"):
+            self._adjust(other_side(side), int(event.penalty.rsplit("_", 1)[1]))
+            entry.levels = self.levels
+        elif event.penalty == "level_loss":
+            self._adjust(side, -1)
+            entry.levels = self.levels
 
     def _press(self, event: Press, entry: Entry) -> None:
         """The referee button is a call; a seat's press out of turn is an out-of-turn alert

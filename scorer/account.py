@@ -10,12 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.events import (
+    AlertDone,
+    Correction,
     Deal,
     Forfeit,
     GiveBack,
+    LevelAdjust,
     Overrun,
     Pass,
     Pause,
+    Penalty,
     PlayCards,
     Press,
     Report,
@@ -26,7 +30,7 @@ from engine.events import (
 )
 from engine.match import Match
 from engine.plays import JOKER_RANK, Play
-from scorer.i18n import level_name, term, violation
+from scorer.i18n import TERMS, level_name, term, violation
 
 
 def describe_play(play: Play, lang: str) -> str:
@@ -81,11 +85,22 @@ def account(match: Match, lang: str = "zh") -> Iterator[str]:
         elif isinstance(ev, Overrun):
             yield "  " + seat + "  " + term("overrun", lang, action=term(f"action.{ev.action}", lang),
                                               limit=ev.limit, elapsed=ev.elapsed,
-                                              penalty=term(f"penalty.{ev.penalty}", lang))
+                                              penalty=_penalty_name(ev.penalty, lang))
         elif isinstance(ev, Pause):
             yield f"* {term('pause', lang)} {ev.reason}".rstrip()
         elif isinstance(ev, Resume):
             yield f"* {term('resume', lang)}"
+        elif isinstance(ev, Correction):
+            cards = " ".join(ev.cards) or term("PASS", lang)
+            yield "* " + term("correction", lang, target=ev.target, cards=cards, by=ev.by, why=ev.why)
+        elif isinstance(ev, LevelAdjust):
+            yield "* " + term("level_adjust", lang, side=term(ev.side, lang), levels=ev.levels, by=ev.by, why=ev.why)
+        elif isinstance(ev, Penalty):
+            yield "* " + term("penalty", lang, seat=seat, penalty=_penalty_name(ev.penalty, lang), by=ev.by,
+                              why=ev.why)
+        elif isinstance(ev, AlertDone):
+            key = "alert_ack" if ev.action == "ack" else "alert_dismiss"
+            yield "* " + term(key, lang, alert=ev.alert, by=ev.by, why=ev.why)
         elif isinstance(ev, Forfeit):
             yield f"* {term('forfeit', lang)}: {term(ev.side, lang)} {ev.reason}"
         for v in entry.violations:
@@ -102,6 +117,11 @@ def account(match: Match, lang: str = "zh") -> Iterator[str]:
             yield f"  {up}; {_levels(entry.levels, lang)}"
     yield ""
     yield from result_lines(match, lang)
+
+
+def _penalty_name(penalty: str, lang: str) -> str:
+    key = f"penalty.{penalty}"
+    return term(key, lang) if key in TERMS else penalty
 
 
 def _levels(levels: dict, lang: str) -> str:
