@@ -171,9 +171,9 @@ class DeviceEmulator:
             s = p.parse(body)
         except p.BadSentence as exc:
             self.rejected += 1
-            n = body.split(",")[1] if body.count(",") >= 1 else ""
-            if n.isdigit() and int(n) < 65536:
-                self._write(p.encode(p.Nak(int(n), _nak_reason(str(exc)))))
+            reason = _nak_reason(body, str(exc))
+            if reason is not None:
+                self._write(p.encode(p.Nak(int(body.split(",")[1]), reason)))
             return
         if isinstance(s, p.Ack):
             with self._lock:
@@ -197,12 +197,22 @@ class DeviceEmulator:
         self._write(p.encode(p.Ack(s.n)))
 
 
-def _nak_reason(error: str) -> str:
-    """The protocol's NAK reasons (docs/clock-protocol.md) for a refused command."""
-    for words, reason in (("unknown sentence", "unknown"), ("bad seat", "seat"), ("cannot show", "text")):
-        if words in error:
-            return reason
-    return "value"
+def _nak_reason(body: str, error: str) -> str | None:
+    """As the firmware answers a refused sentence: a host command of the right shape with a
+    bad seat, text or value, or an unknown type carrying a number, gets NAK; anything else
+    (a wrong field count, a bad number, a device sentence echoed back) is dropped."""
+    fields = body.split(",")
+    if len(fields) < 2 or not fields[1].isdigit() or int(fields[1]) > 65535:
+        return None
+    shapes = {"DSP": 4, "LED": 4, "BEEP": 3}
+    if fields[0] in shapes:
+        if len(fields) != shapes[fields[0]]:
+            return None
+        for words, reason in (("bad seat", "seat"), ("cannot show", "text")):
+            if words in error:
+                return reason
+        return "value"
+    return "unknown" if "unknown sentence" in error else None
 
 
 def keyboard(emulator: DeviceEmulator) -> None:

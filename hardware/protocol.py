@@ -63,7 +63,7 @@ class Framer:
                     self.dropped += 1
                 else:
                     bodies.append(body)
-            elif len(self._buf) >= MAX_SENTENCE:
+            elif len(self._buf) >= MAX_SENTENCE - 2:  # the limit counts the '$' and '\n' too
                 self._in_sentence = False
                 self.dropped += 1
             else:
