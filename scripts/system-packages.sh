@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Debian packages the tests need and PyPI cannot give: socat (the real pseudo-terminal pairs
-# the serial tests talk over) and the AVR toolchain with the Arduino core (the clock
-# firmware is compiled in the tests). Installs only what is missing.
+# the serial tests talk over), the AVR toolchain with the Arduino core and simavr (the clock
+# firmware is compiled and run in the tests), and Chromium (the web pages are tested in a
+# real headless browser). Installs only what is missing.
 set -euo pipefail
 need=()
 command -v socat >/dev/null || need+=(socat)
 command -v avr-gcc >/dev/null || need+=(gcc-avr binutils-avr avr-libc)
 [ -d /usr/share/arduino/hardware/arduino/avr/cores/arduino ] || need+=(arduino-core-avr)
+command -v simavr >/dev/null || need+=(simavr)
+command -v chromium >/dev/null || need+=(chromium)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
