@@ -11,6 +11,8 @@ from hardware import protocol as p
 from hardware.driver import ClockDriver, CommandFailed, Connected, Lost, PortMatch, Pressed
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
+from hardware.runner import ClockRunner, Rotation
+from scorer import profiles
 
 
 @pytest.fixture
@@ -130,6 +132,33 @@ def test_ten_thousand_malformed_lines_are_counted_and_change_nothing(pair):
         assert driver.stats.bad_sentences == 10_000
         assert driver.connected and not [e for e in list(driver.events.queue) if isinstance(e, Lost)]
         device.close()
+
+
+def test_the_clock_keeps_time_through_a_flood_of_garbage(pair):
+    """While the box sends nothing but malformed lines (and its heartbeat), the countdown
+    on the display goes on second by second."""
+    with ClockDriver(pair.host_end) as driver:
+        assert until(lambda: driver.port_open)
+        device = serial.serial_for_url(pair.device_end, timeout=0)
+        device.write(p.encode(p.Ready(1, "raw", "ESWN")))
+        assert driver.wait_connected(5)
+        runner = ClockRunner(driver, profiles.load("linyi"), Rotation("E")).start()
+        framer, shown = p.Framer(), []
+        deadline = time.monotonic() + 3.5
+        try:
+            while time.monotonic() < deadline:
+                device.write(b"$HB,1*00\r\n" * 50 + p.encode(p.Heartbeat(1)))
+                for body in framer.feed(device.read(4096)):
+                    if body.startswith("DSP") and body.split(",")[2] == "E":
+                        shown.append(body.split(",")[3])
+                    if body.startswith(("DSP", "LED", "BEEP")):
+                        device.write(p.encode(p.Ack(int(body.split(",")[1]))))
+                time.sleep(0.02)
+        finally:
+            runner.stop()
+            device.close()
+        assert shown[:1] == [" 0.40"] and len(set(shown)) >= 3  # 40, 39, 38 … seconds
+        assert driver.stats.bad_sentences > 1000
 
 
 def test_replugged_box_is_back_within_two_seconds_and_no_press_is_lost(pair):
