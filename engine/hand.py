@@ -95,6 +95,10 @@ class Hand:
         self.leader: str | None = None
         self.top: tuple[str, Play] | None = None
         self.passes = 0
+        #: what each seat did in the trick on the table, in order: (seat, reading or None
+        #: for a pass or an unreadable play, cards laid, seq); the last trick once it ends
+        self.trick: list[tuple[str, Play | None, tuple[str, ...], int]] = []
+        self.last_trick: list[tuple[str, Play | None, tuple[str, ...], int]] = []
         self.finished: list[str] = []
         self.report_due: dict[str, int] = {}
         self.reported: set[str] = set()
@@ -365,6 +369,7 @@ class Hand:
             legal = False
             self._flag("does_not_beat", seat, ev.seq, play=play.to_json(), on=self.top[1].to_json())
         self._take_cards(seat, ev)
+        self.trick.append((seat, play, tuple(ev.cards), ev.seq))
         self.first_play_made = True
         if legal:
             self.top = (seat, play)
@@ -410,6 +415,7 @@ class Hand:
             self._flag("pass_on_lead", ev.seat, ev.seq)
             return
         self.passes += 1
+        self.trick.append((ev.seat, None, (), ev.seq))
         self.turn = self._next_active(ev.seat)
         self._maybe_end_trick()
 
@@ -428,6 +434,7 @@ class Hand:
             leader = self._next_active(top_seat)
         self.top = None
         self.passes = 0
+        self.last_trick, self.trick = self.trick, []
         self.leader = self.turn = leader
 
     def _report(self, ev: Report) -> None:

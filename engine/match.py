@@ -70,6 +70,56 @@ class Result:
                 "level_points": self.level_points, "upgrades": self.upgrades}
 
 
+def level_at(index: int) -> str:
+    """The level at a level index (0 = 2 … 12 = A); a side that passed A still reads A."""
+    return "A" if index >= PASSED else LEVELS[index]
+
+
+def match_result(profile: Profile, winner: str | None, reason: str, level_index: dict[str, int],
+                 upgrades: dict[str, int]) -> Result:
+    """Score a finished match from both sides' final level indices (``PASSED`` = passed A).
+
+    A pure function of the final state, so that a match played on a camera table and one
+    whose levels a tournament referee types in are scored by the same arithmetic: small
+    points (小分, linquan) are the winner's level minus the loser's, 15 for a winner who
+    passed A; level-difference points (级差分) split the profile's scale around its middle
+    by the level difference; a forfeit scores the profile's award.
+    """
+    m = profile.match
+    levels = {s: level_at(level_index[s]) for s in SIDES}
+    if reason == "forfeit":
+        award = m.forfeit
+        loser = other_side(winner)
+        return Result(
+            winner, reason, levels,
+            points={winner: award.points, loser: 0},
+            small_points={winner: award.small_points, loser: 0},
+            level_points={winner: award.level_points, loser: 0},
+            upgrades=upgrades,
+        )
+    if winner is None:
+        half = m.level_points_scale // 2
+        return Result(None, reason, levels,
+                      points={s: m.points.draw for s in SIDES},
+                      small_points={s: 0 for s in SIDES},
+                      level_points={s: half for s in SIDES},
+                      upgrades=upgrades)
+    loser = other_side(winner)
+    passed = level_index[winner] >= PASSED
+    lose_value = NATURAL[level_at(level_index[loser])]
+    small = (15 if passed else NATURAL[level_at(level_index[winner])]) - lose_value
+    diff = level_index[winner] - level_index[loser]
+    scale = m.level_points_scale
+    win_points = max(0, min(scale, scale // 2 + diff))
+    return Result(
+        winner, reason, levels,
+        points={winner: m.points.win, loser: m.points.loss},
+        small_points={winner: max(0, small), loser: 0},
+        level_points={winner: win_points, loser: scale - win_points},
+        upgrades=upgrades,
+    )
+
+
 class Match:
     def __init__(self, profile: Profile, header: Header | None = None) -> None:
         self.profile = profile
@@ -95,7 +145,7 @@ class Match:
     # --- levels -------------------------------------------------------------------------
 
     def level_of(self, side: str) -> str:
-        return "A" if self.level_index[side] >= PASSED else LEVELS[self.level_index[side]]
+        return level_at(self.level_index[side])
 
     @property
     def levels(self) -> dict:
@@ -269,40 +319,7 @@ class Match:
             self._finish(None, "draw")
 
     def _finish(self, winner: str | None, reason: str) -> None:
-        m = self.profile.match
-        if reason == "forfeit":
-            award = m.forfeit
-            loser = other_side(winner)
-            self.result = Result(
-                winner, reason, self.levels,
-                points={winner: award.points, loser: 0},
-                small_points={winner: award.small_points, loser: 0},
-                level_points={winner: award.level_points, loser: 0},
-                upgrades=dict(self.gained),
-            )
-            return
-        if winner is None:
-            half = m.level_points_scale // 2
-            self.result = Result(None, reason, self.levels,
-                                 points={s: m.points.draw for s in SIDES},
-                                 small_points={s: 0 for s in SIDES},
-                                 level_points={s: half for s in SIDES},
-                                 upgrades=dict(self.gained))
-            return
-        loser = other_side(winner)
-        passed = self.level_index[winner] >= PASSED
-        lose_value = NATURAL[self.level_of(loser)]
-        small = (15 if passed else NATURAL[self.level_of(winner)]) - lose_value
-        diff = self.level_index[winner] - self.level_index[loser]
-        scale = m.level_points_scale
-        win_points = max(0, min(scale, scale // 2 + diff))
-        self.result = Result(
-            winner, reason, self.levels,
-            points={winner: m.points.win, loser: m.points.loss},
-            small_points={winner: max(0, small), loser: 0},
-            level_points={winner: win_points, loser: scale - win_points},
-            upgrades=dict(self.gained),
-        )
+        self.result = match_result(self.profile, winner, reason, self.level_index, dict(self.gained))
 
     # --- questions ----------------------------------------------------------------------
 

@@ -22,6 +22,8 @@ from scorer.account import account
 from scorer.clock_cli import ClockUsageError, run_clock
 from scorer.i18n import LANGS
 from scorer.rules_service import serve
+from scorer.serve_cli import ServeError
+from scorer.serve_cli import add_parsers as add_serve_parsers
 
 DEMO_RECORD = Path(__file__).parent / "data" / "demo-match.jsonl"
 
@@ -149,6 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGS, default="zh", help="language (default zh)")
     p.set_defaults(func=cmd_clock)
 
+    add_serve_parsers(sub)
+
     p = sub.add_parser("profiles", help="list the rule profiles, or show one",
                        description="List the bundled rule profiles, or print one as JSON.")
     p.add_argument("name", nargs="?", help="a profile name or .toml file")
@@ -160,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
-    except (UserError, ProfileError) as exc:
+    except (UserError, ProfileError, ServeError) as exc:
         print(f"guandan: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -1,1 +1,62 @@
-"""The Flask server: live tables, overlays and the referee console (issue 6)."""
+"""The Flask server: live tables, OBS overlays and the referee console.
+
+``create_app`` is the factory: it takes the event store (a path or a ``Store``) and wires
+the blueprints — ``pages`` (hall, table, overlay; public and read-only), ``referee``
+(login and the console), ``api`` (JSON, Server-Sent Events, OpenAPI) — around one live
+``Hub`` that follows the store.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from scorer import profiles
+from scorer.store import Store
+from web.auth import LoginLimiter, csrf_token
+from web.hub import Hub
+
+
+def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start_hub: bool = True) -> Flask:
+    if not isinstance(store, Store):
+        store = Store(store)
+    app = Flask(__name__)
+    app.config.update(
+        STORE=store,
+        HUB=Hub(store),
+        PROFILE_FOR=profiles.load,
+        LOGIN_LIMITER=LoginLimiter(),
+        SECRET_KEY=store.secret_key(),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=secure_cookies,
+        MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+        JSON_AS_ASCII=False,
+    )
+    app.json.ensure_ascii = False
+    app.jinja_env.globals["csrf_token"] = csrf_token
+
+    from web import api, pages, referee
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(referee.bp)
+    app.register_blueprint(api.bp)
+
+    @app.errorhandler(HTTPException)
+    def error(exc: HTTPException):
+        if request.path.startswith("/api/"):
+            return jsonify({"error": exc.description or exc.name}), exc.code
+        return render_template("error.html", code=exc.code, message=exc.description or exc.name), exc.code
+
+    @app.after_request
+    def headers(response):
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        if not request.path.startswith("/overlay/"):  # OBS embeds the overlay; nothing else is framed
+            response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    if start_hub:
+        app.config["HUB"].start()
+    return app

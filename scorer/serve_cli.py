@@ -1,0 +1,141 @@
+"""``guandan serve``, ``guandan user`` and ``guandan table``: the web server and its store.
+
+The server runs under waitress (a production WSGI server); Flask's own server only with
+``--debug``. Referee accounts and API tokens live in the store (passwords hashed).
+``guandan table load RECORD`` puts a recorded game into the store — at once, or played back
+in real time (``--speed``) so the live pages can be watched or tested.
+"""
+
+from __future__ import annotations
+
+import getpass
+import sys
+import time
+from argparse import Namespace
+from pathlib import Path
+
+from engine.events import Header, RecordError
+from engine.record import parse_lines
+from scorer import profiles
+from scorer.store import Store, StoreError
+
+DEFAULT_DB = "guandan.db"
+
+
+class ServeError(ValueError):
+    pass
+
+
+def open_store(path: str, must_exist: bool = False) -> Store:
+    if must_exist and not Path(path).exists():
+        raise ServeError(f"{path}: no such store (create it with 'guandan table load' or 'guandan user add')")
+    try:
+        return Store(path)
+    except Exception as exc:  # sqlite3 errors: not a database, no permission …
+        raise ServeError(f"{path}: cannot open the store ({exc})") from None
+
+
+def serve(args: Namespace) -> None:
+    from web import create_app
+
+    app = create_app(open_store(args.db), secure_cookies=args.secure_cookies)
+    print(f"# http://{args.host}:{args.port}/  (store {args.db})", flush=True)
+    if args.debug:
+        app.run(host=args.host, port=args.port, debug=True, threaded=True, use_reloader=False)
+        return
+    from waitress import serve as waitress_serve
+
+    waitress_serve(app, host=args.host, port=args.port, threads=args.threads, channel_timeout=3600,
+                   ident="guandan")
+
+
+def user_add(args: Namespace) -> None:
+    store = open_store(args.db)
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = getpass.getpass(f"password for {args.name}: ")
+        if getpass.getpass("again: ") != password:
+            raise ServeError("the two passwords differ")
+    try:
+        store.add_user(args.name, password, args.role)
+    except StoreError as exc:
+        raise ServeError(str(exc)) from None
+    print(f"{args.name}: {args.role} added")
+
+
+def user_token(args: Namespace) -> None:
+    try:
+        print(open_store(args.db, must_exist=True).new_token(args.name))
+    except StoreError as exc:
+        raise ServeError(str(exc)) from None
+
+
+def table_load(args: Namespace) -> None:
+    """Store a record as a table; with ``--speed`` play it back in (scaled) real time."""
+    try:
+        record = parse_lines(Path(args.record).read_text(encoding="utf-8").splitlines())
+        profiles.load(record.header.profile)
+    except FileNotFoundError:
+        raise ServeError(f"{args.record}: no such file") from None
+    except RecordError as exc:
+        raise ServeError(f"{args.record}: {exc}") from None
+    store = open_store(args.db)
+    table = args.id or record.header.table or Path(args.record).stem
+    header: Header = record.header
+    try:
+        store.add_table(table, header.to_json())
+    except StoreError as exc:
+        raise ServeError(str(exc)) from None
+    body = [e.to_json() for e in record.events[1:]]
+    if not args.speed:
+        store.append(table, body)
+        print(f"table {table}: {len(body)} events stored in {args.db}")
+        return
+    start = time.monotonic()
+    for event in body:
+        wait = event["t"] / args.speed - (time.monotonic() - start)
+        if wait > 0:
+            time.sleep(wait)
+        store.append(table, [event])
+    print(f"table {table}: {len(body)} events played back into {args.db}")
+
+
+def add_parsers(sub) -> None:
+    """Register serve, user and table with the ``guandan`` parser."""
+    p = sub.add_parser("serve", help="the web server: hall, tables, OBS overlays, referee console",
+                       description="Serve the live hall, table pages, OBS overlays, the referee console and "
+                                   "the JSON API from the event store.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", default=DEFAULT_DB, help=f"event store (SQLite file, default {DEFAULT_DB})")
+    p.add_argument("--threads", type=int, default=300,
+                   help="worker threads; each live page holds one (default 300)")
+    p.add_argument("--secure-cookies", action="store_true", help="send session cookies over HTTPS only")
+    p.add_argument("--debug", action="store_true", help="Flask's development server with debugging (never in a hall)")
+    p.set_defaults(func=serve)
+
+    p = sub.add_parser("user", help="referee accounts and API tokens",
+                       description="Create referee accounts (passwords are stored hashed) and API tokens.")
+    usub = p.add_subparsers(dest="user_command", required=True, metavar="ACTION")
+    a = usub.add_parser("add", help="add a referee account (asks for the password)")
+    a.add_argument("name")
+    a.add_argument("--role", default="referee", choices=["referee", "chief"], help="role (default referee)")
+    a.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    a.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
+    a.set_defaults(func=user_add)
+    t = usub.add_parser("token", help="make an API bearer token for a user (shown once)")
+    t.add_argument("name")
+    t.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
+    t.set_defaults(func=user_token)
+
+    p = sub.add_parser("table", help="put game records into the store",
+                       description="Tables in the event store.")
+    tsub = p.add_subparsers(dest="table_command", required=True, metavar="ACTION")
+    lo = tsub.add_parser("load", help="store a record as a table (optionally played back in real time)")
+    lo.add_argument("record", help="a game record (.jsonl)")
+    lo.add_argument("--id", help="table id (default: the header's table name or the file name)")
+    lo.add_argument("--speed", type=float, default=0.0,
+                    help="play back at this many times real time (default: store everything at once)")
+    lo.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
+    lo.set_defaults(func=table_load)

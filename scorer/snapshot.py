@@ -1,0 +1,163 @@
+"""A table as the pages see it: the record replayed into one JSON-ready snapshot.
+
+``TableView`` keeps a table's stored events and the match they replay to, incrementally
+(a referee's correction replays the whole record, as corrections act in place). Its
+``snapshot()`` is everything the hall, table, overlay and referee pages show: levels,
+cards left and 报牌 state per seat, the trick on the table, whose turn and since when, the
+tribute, the card tracker, alerts with their status, and the log in both languages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.events import AlertDone, Correction, Penalty, Press, RecordError, event_from_json
+from engine.match import Match
+from engine.profile import Profile
+from engine.record import with_corrections
+from engine.seats import PLAY_ORDER
+from hardware.clock import LIMIT_FIELD
+from scorer.account import entry_lines, result_lines
+from scorer.i18n import violation
+from scorer.store import StoredEvent
+
+LOG_LINES = 60
+
+
+class TableView:
+    def __init__(self, table: str, profile_for: Callable[[str], Profile]) -> None:
+        self.table = table
+        self.profile_for = profile_for
+        self.stored: list[StoredEvent] = []
+        self.match: Match | None = None
+        self.error: str | None = None
+        self.last_id = 0
+        self.action_since: float | None = None
+        self._awaiting: tuple | None = None
+
+    # --- building -----------------------------------------------------------------------
+
+    def add(self, stored: StoredEvent) -> None:
+        self.stored.append(stored)
+        self.last_id = max(self.last_id, stored.id)
+        try:
+            event = event_from_json(stored.body)
+            if self.match is None:
+                self.match = Match(self.profile_for(event.profile), event)
+            elif isinstance(event, Correction):
+                self._rebuild()
+            else:
+                self.match.push(event)
+        except (RecordError, ValueError, AttributeError) as exc:
+            self.error = f"seq {stored.seq}: {exc}"
+            return
+        now = self._awaiting_now()
+        if now != self._awaiting:
+            self._awaiting = now
+            self.action_since = stored.received
+
+    def _rebuild(self) -> None:
+        events = with_corrections([event_from_json(s.body) for s in self.stored])
+        match = Match(self.profile_for(events[0].profile), events[0])
+        for e in events[1:]:
+            match.push(e)
+        self.match = match
+
+    def _awaiting_now(self) -> tuple | None:
+        hand = self.match.hand if self.match else None
+        if hand is None or hand.outcome is not None or self.match.over:
+            return None
+        return (hand.number, *hand.awaiting())
+
+    def until(self, cutoff: float) -> TableView:
+        """The view as it stood at wall time ``cutoff`` (a broadcast delay)."""
+        view = TableView(self.table, self.profile_for)
+        for s in self.stored:
+            if s.received <= cutoff:
+                view.add(s)
+        return view
+
+    # --- the snapshot -------------------------------------------------------------------
+
+    def snapshot(self, frames: set[int] = frozenset()) -> dict:
+        m = self.match
+        if m is None:
+            return {"table": self.table, "id": self.last_id, "error": self.error, "ready": False}
+        header = m.header
+        hand = m.hand
+        out: dict = {
+            "table": self.table, "id": self.last_id, "ready": True, "error": self.error,
+            "name": header.table or self.table, "profile": m.profile.name,
+            "profile_title": {"zh": m.profile.profile.title_zh, "en": m.profile.profile.title_en},
+            "players": header.players, "levels": m.levels, "declarers": m.declarers,
+            "match_minutes": m.profile.match.minutes, "started": self.stored[0].received,
+            "time_called": m.time_called, "hands": len(m.hands),
+            "result": m.result.to_json() if m.result else None,
+            "result_text": {lang: list(result_lines(m, lang)) for lang in ("zh", "en")} if m.result else None,
+        }
+        out["hand"] = _hand(hand, m.profile) if hand is not None else None
+        if out["hand"] is not None and self._awaiting is not None:
+            out["hand"]["since"] = self.action_since
+        out["alerts"] = self._alerts(frames)
+        out["log"] = self._log()
+        return out
+
+    def _alerts(self, frames: set[int]) -> list[dict]:
+        m = self.match
+        done: dict[int, dict] = {}
+        for e in m.history:
+            ev = e.event
+            if isinstance(ev, AlertDone):
+                done[ev.alert] = {"status": "acknowledged" if ev.action == "ack" else "dismissed",
+                                  "by": ev.by, "why": ev.why}
+            elif isinstance(ev, Penalty) and ev.alert is not None:
+                done[ev.alert] = {"status": "penalised", "by": ev.by, "why": ev.why, "penalty": ev.penalty}
+        alerts = []
+        for e in m.history:
+            items = [(v.code, v.seat, v.rule, v.detail) for v in e.violations]
+            if isinstance(e.event, Press) and e.referee_call:
+                items.append(("referee_call", None, "", {}))
+            for code, seat, rule, detail in items:
+                seq = e.event.seq
+                zh, en = ("裁判呼叫", "referee call") if code == "referee_call" else (
+                    violation(code, "zh"), violation(code, "en"))
+                alerts.append({"id": seq, "seq": seq, "t": e.event.t, "hand": e.hand, "code": code, "seat": seat,
+                               "rule": rule, "detail": detail, "zh": zh, "en": en, "frame": seq in frames,
+                               **done.get(seq, {"status": "open"})})
+        return alerts
+
+    def _log(self) -> list[dict]:
+        m = self.match
+        out = []
+        for e in m.history[1:]:
+            zh, en = list(entry_lines(m, e, "zh")), list(entry_lines(m, e, "en"))
+            out.append({"seq": e.event.seq, "t": e.event.t, "type": e.event.type,
+                        "zh": [x for x in zh if x.strip()], "en": [x for x in en if x.strip()]})
+        return out[-LOG_LINES:]
+
+
+def _play_json(play) -> list | None:
+    return play.to_json() if play is not None else None
+
+
+def _hand(hand, profile: Profile) -> dict:
+    action, seats = hand.awaiting()
+    threshold = profile.report.threshold
+    places = {s: i + 1 for i, s in enumerate(hand.outcome.order if hand.outcome else hand.finished)}
+    trick = hand.trick or hand.last_trick
+    return {
+        "number": hand.number, "level": hand.level, "declarers": hand.declarers, "phase": hand.phase,
+        "action": action, "to_act": list(seats),
+        "limit": getattr(profile.time, LIMIT_FIELD[action]) if action in LIMIT_FIELD else 0,
+        "seats": {s: {"cards": hand.counts[s], "report": hand.counts[s] <= threshold and hand.counts[s] > 0,
+                      "report_due": s in hand.report_due, "place": places.get(s)} for s in PLAY_ORDER},
+        "trick": [{"seat": seat, "play": _play_json(play), "cards": list(cards), "seq": seq}
+                  for seat, play, cards, seq in trick],
+        "trick_is_last": not hand.trick and bool(hand.last_trick),
+        "top": {"seat": hand.top[0], "play": hand.top[1].to_json()} if hand.top else None,
+        "tribute": [{"from": g, "to": hand.receivers.get(g), "card": c} for g, c in hand.tributes.items()],
+        "returns": [{"from": r, "to": g, "card": hand.returns[r]}
+                    for g, r in hand.receivers.items() if r in hand.returns],
+        "resisted": hand.resisted, "tracker": hand.tracker.summary(),
+        "outcome": list(hand.outcome.order) if hand.outcome else None,
+    }

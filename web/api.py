@@ -1,0 +1,309 @@
+"""The JSON API and the live streams (Server-Sent Events).
+
+Reads are public. Writes — a table node publishing its record and evidence frames, a
+referee's act — need a bearer token or a referee session (``auth.api_writer``). Every
+error is JSON: ``{"error": "…"}``. The OpenAPI document is served at ``/api/openapi.json``.
+
+Streams: ``/api/tables/<id>/stream`` sends the table's full snapshot first (on every
+connect and reconnect: OBS reloads browser sources), then one numbered message per new
+event (``id:`` is the store's global event id, so ``Last-Event-ID`` resumes); with
+``?delay=S`` everything arrives S seconds late (a broadcast delay against cheating, which
+hides nothing). ``/api/hall/stream`` sends every table's summary, then each change.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from flask import Blueprint, Response, abort, current_app, g, jsonify, request, stream_with_context
+
+from engine.events import (
+    AlertDone,
+    Correction,
+    Forfeit,
+    Header,
+    LevelAdjust,
+    Penalty,
+    RecordError,
+    event_from_json,
+)
+from scorer.store import StoreError
+from web.auth import api_writer
+from web.openapi import openapi
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+KEEPALIVE_S = 15.0
+REFEREE_ACTS = {"correction": Correction, "level_adjust": LevelAdjust, "penalty": Penalty,
+                "alert_done": AlertDone, "forfeit": Forfeit}
+
+
+def _store():
+    return current_app.config["STORE"]
+
+
+def _hub():
+    return current_app.config["HUB"]
+
+
+def _json_body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, description="send a JSON object (Content-Type: application/json)")
+    return data
+
+
+def _table(table: str):
+    if not _store().has_table(table):
+        abort(404, description=f"no table {table!r}")
+    _hub().catch_up()
+    return _hub().view(table)
+
+
+# --- reads ----------------------------------------------------------------------------------
+
+@bp.get("/openapi.json")
+def openapi_document():
+    return jsonify(openapi())
+
+
+@bp.get("/tables")
+def tables():
+    _hub().catch_up()
+    return jsonify([summary(t["id"]) | {"profile": t["profile"]} for t in _store().tables()])
+
+
+def summary(table: str) -> dict:
+    """What the hall shows of a table."""
+    snap = _hub().snapshot(table)
+    if snap is None:
+        return {"table": table, "ready": False}
+    s = json.loads(snap[1])
+    hand = s.get("hand") or {}
+    return {"table": table, "id": s["id"], "ready": s["ready"], "name": s.get("name"),
+            "levels": s.get("levels"), "declarers": s.get("declarers"), "hand": hand.get("number"),
+            "level": hand.get("level"), "action": hand.get("action"), "to_act": hand.get("to_act"),
+            "since": hand.get("since"), "limit": hand.get("limit"),
+            "cards": {seat: v["cards"] for seat, v in (hand.get("seats") or {}).items()},
+            "open_alerts": sum(1 for a in s.get("alerts", []) if a["status"] == "open"),
+            "result": s.get("result"), "error": s.get("error")}
+
+
+@bp.get("/tables/<table>")
+def table_snapshot(table: str):
+    _table(table)
+    return Response(_hub().snapshot(table)[1], mimetype="application/json")
+
+
+@bp.get("/tables/<table>/events")
+def table_events(table: str):
+    _table(table)
+    after = request.args.get("after", "0")
+    if not after.isdigit():
+        abort(400, description="'after' is a global event id (a whole number)")
+    return jsonify([s.body | {"_id": s.id} for s in _store().events(table, int(after))])
+
+
+@bp.get("/tables/<table>/frames/<int:seq>.jpg")
+def frame(table: str, seq: int):
+    jpeg = _store().frame(table, seq)
+    if jpeg is None:
+        abort(404, description=f"no evidence frame for event {seq} of table {table!r}")
+    return Response(jpeg, mimetype="image/jpeg")
+
+
+# --- streams --------------------------------------------------------------------------------
+
+def _sse(event: str, data: str, ident: int | None = None) -> str:
+    head = f"id: {ident}\n" if ident is not None else ""
+    return f"{head}event: {event}\ndata: {data}\n\n"
+
+
+def _stream(gen) -> Response:
+    return Response(stream_with_context(gen), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/tables/<table>/stream")
+def table_stream(table: str):
+    view = _table(table)
+    delay = request.args.get("delay", "0")
+    try:
+        delay_s = float(delay)
+        if not 0 <= delay_s <= 600:
+            raise ValueError
+    except ValueError:
+        abort(400, description="'delay' is seconds, 0 to 600")
+    hub = _hub()
+    if delay_s:
+        return _stream(_delayed(hub, view, delay_s))
+
+    def live():
+        ident, text = hub.snapshot(table)
+        yield _sse("snapshot", text, ident)
+        seen = ident
+        while True:
+            last = hub.wait(seen, KEEPALIVE_S)
+            if last <= seen:
+                yield ": keep-alive\n\n"
+                continue
+            now_id, text = hub.snapshot(table)
+            if now_id > seen:
+                events = hub.events_after(table, seen)
+                yield _sse("update", f'{{"events": {json.dumps(events, ensure_ascii=False)}, "snapshot": {text}}}',
+                           now_id)
+                seen = now_id
+            else:
+                seen = last  # other tables moved on
+    return _stream(live())
+
+
+def _delayed(hub, view, delay: float):
+    """A stream that shows the table as it stood ``delay`` seconds ago."""
+    from scorer.snapshot import TableView
+
+    store = current_app.config["STORE"]
+    table = view.table
+    late = TableView(table, view.profile_for)
+    fed = 0
+
+    def feed() -> bool:
+        nonlocal fed
+        cutoff = time.time() - delay
+        grew = False
+        while fed < len(view.stored) and view.stored[fed].received <= cutoff:
+            late.add(view.stored[fed])
+            fed += 1
+            grew = True
+        return grew
+
+    feed()
+    yield _sse("snapshot", json.dumps(late.snapshot(store.frames(table)), ensure_ascii=False), late.last_id)
+    quiet = 0.0
+    while True:
+        time.sleep(0.1)
+        hub.catch_up()
+        if feed():
+            quiet = 0.0
+            yield _sse("update", json.dumps({"events": [], "snapshot": late.snapshot(store.frames(table))},
+                                            ensure_ascii=False), late.last_id)
+        else:
+            quiet += 0.1
+            if quiet >= KEEPALIVE_S:
+                quiet = 0.0
+                yield ": keep-alive\n\n"
+
+
+@bp.get("/hall/stream")
+def hall_stream():
+    hub = _hub()
+    hub.catch_up()
+
+    def live():
+        tables = [t["id"] for t in _store().tables()]
+        seen = hub.last_id
+        yield _sse("hall", json.dumps([summary(t) for t in tables], ensure_ascii=False), seen)
+        while True:
+            last = hub.wait(seen, KEEPALIVE_S)
+            if last <= seen:
+                yield ": keep-alive\n\n"
+                continue
+            changed = sorted({s.table for s in _store().since(seen)})
+            for t in changed:
+                yield _sse("table", json.dumps(summary(t), ensure_ascii=False), last)
+            seen = last
+    return _stream(live())
+
+
+# --- writes ---------------------------------------------------------------------------------
+
+@bp.post("/tables")
+@api_writer
+def create_table():
+    data = _json_body()
+    table, header = data.get("id"), data.get("header")
+    if not isinstance(table, str) or not isinstance(header, dict):
+        abort(400, description='send {"id": TABLE, "header": {the record\'s header line}}')
+    try:
+        event = event_from_json(header)
+        if not isinstance(event, Header):
+            raise RecordError("the first event of a table is its header")
+        current_app.config["PROFILE_FOR"](event.profile)
+        _store().add_table(table, event.to_json())
+    except (RecordError, StoreError, ValueError) as exc:
+        abort(400, description=str(exc))
+    _hub().catch_up()
+    return jsonify({"table": table}), 201
+
+
+@bp.post("/tables/<table>/events")
+@api_writer
+def append_events(table: str):
+    _table(table)
+    data = _json_body()
+    bodies = data.get("events")
+    if not isinstance(bodies, list) or not bodies:
+        abort(400, description='send {"events": [event, ...]} (record lines as JSON objects)')
+    checked = []
+    for i, body in enumerate(bodies):
+        try:
+            event = event_from_json(body)
+        except RecordError as exc:
+            abort(400, description=f"event {i}: {exc}")
+        if isinstance(event, Header):
+            abort(400, description=f"event {i}: a table has one header, given when it is created")
+        checked.append(event.to_json())
+    try:
+        ids = _store().append(table, checked)
+    except StoreError as exc:
+        abort(400, description=str(exc))
+    _hub().catch_up()
+    return jsonify({"stored": sum(1 for i in ids if i is not None), "duplicates": sum(1 for i in ids if i is None)})
+
+
+@bp.post("/tables/<table>/frames/<int:seq>")
+@api_writer
+def put_frame(table: str, seq: int):
+    _table(table)
+    try:
+        _store().put_frame(table, seq, request.get_data())
+    except StoreError as exc:
+        abort(400, description=str(exc))
+    _hub().frame_added()
+    return jsonify({"table": table, "seq": seq}), 201
+
+
+@bp.post("/tables/<table>/referee/<act>")
+@api_writer
+def referee_act(table: str, act: str):
+    """A referee's act on a table, recorded with who made it and why."""
+    _table(table)
+    if act not in REFEREE_ACTS:
+        abort(404, description=f"no referee act {act!r} (one of {', '.join(REFEREE_ACTS)})")
+    event = record_act(table, act, _json_body(), g.user)
+    return jsonify(event), 201
+
+
+def record_act(table: str, act: str, fields: dict, user: str) -> dict:
+    """Build, check and store a referee's act as the table's next event."""
+    store, hub = _store(), _hub()
+    view = hub.view(table)
+    last_t = view.stored[-1].body.get("t", 0.0) if view and view.stored else 0.0
+    body = {k: v for k, v in fields.items() if k not in ("seq", "t", "type", "by")}
+    body |= {"seq": store.next_seq(table), "t": last_t, "type": REFEREE_ACTS[act].type, "by": user}
+    if act == "forfeit":
+        body["reason"] = str(fields.get("why", fields.get("reason", "")))
+        body.pop("why", None)
+    try:
+        event = event_from_json(body)
+        targets = {s.seq: s.body.get("type") for s in view.stored} if view else {}
+        if isinstance(event, Correction) and targets.get(event.target) not in ("play", "pass"):
+            raise RecordError(f"event {event.target} is not a play or a pass of table {table!r}")
+        if isinstance(event, (AlertDone, Penalty)) and getattr(event, "alert", None) not in (None, *targets):
+            raise RecordError(f"no event {event.alert} at table {table!r} to be an alert")
+        store.append(table, [event.to_json()])
+    except (RecordError, StoreError) as exc:
+        abort(400, description=str(exc))
+    hub.catch_up()
+    return event.to_json()

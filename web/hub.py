@@ -1,0 +1,106 @@
+"""Live fan-out: one thread follows the store and wakes every page that is listening.
+
+The store may be written by another process (a table node), so the hub polls it — a
+cheap indexed query on the global event id every few milliseconds — and keeps each
+table's ``TableView`` up to date. Listeners (one per SSE connection) wait on a condition
+and read what changed; nothing is queued per client, so a slow client never holds up the
+others or grows memory.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+from scorer import profiles
+from scorer.snapshot import TableView
+from scorer.store import Store
+
+POLL_S = 0.01
+
+
+class Hub:
+    def __init__(self, store: Store, poll: float = POLL_S) -> None:
+        self.store = store
+        self.poll = poll
+        self.views: dict[str, TableView] = {}
+        self.last_id = 0
+        self.changed = threading.Condition()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.RLock()
+        self._snapshots: dict[str, tuple[tuple[int, int], str]] = {}
+        self.frames_version = 0
+        self.catch_up()
+
+    def start(self) -> Hub:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self.changed:
+            self.changed.notify_all()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if not self.catch_up():
+                self._stop.wait(self.poll)
+
+    def catch_up(self) -> bool:
+        """Read what the store has beyond what we know; wake listeners. True if anything."""
+        with self._lock:
+            new = self.store.since(self.last_id)
+            for stored in new:
+                view = self.views.get(stored.table)
+                if view is None:
+                    view = self.views[stored.table] = TableView(stored.table, profiles.load)
+                view.add(stored)
+                self.last_id = stored.id
+        if new:
+            with self.changed:
+                self.changed.notify_all()
+        return bool(new)
+
+    def view(self, table: str) -> TableView | None:
+        return self.views.get(table)
+
+    def snapshot(self, table: str) -> tuple[int, str] | None:
+        """The table's snapshot as JSON text and the event id it stands at; computed once
+        per change and shared by every listener."""
+        with self._lock:
+            view = self.views.get(table)
+            if view is None:
+                return None
+            key = (view.last_id, self.frames_version)
+            cached = self._snapshots.get(table)
+            if cached is None or cached[0] != key:
+                text = json.dumps(view.snapshot(self.store.frames(table)), ensure_ascii=False)
+                cached = self._snapshots[table] = (key, text)
+            return view.last_id, cached[1]
+
+    def events_after(self, table: str, after_id: int) -> list[dict]:
+        """The bodies of a table's events stored after global id ``after_id``."""
+        with self._lock:
+            view = self.views.get(table)
+            return [s.body for s in view.stored if s.id > after_id] if view else []
+
+    def frame_added(self) -> None:
+        with self._lock:
+            self.frames_version += 1
+        with self.changed:
+            self.changed.notify_all()
+
+    def wait(self, after_id: int, timeout: float) -> int:
+        """Block until the store holds events beyond ``after_id`` (or ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while self.last_id <= after_id and not self._stop.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self.changed.wait(left)
+        return self.last_id

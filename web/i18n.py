@@ -1,0 +1,42 @@
+"""The words the pages show, in the language the URL asks for (Chinese by default)."""
+
+from __future__ import annotations
+
+from flask import request, session
+
+from scorer.i18n import LANGS, TERMS, VIOLATIONS
+
+PAGE: dict[str, tuple[str, str]] = {
+    "hall": ("赛场总览", "Hall"), "table": ("牌桌", "Table"), "referee": ("裁判台", "Referee console"),
+    "login": ("裁判登录", "Referee login"), "logout": ("退出", "Log out"), "user": ("用户名", "User"),
+    "password": ("密码", "Password"), "cards_left": ("余牌", "cards left"), "turn": ("轮到", "to act"),
+    "level_now": ("本把打", "playing"), "trick": ("本轮出牌", "on the table"), "last_trick": ("上一轮", "last trick"),
+    "log": ("记录", "record"), "alerts": ("警报", "alerts"), "no_alerts": ("暂无警报", "no open alerts"),
+    "no_tables": ("还没有牌桌", "no tables yet"), "waiting": ("等待开局", "waiting for the deal"),
+    "tracker": ("记牌", "card tracker"), "big_jokers": ("大王", "big jokers"), "small_jokers": ("小王", "small jokers"),
+    "level_cards": ("级牌", "level cards"), "wildcards": ("逢人配", "wildcards"), "unseen": ("未出", "unseen"),
+    "match_clock": ("比赛用时", "match time"), "score": ("比分", "score"), "evidence": ("证据画面", "evidence"),
+    "ack": ("确认", "acknowledge"), "dismiss": ("撤销", "dismiss"), "apply_penalty": ("判罚", "apply penalty"),
+    "reason": ("理由", "reason"), "correct_play": ("更正出牌", "correct a play"), "event_no": ("事件号", "event #"),
+    "cards": ("牌", "cards"), "adjust_levels": ("调整级数", "adjust levels"), "levels_by": ("级数", "levels"),
+    "record_forfeit": ("记录弃权", "record a forfeit"), "submit": ("提交", "submit"), "side": ("方", "side"),
+    "status.open": ("待处理", "open"), "status.acknowledged": ("已确认", "acknowledged"),
+    "status.dismissed": ("已撤销", "dismissed"), "status.penalised": ("已判罚", "penalised"),
+    "reported": ("报牌", "reported"), "out": ("出完", "out"), "pass": ("过", "pass"), "over": ("结束", "over"),
+    "lang_switch": ("English", "中文"), "record_error": ("记录有误", "record error"),
+    "no_frame": ("无画面", "no frame"), "done": ("已记录", "recorded"),
+}
+
+
+def pick_lang() -> str:
+    lang = request.args.get("lang") or session.get("lang") or "zh"
+    return lang if lang in LANGS else "zh"
+
+
+def page_terms(lang: str) -> dict[str, str]:
+    """Every word a page's script may need, in one language."""
+    i = 0 if lang == "zh" else 1
+    out = {k: v[i] for k, v in TERMS.items()}
+    out.update({f"violation.{k}": v[i] for k, v in VIOLATIONS.items()})
+    out.update({k: v[i] for k, v in PAGE.items()})
+    return out

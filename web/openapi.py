@@ -1,0 +1,74 @@
+"""The OpenAPI 3 description of the JSON API, served at ``/api/openapi.json``."""
+
+from __future__ import annotations
+
+_ERROR = {"description": "an error",
+          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+_TABLE = {"name": "table", "in": "path", "required": True, "schema": {"type": "string"}}
+_WRITE = [{"bearer": []}, {"session": []}]
+
+
+def _op(summary: str, *, params=(), body=None, ok="OK", write=False, content="application/json") -> dict:
+    op: dict = {"summary": summary, "parameters": list(params),
+                "responses": {"200": {"description": ok, "content": {content: {}}}, "400": _ERROR, "404": _ERROR}}
+    if body is not None:
+        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+    if write:
+        op["security"] = _WRITE
+        op["responses"]["401"] = _ERROR
+        op["responses"]["201"] = {"description": "stored", "content": {"application/json": {}}}
+    return op
+
+
+def openapi() -> dict:
+    event = {"type": "object", "required": ["seq", "t", "type"],
+             "description": "a game-record line (docs/record-format.md)"}
+    act = {"type": "object", "description": "the act's fields; 'by' is the caller, 'seq' and 't' are assigned"}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Guandan table scorer", "version": "1",
+                 "description": "Live tables, records and referee acts. Reads are public; writes need a bearer "
+                                "token (guandan user token NAME) or a referee session with its CSRF token."},
+        "paths": {
+            "/api/tables": {
+                "get": _op("every table with its summary"),
+                "post": _op("create a table from its record header", write=True, body={
+                    "type": "object", "required": ["id", "header"],
+                    "properties": {"id": {"type": "string"}, "header": event}}),
+            },
+            "/api/tables/{table}": {"get": _op("the table's snapshot", params=[_TABLE])},
+            "/api/tables/{table}/events": {
+                "get": _op("the table's record", params=[_TABLE, {"name": "after", "in": "query",
+                                                                   "schema": {"type": "integer"}}]),
+                "post": _op("append record lines (idempotent by seq)", params=[_TABLE], write=True, body={
+                    "type": "object", "required": ["events"],
+                    "properties": {"events": {"type": "array", "items": event}}}),
+            },
+            "/api/tables/{table}/stream": {"get": _op(
+                "Server-Sent Events: a snapshot, then an update per event; Last-Event-ID resumes",
+                params=[_TABLE, {"name": "delay", "in": "query", "schema": {"type": "number"}}],
+                content="text/event-stream")},
+            "/api/hall/stream": {"get": _op("Server-Sent Events: every table's summary, then changes",
+                                            content="text/event-stream")},
+            "/api/tables/{table}/frames/{seq}.jpg": {"get": _op(
+                "the evidence frame of an event", content="image/jpeg",
+                params=[_TABLE, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])},
+            "/api/tables/{table}/frames/{seq}": {"post": _op(
+                "upload an event's evidence frame (JPEG body)", write=True,
+                params=[_TABLE, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])},
+            "/api/tables/{table}/referee/{act}": {"post": _op(
+                "a referee's act: correction, level_adjust, penalty, alert_done or forfeit", write=True, body=act,
+                params=[_TABLE, {"name": "act", "in": "path", "required": True, "schema": {
+                    "type": "string", "enum": ["correction", "level_adjust", "penalty", "alert_done", "forfeit"]}}])},
+            "/api/openapi.json": {"get": _op("this document")},
+        },
+        "components": {
+            "schemas": {"Error": {"type": "object", "required": ["error"],
+                                  "properties": {"error": {"type": "string"}}}},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer"},
+                "session": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token",
+                            "description": "a logged-in referee's session cookie plus the page's CSRF token"},
+            },
+        },
+    }

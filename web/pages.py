@@ -1,0 +1,57 @@
+"""Public, read-only pages: the hall, a table, the OBS overlay, and the card faces."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, current_app, render_template, request
+
+from web.cards import card_svg
+from web.i18n import page_terms, pick_lang
+
+bp = Blueprint("pages", __name__)
+
+
+def _table_or_404(table: str) -> None:
+    if not current_app.config["STORE"].has_table(table):
+        abort(404, description=f"no table {table!r}")
+
+
+@bp.get("/")
+def hall():
+    lang = pick_lang()
+    return render_template("hall.html", lang=lang, terms=page_terms(lang))
+
+
+@bp.get("/table/<table>")
+def table(table: str):
+    _table_or_404(table)
+    lang = pick_lang()
+    return render_template("table.html", lang=lang, terms=page_terms(lang), table=table)
+
+
+@bp.get("/overlay/<table>")
+def overlay(table: str):
+    """OBS browser source, 1920×1080, transparent. URL options: lang=zh|en, layout=full|
+    compact, delay=seconds (a broadcast delay: everything shows that much later)."""
+    _table_or_404(table)
+    lang = pick_lang()
+    layout = request.args.get("layout", "full")
+    if layout not in ("full", "compact"):
+        abort(400, description="layout is full or compact")
+    delay = request.args.get("delay", "0")
+    try:
+        delay_s = float(delay)
+        if not 0 <= delay_s <= 600:
+            raise ValueError
+    except ValueError:
+        abort(400, description="delay is seconds, 0 to 600")
+    return render_template("overlay.html", lang=lang, terms=page_terms(lang), table=table, layout=layout,
+                           delay=delay_s)
+
+
+@bp.get("/cards/<card>.svg")
+def card(card: str):
+    try:
+        svg = card_svg(card)
+    except KeyError:
+        abort(404, description=f"no card {card!r}")
+    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})

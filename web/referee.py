@@ -1,0 +1,110 @@
+"""The referee console: log in, work the alert queue, correct plays, adjust levels, forfeits.
+
+Every act becomes an event in the table's record with the referee's name and reason
+(``api.record_act``); nothing is overwritten. Forms carry the session's CSRF token.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
+
+from engine.cards import InvalidCard, parse_cards
+from web.api import record_act
+from web.auth import csrf_ok, referee_page
+from web.i18n import page_terms, pick_lang
+
+bp = Blueprint("referee", __name__, url_prefix="/referee")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    lang = pick_lang()
+    terms = page_terms(lang)
+    error = None
+    if request.method == "POST":
+        who = request.remote_addr or "?"
+        limiter = current_app.config["LOGIN_LIMITER"]
+        if not csrf_ok():
+            abort(400, description="the form has expired (CSRF); reload the page and try again")
+        if limiter.blocked(who):
+            error = "登录失败次数过多，请稍后再试 / too many failed logins, wait a few minutes"
+            return render_template("login.html", lang=lang, terms=terms, error=error), 429
+        name, password = request.form.get("user", ""), request.form.get("password", "")
+        if current_app.config["STORE"].check_password(name, password):
+            limiter.succeeded(who)
+            session.clear()
+            session["user"] = name
+            session["lang"] = lang
+            return redirect(_local(request.args.get("next")) or url_for("referee.console"))
+        limiter.failed(who)
+        error = "用户名或密码错误 / wrong user or password"
+    return render_template("login.html", lang=lang, terms=terms, error=error), (401 if error else 200)
+
+
+@bp.post("/logout")
+@referee_page
+def logout():
+    session.clear()
+    return redirect(url_for("pages.hall"))
+
+
+@bp.get("")
+@referee_page
+def console():
+    lang = pick_lang()
+    hub = current_app.config["HUB"]
+    hub.catch_up()
+    tables = []
+    for t in current_app.config["STORE"].tables():
+        snap = hub.snapshot(t["id"])
+        if snap is not None:
+            tables.append(json.loads(snap[1]))
+    return render_template("referee.html", lang=lang, terms=page_terms(lang), tables=tables, user=g.user)
+
+
+@bp.post("/act")
+@referee_page
+def act():
+    """One form for every act; the fields say which."""
+    form = request.form
+    table, kind = form.get("table", ""), form.get("act", "")
+    if not current_app.config["STORE"].has_table(table):
+        abort(400, description=f"no table {table!r}")
+    why = form.get("why", "").strip()
+    fields: dict
+    if kind in ("ack", "dismiss"):
+        fields = {"alert": _int(form.get("alert")), "action": kind, "why": why}
+        kind = "alert_done"
+    elif kind == "penalty":
+        fields = {"seat": form.get("seat"), "penalty": form.get("penalty"), "why": why,
+                  "alert": _int(form.get("alert")) if form.get("alert") else None}
+    elif kind == "correction":
+        try:
+            cards = list(parse_cards(form.get("cards", "").replace(",", " ").split()))
+        except InvalidCard as exc:
+            abort(400, description=str(exc))
+        fields = {"target": _int(form.get("target")), "cards": cards, "why": why}
+    elif kind == "level_adjust":
+        fields = {"side": form.get("side"), "levels": _int(form.get("levels"), signed=True), "why": why}
+    elif kind == "forfeit":
+        fields = {"side": form.get("side"), "why": why}
+    else:
+        abort(400, description=f"unknown act {kind!r}")
+    record_act(table, kind, fields, g.user)
+    flash(page_terms(pick_lang())["done"])
+    return redirect(_local(request.form.get("back")) or url_for("referee.console"))
+
+
+def _local(url: str | None) -> str | None:
+    """Only a path on this site is followed after a form (no open redirects)."""
+    return url if url and url.startswith("/") and not url.startswith("//") else None
+
+
+def _int(text: str | None, signed: bool = False) -> int:
+    value = (text or "").strip()
+    digits = value[1:] if signed and value[:1] in "+-" else value
+    if not digits.isdigit():
+        abort(400, description=f"expected a whole number, got {text!r}")
+    return int(value)
