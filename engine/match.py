@@ -33,6 +33,9 @@ from engine.seats import SIDES, other_side, side_of
 from engine.violations import Violation
 
 LEVELS = RANKS  # 2 … A
+#: what may still be recorded once the result stands: the referee working through the
+#: alerts and correcting misreads, and the clock's own notes
+AFTER_THE_END = (AlertDone, Correction, Pause, Resume, Press, Overrun)
 PASSED = len(LEVELS)  # index standing for "passed A"
 
 
@@ -166,7 +169,7 @@ class Match:
         entry = Entry(event, hand=self.hand.number if self.hand else None)
         if isinstance(event, Header):
             raise RecordError("a second header line")
-        if self.over:
+        if self.over and not isinstance(event, AFTER_THE_END):
             raise RecordError(f"{event.type!r} after the match ended")
         if isinstance(event, Deal):
             self._deal(event, entry)

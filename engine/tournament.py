@@ -210,7 +210,7 @@ class Tournament:
 
     def table(self, round_no: int | None, table_no: int) -> tuple[int, Table]:
         """The round (the latest drawn when ``None``) and its table ``table_no``."""
-        round_no = self._drawn_round(round_no)
+        round_no = self.drawn_round(round_no)
         for t in self.draws[round_no]:
             if t.table == table_no:
                 return round_no, t
@@ -357,10 +357,11 @@ class Tournament:
         result = match_result(self.profile, side[winner] if winner else None, reason, levels, dict(levels))
         return round_no, self._checked(round_no, table, _outcome(result, table))
 
-    def score_forfeit(self, round_no: int | None, table_no: int, who: str) -> tuple[int, Outcome]:
+    def score_forfeit(self, round_no: int | None, table_no: int, who: str,
+                      pairs: Sequence[str] = ()) -> tuple[int, Outcome]:
         """Score a forfeit (弃权) by ``who`` — a pair id, or the side "NS"/"EW" — per the
-        profile's ``match.forfeit`` award."""
-        round_no, table = self._table_of(round_no, table_no, ())
+        profile's ``match.forfeit`` award; ``pairs``, if given, must be the table's two."""
+        round_no, table = self._table_of(round_no, table_no, pairs)
         sides = {table.ns: "NS", table.ew: "EW"}
         if who in sides:
             side = sides[who]
@@ -405,7 +406,8 @@ class Tournament:
                                   f"can no longer change")
         return outcome
 
-    def _drawn_round(self, round_no: int | None) -> int:
+    def drawn_round(self, round_no: int | None) -> int:
+        """``round_no`` if it has been drawn; ``None`` means the latest drawn round."""
         if not self.draws:
             raise TournamentError("no round has been drawn yet")
         if round_no is None:

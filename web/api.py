@@ -28,6 +28,7 @@ from engine.events import (
     RecordError,
     event_from_json,
 )
+from engine.record import parse_lines, replay
 from scorer.store import StoreError
 from web.auth import api_writer
 from web.openapi import openapi
@@ -254,6 +255,7 @@ def append_events(table: str):
         if isinstance(event, Header):
             abort(400, description=f"event {i}: a table has one header, given when it is created")
         checked.append(event.to_json())
+    _check_replays(table, checked)
     try:
         ids = _store().append(table, checked)
     except StoreError as exc:
@@ -285,6 +287,19 @@ def referee_act(table: str, act: str):
     return jsonify(event), 201
 
 
+def _check_replays(table: str, new: list[dict]) -> None:
+    """Refuse what would break the table's record (400 with the reason): the stored events
+    plus the new ones (minus those already stored) must still replay."""
+    view = _hub().view(table)
+    stored = [s.body for s in view.stored] if view else []
+    have = {b["seq"] for b in stored}
+    lines = [json.dumps(b) for b in stored + [b for b in new if b["seq"] not in have]]
+    try:
+        replay(parse_lines(lines), current_app.config["PROFILE_FOR"])
+    except RecordError as exc:
+        abort(400, description=f"the record would break: {exc.message}")
+
+
 def record_act(table: str, act: str, fields: dict, user: str) -> dict:
     """Build, check and store a referee's act as the table's next event."""
     store, hub = _store(), _hub()
@@ -302,6 +317,10 @@ def record_act(table: str, act: str, fields: dict, user: str) -> dict:
             raise RecordError(f"event {event.target} is not a play or a pass of table {table!r}")
         if isinstance(event, (AlertDone, Penalty)) and getattr(event, "alert", None) not in (None, *targets):
             raise RecordError(f"no event {event.alert} at table {table!r} to be an alert")
+    except RecordError as exc:
+        abort(400, description=str(exc))
+    _check_replays(table, [event.to_json()])
+    try:
         store.append(table, [event.to_json()])
     except (RecordError, StoreError) as exc:
         abort(400, description=str(exc))

@@ -1,0 +1,166 @@
+"""The JSON API and security, through Flask's test client."""
+
+import json
+import re
+
+import pytest
+
+from tests.web.conftest import PASSWORD, header_json
+
+
+def login(client, user="li", password=PASSWORD):
+    page = client.get("/referee/login").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    return client.post("/referee/login", data={"user": user, "password": password, "csrf_token": csrf}), csrf
+
+
+def test_tables_and_snapshot_are_public(client):
+    tables = client.get("/api/tables").get_json()
+    assert [t["table"] for t in tables] == ["1"]
+    assert tables[0]["levels"] and tables[0]["result"]["winner"] in ("EW", "NS")
+    snap = client.get("/api/tables/1").get_json()
+    assert snap["ready"] and snap["profile"] == "jiangsu"
+    assert set(snap["hand"]["seats"]) == set("ESWN")
+    assert snap["log"] and all({"zh", "en", "seq"} <= set(line) for line in snap["log"])
+    assert snap["alerts"] and snap["alerts"][0]["status"] == "open"
+
+
+def test_errors_are_json_with_a_message(client):
+    r = client.get("/api/tables/nope")
+    assert r.status_code == 404 and r.get_json() == {"error": "no table 'nope'"}
+    r = client.get("/api/tables/1/events?after=x")
+    assert r.status_code == 400 and "after" in r.get_json()["error"]
+
+
+def test_the_openapi_document_covers_every_api_route(app, client):
+    doc = client.get("/api/openapi.json").get_json()
+    assert doc["openapi"].startswith("3.")
+    documented = {(path, method) for path, ops in doc["paths"].items() for method in ops}
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/"):
+            continue
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            assert (path, method.lower()) in documented, (path, method)
+
+
+def test_every_mutating_route_refuses_an_anonymous_request(app, client):
+    posts = [r for r in app.url_map.iter_rules() if "POST" in r.methods and r.rule != "/referee/login"]
+    assert len(posts) == 6  # logout, act, tables, events, frames, referee acts
+    for rule in posts:
+        url = re.sub(r"<(?:(\w+):)?(\w+)>", lambda m: "1" if m.group(1) == "int" else "1", rule.rule)
+        r = client.post(url, json={"events": []})
+        if url.startswith("/api/"):
+            assert r.status_code == 401, url
+            assert "error" in r.get_json()
+        else:
+            assert r.status_code == 302 and "/referee/login" in r.headers["Location"], url
+
+
+def test_a_table_node_publishes_with_a_bearer_token(client, token):
+    auth = {"Authorization": f"Bearer {token}"}
+    assert client.post("/api/tables", json={"id": "t9", "header": header_json()}, headers=auth).status_code == 201
+    events = [{"seq": 1, "t": 1, "type": "deal", "leader": "E"},
+              {"seq": 2, "t": 2, "type": "play", "seat": "E", "cards": ["S3", "D3"]}]
+    r = client.post("/api/tables/t9/events", json={"events": events}, headers=auth)
+    assert r.get_json() == {"stored": 2, "duplicates": 0}
+    r = client.post("/api/tables/t9/events", json={"events": events}, headers=auth)  # a resend after a drop
+    assert r.get_json() == {"stored": 0, "duplicates": 2}
+    snap = client.get("/api/tables/t9").get_json()
+    assert snap["hand"]["top"] == {"seat": "E", "play": ["Pair", "3", ["S3", "D3"]]}
+    bad = client.post("/api/tables/t9/events", json={"events": [{"seq": 3, "t": 3, "type": "play", "seat": "N",
+                                                                   "cards": ["X1"]}]}, headers=auth)
+    assert bad.status_code == 400 and "not a card" in bad.get_json()["error"]
+    wrong = client.post("/api/tables/t9/events", json={"events": []}, headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 401
+
+
+def test_a_referee_act_over_the_api_is_recorded_with_who(client, token):
+    auth = {"Authorization": f"Bearer {token}"}
+    client.post("/api/tables", json={"id": "t9", "header": header_json()}, headers=auth)
+    client.post("/api/tables/t9/events", headers=auth, json={"events": [
+        {"seq": 1, "t": 1, "type": "deal", "leader": "E"},
+        {"seq": 2, "t": 2, "type": "play", "seat": "E", "cards": ["S6", "H8"]}]})
+    assert client.get("/api/tables/t9").get_json()["alerts"][0]["code"] == "not_a_combination"
+    r = client.post("/api/tables/t9/referee/correction", headers=auth,
+                    json={"target": 2, "cards": ["S8", "H8"], "why": "the 6 was an 8"})
+    assert r.status_code == 201 and r.get_json()["by"] == "li" and r.get_json()["seq"] == 3
+    snap = client.get("/api/tables/t9").get_json()
+    assert snap["hand"]["top"]["play"] == ["Pair", "8", ["S8", "H8"]]
+    assert snap["alerts"] == []  # the misread was the camera's, not the player's
+    body = client.get("/api/tables/t9/events").get_json()
+    assert body[2]["cards"] == ["S6", "H8"]  # the original line is kept
+    r = client.post("/api/tables/t9/referee/correction", headers=auth, json={"target": 1, "cards": ["S8"]})
+    assert r.status_code == 400 and "not a play or a pass" in r.get_json()["error"]
+
+
+def test_login_needs_csrf_hashed_password_and_is_rate_limited(client, store):
+    assert client.post("/referee/login", data={"user": "li", "password": PASSWORD}).status_code == 400  # no CSRF
+    r, _ = login(client, password="wrong-one")
+    assert r.status_code == 401
+    row = store._db().execute("SELECT password_hash FROM users WHERE name = 'li'").fetchone()[0]
+    assert PASSWORD not in row and row.startswith(("scrypt:", "pbkdf2:"))
+    for _ in range(5):
+        r, _ = login(client, password="wrong-again")
+    assert r.status_code == 429
+    r, _ = login(client)  # blocked even with the right password, for a while
+    assert r.status_code == 429
+
+
+def test_session_cookie_is_http_only_and_same_site(client):
+    r, _ = login(client)
+    assert r.status_code == 302
+    cookie = r.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_a_referee_works_the_alert_queue_from_the_console(client):
+    r, _ = login(client)
+    console = client.get("/referee").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', console).group(1)
+    alert = client.get("/api/tables/1").get_json()["alerts"][0]["id"]
+    r = client.post("/referee/act", data={"csrf_token": csrf, "table": "1", "act": "dismiss", "alert": alert,
+                                          "why": "reported in time, the camera missed the card"})
+    assert r.status_code == 302
+    done = [a for a in client.get("/api/tables/1").get_json()["alerts"] if a["id"] == alert][0]
+    assert done["status"] == "dismissed" and done["by"] == "li"
+    r = client.post("/referee/act", data={"table": "1", "act": "dismiss", "alert": alert, "why": "x"})
+    assert r.status_code == 400  # no CSRF token
+    # the demo match is over: its result is no longer changed from the console
+    r = client.post("/referee/act", data={"csrf_token": csrf, "table": "1", "act": "level_adjust", "side": "NS",
+                                          "levels": "-1", "why": "penalty"})
+    assert r.status_code == 400 and "after the match ended" in r.get_data(as_text=True)
+    assert client.get("/api/tables/1").get_json()["levels"]["NS"] == "5"
+
+
+def test_the_stream_starts_with_a_snapshot_even_when_resuming(client):
+    for headers in ({}, {"Last-Event-ID": "5"}):
+        r = client.get("/api/tables/1/stream", headers=headers, buffered=False)
+        first = next(r.response).decode()
+        r.close()
+        assert first.startswith("id: ") and "\nevent: snapshot\n" in first
+        assert json.loads(first.split("data: ", 1)[1])["table"] == "1"
+
+
+@pytest.mark.parametrize("url", ["/api/tables/1/stream?delay=-1", "/overlay/1?delay=abc", "/overlay/1?layout=x"])
+def test_bad_url_options_are_refused(client, url):
+    assert client.get(url).status_code == 400
+
+
+def test_evidence_frames(client, token):
+    auth = {"Authorization": f"Bearer {token}"}
+    jpeg = b"\xff\xd8\xff\xe0" + b"0" * 100
+    assert client.post("/api/tables/1/frames/7", data=jpeg, headers=auth).status_code == 201
+    assert client.get("/api/tables/1/frames/7.jpg").data == jpeg
+    assert client.post("/api/tables/1/frames/8", data=b"GIF89a", headers=auth).status_code == 400
+    assert client.get("/api/tables/1/frames/8.jpg").status_code == 404
+    assert client.get("/api/tables/1").get_json()["id"] > 0
+
+
+def test_pages_in_both_languages(client):
+    assert "赛场总览" in client.get("/").get_data(as_text=True)
+    assert "Hall" in client.get("/?lang=en").get_data(as_text=True)
+    assert client.get("/table/1").status_code == 200 and client.get("/table/zz").status_code == 404
+    svg = client.get("/cards/HR.svg")
+    assert svg.mimetype == "image/svg+xml" and "大王" in svg.get_data(as_text=True)
+    assert client.get("/cards/XX.svg").status_code == 404
