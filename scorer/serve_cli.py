@@ -45,8 +45,9 @@ def serve(args: Namespace) -> None:
         return
     from waitress import serve as waitress_serve
 
+    # every live page holds a thread and a connection for as long as it is open
     waitress_serve(app, host=args.host, port=args.port, threads=args.threads, channel_timeout=3600,
-                   ident="guandan")
+                   connection_limit=args.threads + 100, ident="guandan")
 
 
 def user_add(args: Namespace) -> None:
