@@ -131,17 +131,22 @@ class GiveBack(Event):
 @dataclass(frozen=True)
 class PlayCards(Event):
     """A play laid on the table; ``cards`` in the order laid (left to right as the player
-    sees them). ``reading`` is ``[type, rank]`` when declared or read from the layout."""
+    sees them). ``reading`` is ``[type, rank]`` when declared or read from the layout.
+    ``confidence`` (0–1) is the camera's, when a camera read the cards: a low one is put
+    before a referee instead of being trusted silently."""
 
     seat: str = "E"
     cards: tuple[str, ...] = ()
     reading: tuple[str, str] | None = None
+    confidence: float | None = None
     type = "play"
 
     def _fields(self) -> dict:
         out: dict = {"seat": self.seat, "cards": list(self.cards)}
         if self.reading is not None:
             out["reading"] = list(self.reading)
+        if self.confidence is not None:
+            out["confidence"] = self.confidence
         return out
 
 
@@ -428,7 +433,12 @@ def event_from_json(data: object) -> Event:
                     or not isinstance(reading[1], str)):
                 raise RecordError(f"'reading' must be [type, rank], got {reading!r}")
             reading = (reading[0], reading[1].upper())
-        return PlayCards(**base, seat=_seat(data), cards=cards, reading=reading)
+        confidence = data.get("confidence")
+        if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float))
+                                       or not 0 <= confidence <= 1):
+            raise RecordError(f"'confidence' must be between 0 and 1, got {confidence!r}")
+        return PlayCards(**base, seat=_seat(data), cards=cards, reading=reading,
+                         confidence=None if confidence is None else float(confidence))
     if cls is Pass:
         return Pass(**base, seat=_seat(data))
     if cls is Report:

@@ -74,7 +74,7 @@ def with_corrections(events: list[Event]) -> list[Event]:
     for e in events:
         fix = latest.get(e.seq)
         if fix is not None and isinstance(e, (PlayCards, Pass)):
-            if fix.cards:
+            if fix.cards:  # the referee's cards: no longer the camera's doubtful read
                 e = PlayCards(seq=e.seq, t=e.t, seat=e.seat, cards=fix.cards)
             else:
                 e = Pass(seq=e.seq, t=e.t, seat=e.seat)

@@ -81,6 +81,8 @@ VIOLATIONS: dict[str, tuple[str, str]] = {
     "repeated_report": ("反复报牌", "repeated card-count report"),
     "play_after_out": ("已出完仍出牌", "acted after going out"),
     "clock_overrun": ("超时", "clock overrun"),
+    "referee_call": ("裁判呼叫", "referee call"),
+    "low_confidence": ("识别置信度低，请核对", "low-confidence read: please check"),
 }
 
 

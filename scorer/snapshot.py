@@ -22,6 +22,8 @@ from scorer.i18n import violation
 from scorer.store import StoredEvent
 
 LOG_LINES = 60
+#: a camera read below this confidence goes to the referee's queue (docs/web.md)
+LOW_CONFIDENCE = 0.8
 
 
 class TableView:
@@ -117,10 +119,13 @@ class TableView:
             items = [(v.code, v.seat, v.rule, v.detail) for v in e.violations]
             if isinstance(e.event, Press) and e.referee_call:
                 items.append(("referee_call", None, "", {}))
+            confidence = getattr(e.event, "confidence", None)
+            if confidence is not None and confidence < LOW_CONFIDENCE:
+                items.append(("low_confidence", e.event.seat, "", {"confidence": confidence,
+                                                                    "cards": list(e.event.cards)}))
             for code, seat, rule, detail in items:
                 seq = e.event.seq
-                zh, en = ("裁判呼叫", "referee call") if code == "referee_call" else (
-                    violation(code, "zh"), violation(code, "en"))
+                zh, en = violation(code, "zh"), violation(code, "en")
                 alerts.append({"id": seq, "seq": seq, "t": e.event.t, "hand": e.hand, "code": code, "seat": seat,
                                "rule": rule, "detail": detail, "zh": zh, "en": en, "frame": seq in frames,
                                **done.get(seq, {"status": "open"})})

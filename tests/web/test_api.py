@@ -164,3 +164,17 @@ def test_pages_in_both_languages(client):
     svg = client.get("/cards/HR.svg")
     assert svg.mimetype == "image/svg+xml" and "大王" in svg.get_data(as_text=True)
     assert client.get("/cards/XX.svg").status_code == 404
+
+
+def test_a_low_confidence_read_is_an_alert_until_a_referee_settles_it(client, token):
+    auth = {"Authorization": f"Bearer {token}"}
+    client.post("/api/tables", json={"id": "t9", "header": header_json()}, headers=auth)
+    client.post("/api/tables/t9/events", headers=auth, json={"events": [
+        {"seq": 1, "t": 1, "type": "deal", "leader": "E"},
+        {"seq": 2, "t": 2, "type": "play", "seat": "E", "cards": ["S9"], "confidence": 0.55},
+        {"seq": 3, "t": 3, "type": "play", "seat": "N", "cards": ["SK"], "confidence": 0.97}]})
+    (alert,) = client.get("/api/tables/t9").get_json()["alerts"]
+    assert (alert["code"], alert["seat"], alert["detail"]["confidence"]) == ("low_confidence", "E", 0.55)
+    assert alert["en"] == "low-confidence read: please check"
+    client.post("/api/tables/t9/referee/alert_done", headers=auth, json={"alert": 2, "action": "ack"})
+    assert client.get("/api/tables/t9").get_json()["alerts"][0]["status"] == "acknowledged"
