@@ -17,13 +17,15 @@ from engine.bots import self_play
 from engine.events import RecordError
 from engine.profile import ProfileError
 from engine.record import dumps, parse_lines, replay
-from scorer import profiles
+from scorer import profiles, tournament_cli
 from scorer.account import account
 from scorer.clock_cli import ClockUsageError, run_clock
 from scorer.i18n import LANGS
 from scorer.rules_service import serve
 from scorer.serve_cli import ServeError
 from scorer.serve_cli import add_parsers as add_serve_parsers
+from vision.cli import VisionError
+from vision.cli import add_parsers as add_vision_parsers
 
 DEMO_RECORD = Path(__file__).parent / "data" / "demo-match.jsonl"
 
@@ -152,11 +154,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_clock)
 
     add_serve_parsers(sub)
+    add_vision_parsers(sub)
 
     p = sub.add_parser("profiles", help="list the rule profiles, or show one",
                        description="List the bundled rule profiles, or print one as JSON.")
     p.add_argument("name", nargs="?", help="a profile name or .toml file")
     p.set_defaults(func=cmd_profiles)
+
+    tournament_cli.add_parser(sub)
     return parser
 
 
@@ -164,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
-    except (UserError, ProfileError, ServeError) as exc:
+    except (UserError, ProfileError, ServeError, VisionError) as exc:
         print(f"guandan: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -1,0 +1,159 @@
+"""``guandan train``, ``export``, ``detect`` and ``eval-detector``: the detector's commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from argparse import Namespace
+from pathlib import Path
+
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards_openvino_model"
+
+
+class VisionError(ValueError):
+    pass
+
+
+def default_weights() -> Path:
+    for candidate in (DEFAULT_MODEL, DEFAULT_MODEL.parent / "cards.onnx", DEFAULT_MODEL.parent / "cards.pt"):
+        if candidate.exists():
+            return candidate
+    raise VisionError("no trained model in models/ (train one with 'guandan train', or give --weights)")
+
+
+def cmd_train(args: Namespace) -> None:
+    from vision.train import TrainError, train
+
+    try:
+        best = train(args.data, args.out, model=args.model, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
+                     resume=args.resume)
+    except TrainError as exc:
+        raise VisionError(str(exc)) from None
+    print(f"best weights: {best}")
+
+
+def cmd_export(args: Namespace) -> None:
+    from vision.train import TrainError, export
+
+    try:
+        for path in export(args.weights, args.out, imgsz=args.imgsz, formats=tuple(args.formats)):
+            print(path)
+    except TrainError as exc:
+        raise VisionError(str(exc)) from None
+
+
+def _detector(args: Namespace):
+    from vision.detector import CardDetector, DetectorError
+
+    try:
+        return CardDetector(args.weights or default_weights(), imgsz=args.imgsz, conf=args.conf)
+    except DetectorError as exc:
+        raise VisionError(str(exc)) from None
+
+
+def read_image(path: str):
+    """The image at ``path`` (BGR), or ``None`` after saying on stderr why it cannot be read."""
+    import cv2
+    import numpy as np
+
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError as exc:
+        print(f"guandan: {path}: {exc.strerror or 'cannot read'}", file=sys.stderr)
+        return None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        print(f"guandan: {path}: not an image OpenCV can read", file=sys.stderr)
+    return image
+
+
+def cmd_detect(args: Namespace) -> None:
+    import cv2
+
+    from vision.annotate import draw_detections
+
+    detector = _detector(args)
+    failed = 0
+    if args.annotate:
+        Path(args.annotate).mkdir(parents=True, exist_ok=True)
+    for path in args.images:
+        image = read_image(path)
+        if image is None:
+            failed += 1
+            continue
+        found = detector.detect(image)
+        if args.json:
+            print(json.dumps({"image": path, "detections": [d.to_json() for d in found]}, ensure_ascii=False))
+        else:
+            print(f"{path}: {len(found)} card indices")
+            for d in found:
+                x1, y1, x2, y2 = d.box
+                print(f"  {d.card:3} {d.conf:5.2f}  ({x1:.0f}, {y1:.0f}) – ({x2:.0f}, {y2:.0f})")
+        if args.annotate:
+            out = Path(args.annotate) / Path(path).name
+            cv2.imwrite(str(out), draw_detections(image, found))
+        sys.stdout.flush()
+    if failed:
+        raise VisionError(f"{failed} of {len(args.images)} images could not be read")
+
+
+def cmd_eval(args: Namespace) -> None:
+    from vision.evaluate import card_level, map_scores, split_images
+
+    data = Path(args.data)
+    if not data.exists():
+        raise VisionError(f"{data}: no such dataset YAML")
+    detector = _detector(args)
+    scores = map_scores(detector.path, data, args.imgsz, args.split)
+    level = card_level(detector, split_images(data, args.split))
+    report = {"data": str(data), "weights": str(detector.path), "map50": scores["map50"],
+              "map50_95": scores["map50_95"], "card_accuracy": level.accuracy, "labelled": level.labelled,
+              "correct": level.correct, "wrong": level.wrong, "missed": level.missed, "duplicates": level.duplicates,
+              "false_positives": level.false_positives, "confusions": dict(level.confusions),
+              "worst_pairs": [[a, b, n] for (a, b), n in level.pairs.most_common(10)], "ap50": scores["ap50"]}
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+        return
+    print(f"{data}  ({args.split})  weights {detector.path}")
+    print(f"mAP50 {report['map50']:.4f}   mAP50-95 {report['map50_95']:.4f}")
+    print(f"card-level: {level.correct}/{level.labelled} right ({level.accuracy:.2%}), {level.wrong} wrong, "
+          f"{level.missed} missed, {level.duplicates} duplicates, {level.false_positives} false positives")
+    print("confusions: " + (", ".join(f"{k} {v}" for k, v in level.confusions.most_common()) or "none"))
+    weakest = sorted(scores["ap50"].items(), key=lambda kv: kv[1])[:8]
+    print("weakest classes (AP50): " + ", ".join(f"{c} {ap:.3f}" for c, ap in weakest))
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("train", help="train the card detector (offline, CPU; checkpoints every epoch)",
+                       description="Train a YOLO card detector from a model YAML on a built dataset.")
+    p.add_argument("--data", default="", help="dataset YAML from 'guandan dataset build'")
+    p.add_argument("--out", default="runs/cards", help="run folder (weights/last.pt, weights/best.pt)")
+    p.add_argument("--model", default="yolo11n.yaml", help="model YAML (default yolo11n.yaml) or a local .pt")
+    p.add_argument("--epochs", type=int, default=30)
+    p.add_argument("--imgsz", type=int, default=320)
+    p.add_argument("--batch", type=int, default=32)
+    p.add_argument("--resume", action="store_true", help="go on from OUT/weights/last.pt")
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("export", help="export weights to ONNX and OpenVINO for the live loop")
+    p.add_argument("weights", help="trained .pt")
+    p.add_argument("--out", default="models", help="folder (default models/)")
+    p.add_argument("--imgsz", type=int, default=320)
+    p.add_argument("--formats", nargs="+", default=["onnx", "openvino"], choices=["onnx", "openvino"])
+    p.set_defaults(func=cmd_export)
+
+    for name, func, helptext in (("detect", cmd_detect, "find card indices in photos"),
+                                 ("eval-detector", cmd_eval, "mAP, card-level accuracy and confusions")):
+        p = sub.add_parser(name, help=helptext, description=helptext)
+        if name == "detect":
+            p.add_argument("images", nargs="+", metavar="IMAGE")
+            p.add_argument("--annotate", metavar="DIR", help="write each image with its boxes drawn here")
+            p.add_argument("--imgsz", type=int, default=640, help="inference size (default 640)")
+        else:
+            p.add_argument("data", help="dataset YAML")
+            p.add_argument("--split", default="val", choices=["train", "val", "test"])
+            p.add_argument("--imgsz", type=int, default=320)
+        p.add_argument("--weights", help="model (.pt, .onnx or an OpenVINO folder; default: the committed one)")
+        p.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
+        p.add_argument("--json", action="store_true", help="JSON output")
+        p.set_defaults(func=func)
