@@ -65,6 +65,10 @@ def cmd_demo(args: argparse.Namespace) -> None:
     match = _read_record(str(DEMO_RECORD))
     for line in account(match, args.lang):
         print(line)
+    if args.serve:
+        from scorer.demo import serve_demo
+
+        serve_demo(args, DEMO_RECORD)
 
 
 def cmd_rules(args: argparse.Namespace) -> None:
@@ -117,9 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result and violations as JSON")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("demo", help="replay the bundled demo match",
-                       description="Replay the bundled demo match record and print the account.")
+    p = sub.add_parser("demo", help="the bundled demo match: its account, then live on the dashboard",
+                       description="Replay the bundled demo match record and print the account; then play it "
+                                   "back live into a fresh store (var/demo.db) and serve the dashboard on "
+                                   "localhost until Ctrl-C.")
     p.add_argument("--lang", choices=LANGS, default="zh", help="language (default zh)")
+    p.add_argument("--no-serve", dest="serve", action="store_false", help="only print the account")
+    p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")
+    p.add_argument("--speed", type=float, default=4.0, help="times real time for the playback (default 4)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("rules", help="JSON-lines rules service on stdin/stdout",

@@ -63,9 +63,37 @@ def test_user_mistakes_get_one_line_and_status_2(tmp_path, content, message):
 
 def test_demo_replays_the_bundled_record():
     assert DEMO_RECORD.exists()
-    out = guandan("demo")
+    out = guandan("demo", "--no-serve")
     assert out.returncode == 0, out.stderr
     assert "第1把" in out.stdout and ("胜方" in out.stdout or "平局" in out.stdout)
+
+
+def test_demo_then_plays_the_match_live_on_the_dashboard():
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "demo", "--port", str(port), "--speed", "50"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        seen = []
+        while time.monotonic() < deadline:
+            try:
+                seen = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=2).read())
+                if seen and seen[0].get("hand"):
+                    break
+            except OSError:
+                pass
+            time.sleep(0.2)
+        assert seen and seen[0]["table"] == "demo" and seen[0]["hand"] >= 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 0
 
 
 def test_profiles_lists_and_shows():
