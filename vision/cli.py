@@ -123,7 +123,66 @@ def cmd_eval(args: Namespace) -> None:
     print("weakest classes (AP50): " + ", ".join(f"{c} {ap:.3f}" for c, ap in weakest))
 
 
+def cmd_markers(args: Namespace) -> None:
+    from vision.markers import write_sheet
+
+    try:
+        print(write_sheet(args.out))
+    except ValueError as exc:
+        raise VisionError(str(exc)) from None
+    except OSError as exc:
+        raise VisionError(f"{args.out}: {exc.strerror}") from None
+
+
+def first_frame(source: str):
+    """One frame from an image file, a video file, a camera index or a stream URL."""
+    import cv2
+
+    image = read_image(source) if not source.isdigit() and "://" not in source else None
+    if image is not None:
+        return image
+    capture = cv2.VideoCapture(int(source) if source.isdigit() else source)
+    ok, frame = capture.read()
+    capture.release()
+    if not ok:
+        raise VisionError(f"{source}: no frame could be read (not an image, a video, a camera or a stream)")
+    return frame
+
+
+def cmd_calibrate(args: Namespace) -> None:
+    import cv2
+
+    from vision.calibrate_view import draw_calibration
+    from vision.calibration import Calibration, CalibrationError
+
+    frame = first_frame(args.source)
+    try:
+        calibration = Calibration.from_image(frame)
+    except CalibrationError as exc:
+        cv2.imwrite(args.out, draw_calibration(frame, None))
+        raise VisionError(f"{exc} (what was found is drawn in {args.out})") from None
+    cv2.imwrite(args.out, draw_calibration(frame, calibration))
+    missing = sorted({0, 1, 2, 3} - set(calibration.markers))
+    print(f"markers {', '.join(map(str, calibration.markers))} found"
+          + (f"; missing {', '.join(map(str, missing))}" if missing else "")
+          + f"; reprojection error {calibration.error_px:.2f} px; picture: {args.out}")
+    if calibration.error_px > 2.0:
+        print("warning: the markers disagree by more than 2 px: are they flat and printed at 100%?")
+
+
 def add_parsers(sub) -> None:
+    p = sub.add_parser("markers", help="print the table markers (A4 PDF, true size at 100%)",
+                       description="Write the four ArUco table markers as an A4 PDF, true size when printed at 100%.")
+    p.add_argument("--out", default="markers.pdf", help="PDF file (default markers.pdf)")
+    p.set_defaults(func=cmd_markers)
+
+    p = sub.add_parser("calibrate", help="find the table markers and show the seat zones",
+                       description="Read one frame from SOURCE (image, video, camera index or URL), find the "
+                                   "table markers and write a picture with the markers, table edge and seat zones.")
+    p.add_argument("source")
+    p.add_argument("--out", default="calibration.png", help="picture to write (default calibration.png)")
+    p.set_defaults(func=cmd_calibrate)
+
     p = sub.add_parser("train", help="train the card detector (offline, CPU; checkpoints every epoch)",
                        description="Train a YOLO card detector from a model YAML on a built dataset.")
     p.add_argument("--data", default="", help="dataset YAML from 'guandan dataset build'")

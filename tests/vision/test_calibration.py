@@ -1,0 +1,120 @@
+"""Calibration on rendered camera frames: markers → homography → upright seat zones."""
+
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import (
+    Calibration,
+    CalibrationError,
+    marker_corners_cm,
+    rectify_zone,
+    seat_of,
+    zone_point_to_table,
+    zone_size,
+)
+from vision.table_canvas import camera_homography, camera_view, canvas_to_table, table_canvas
+
+PX = 8.0
+
+
+def frame(tilt=0.2, turn=7.0, size=(1280, 720), canvas=None, zoom=0.95):
+    canvas = table_canvas(PX) if canvas is None else canvas
+    h = camera_homography(canvas.shape[0], size, tilt=tilt, turn_deg=turn, zoom=zoom)
+    truth = h @ np.linalg.inv(canvas_to_table(PX))  # table cm → camera px
+    return camera_view(canvas, h, size), truth
+
+
+def to_px(h, pts):
+    return cv2.perspectiveTransform(np.asarray(pts, float).reshape(-1, 1, 2), h).reshape(-1, 2)
+
+
+@pytest.mark.parametrize("tilt,turn,size,zoom", [(0.0, 0.0, (1280, 720), 0.95), (0.25, 12.0, (1280, 720), 0.9),
+                                                 (0.15, -30.0, (1920, 1080), 0.7)])
+def test_the_homography_puts_table_points_where_the_camera_sees_them(tilt, turn, size, zoom):
+    image, truth = frame(tilt, turn, size, zoom=zoom)
+    cal = Calibration.from_image(image)
+    assert cal.markers == (0, 1, 2, 3)
+    probe = np.array([[0, 0], [30, -20], [-44, 44], [12.5, 33]])
+    assert np.abs(cal.to_image(probe) - to_px(truth, probe)).max() < 1.5
+    assert np.abs(cal.to_table(to_px(truth, probe)) - probe).max() < 0.3
+    assert cal.error_px < 1.0
+
+
+def test_marker_corner_zero_is_top_left_as_read_from_south():
+    np.testing.assert_allclose(marker_corners_cm(0)[0], [-43.0, -37.0])
+    np.testing.assert_allclose(marker_corners_cm(2)[2], [43.0, 37.0])
+
+
+def test_two_markers_are_enough_and_fewer_is_a_clear_error():
+    image, truth = frame()
+    hidden = image.copy()
+    for marker_id in (2, 3):  # cover two markers with a hand
+        c = to_px(truth, marker_corners_cm(marker_id)).mean(axis=0).astype(int)
+        cv2.circle(hidden, tuple(c), 40, (90, 120, 170), -1)
+    cal = Calibration.from_image(hidden)
+    assert cal.markers == (0, 1)
+    cv2.circle(hidden, tuple(to_px(truth, marker_corners_cm(1)).mean(axis=0).astype(int)), 40, (90, 120, 170), -1)
+    with pytest.raises(CalibrationError, match=r"found 1 of the 4 table markers \(missing 1, 2, 3\)"):
+        Calibration.from_image(hidden)
+
+
+def test_a_bumped_camera_is_noticed():
+    image, _ = frame(turn=5.0)
+    cal = Calibration.from_image(image)
+    assert not cal.moved(image)
+    bumped, _ = frame(turn=9.0)
+    assert cal.moved(bumped)
+
+
+def test_zones_come_out_upright_as_each_player_sees_them():
+    """A arrow drawn on the table pointing away from each player must point up in their zone."""
+    canvas = table_canvas(PX)
+    t2c = np.linalg.inv(canvas_to_table(PX))
+    arrows = {"S": ((0, -30), (0, -16)), "N": ((0, 30), (0, 16)), "E": ((30, 0), (16, 0)), "W": ((-30, 0), (-16, 0))}
+    for tail, head in arrows.values():
+        a, b = to_px(t2c, [tail, head]).astype(int)
+        cv2.arrowedLine(canvas, tuple(a), tuple(b), (255, 255, 255), 6, tipLength=0.4)
+    image, _ = frame(canvas=canvas)
+    cal = Calibration.from_image(image)
+    for seat in "SNEW":
+        zone = rectify_zone(image, cal, seat)
+        assert zone.shape[1::-1] == zone_size()
+        white = np.argwhere(cv2.cvtColor(zone, cv2.COLOR_BGR2GRAY) > 200)
+        rows = white[:, 0]
+        top, bottom = rows.min(), rows.max()
+        # the arrow head (wide) is at the top: more white pixels in the upper part of the arrow
+        upper = (rows < (top + bottom) / 2).sum()
+        lower = (rows >= (top + bottom) / 2).sum()
+        assert upper > lower, seat
+        centre = zone_point_to_table(seat, white[:, ::-1].mean(axis=0, keepdims=True))[0]
+        assert seat_of(tuple(centre)) == seat
+
+
+def test_seat_of_follows_design_section_5():
+    assert seat_of((0, -20)) == "S" and seat_of((0, 20)) == "N"
+    assert seat_of((20, 5)) == "E" and seat_of((-20, -5)) == "W"
+    assert seat_of((3, 3)) is None and seat_of((0, 41)) is None
+
+
+def test_markers_and_calibrate_commands(tmp_path):
+    pdf = tmp_path / "markers.pdf"
+    out = subprocess.run([sys.executable, "-m", "scorer.cli", "markers", "--out", str(pdf)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and pdf.read_bytes().startswith(b"%PDF")
+    image, _ = frame()
+    shot = tmp_path / "table.jpg"
+    cv2.imwrite(str(shot), image)
+    picture = tmp_path / "cal.png"
+    out = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(shot), "--out", str(picture)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "markers 0, 1, 2, 3 found" in out.stdout and cv2.imread(str(picture)).shape == image.shape
+    blank = tmp_path / "blank.jpg"
+    cv2.imwrite(str(blank), np.zeros((480, 640, 3), np.uint8))
+    out = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(blank), "--out", str(picture)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "found 0 of the 4 table markers" in out.stderr and "Traceback" not in out.stderr

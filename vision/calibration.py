@@ -1,0 +1,144 @@
+"""The table plane: ArUco markers → a homography, and each seat's play zone rectified.
+
+Table coordinates are centimetres, origin at the table centre, +x toward East, +y toward
+North (DESIGN §5). Four ``DICT_4X4_50`` markers, 6 cm square, lie at the corners of the
+90 cm table, upright as read from the South seat. From the markers a camera at any height
+or angle gives a homography table → image; each seat's zone is then warped into an
+upright, fixed-scale image, the way the seat's player sees their own cards, which is what
+the detector was trained on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MARKER_CM = 6.0
+BORDER_CM = 1.0
+TABLE_CM = 90.0
+MARKERS = {0: (-40.0, -40.0), 1: (40.0, -40.0), 2: (40.0, 40.0), 3: (-40.0, 40.0)}
+DICTIONARY = cv2.aruco.DICT_4X4_50
+ZONE_NEAR_CM, ZONE_FAR_CM, ZONE_HALF_WIDTH_CM = 10.0, 36.0, 28.0
+PX_PER_CM = 10.0
+
+
+class CalibrationError(ValueError):
+    """The markers cannot give a homography; the message says what is wrong."""
+
+
+def marker_corners_cm(marker_id: int) -> np.ndarray:
+    """OpenCV's corner order (top-left, top-right, bottom-right, bottom-left) in table cm,
+    for a marker laid upright as read from South (its top edge toward North)."""
+    cx, cy = MARKERS[marker_id]
+    h = MARKER_CM / 2
+    return np.array([[cx - h, cy + h], [cx + h, cy + h], [cx + h, cy - h], [cx - h, cy - h]], dtype=np.float64)
+
+
+def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """Marker id → its four corners in image pixels, for the table's markers found."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY),
+                                       cv2.aruco.DetectorParameters())
+    corners, ids, _ = detector.detectMarkers(gray)
+    found: dict[int, np.ndarray] = {}
+    for c, i in zip(corners, [] if ids is None else ids.ravel(), strict=False):
+        if int(i) in MARKERS:
+            found[int(i)] = c.reshape(4, 2).astype(np.float64)
+    return found
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Table cm → image pixels, and how well the markers agree with it."""
+
+    homography: np.ndarray
+    markers: tuple[int, ...]
+    error_px: float  # mean reprojection error of the marker corners
+
+    @classmethod
+    def from_image(cls, image: np.ndarray) -> Calibration:
+        found = find_markers(image)
+        missing = sorted(set(MARKERS) - set(found))
+        if len(found) < 2:
+            raise CalibrationError(
+                f"found {len(found)} of the 4 table markers (missing {', '.join(map(str, missing))}): need at "
+                "least 2 — check they are in view, flat, lit without glare, and printed at 100% "
+                "('guandan markers')")
+        table = np.vstack([marker_corners_cm(i) for i in sorted(found)])
+        pixels = np.vstack([found[i] for i in sorted(found)])
+        homography, _ = cv2.findHomography(table, pixels, 0)
+        if homography is None:
+            raise CalibrationError("the markers found do not fit one table plane (are they laid as printed?)")
+        projected = cv2.perspectiveTransform(table.reshape(-1, 1, 2), homography).reshape(-1, 2)
+        error = float(np.linalg.norm(projected - pixels, axis=1).mean())
+        return cls(homography, tuple(sorted(found)), error)
+
+    def to_image(self, points_cm: np.ndarray) -> np.ndarray:
+        pts = np.asarray(points_cm, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def to_table(self, points_px: np.ndarray) -> np.ndarray:
+        pts = np.asarray(points_px, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+
+    def moved(self, image: np.ndarray, tolerance_px: float = 3.0) -> bool:
+        """Whether the markers in ``image`` are no longer where this calibration puts them
+        (the camera was bumped); markers not found count as not moved."""
+        found = find_markers(image)
+        for marker_id, corners in found.items():
+            expected = self.to_image(marker_corners_cm(marker_id))
+            if np.linalg.norm(expected - corners, axis=1).mean() > tolerance_px:
+                return True
+        return False
+
+
+# --- seat zones -----------------------------------------------------------------------------
+
+#: per seat: (zone pixel → table cm) as an affine map of (column, row): the player's view is
+#: upright, their left on the left
+_ZONE_AXES = {
+    #      origin (col 0, row 0)                 +column direction   +row direction
+    "S": ((-ZONE_HALF_WIDTH_CM, -ZONE_NEAR_CM), (1.0, 0.0), (0.0, -1.0)),
+    "N": ((ZONE_HALF_WIDTH_CM, ZONE_NEAR_CM), (-1.0, 0.0), (0.0, 1.0)),
+    "E": ((ZONE_NEAR_CM, -ZONE_HALF_WIDTH_CM), (0.0, 1.0), (1.0, 0.0)),
+    "W": ((-ZONE_NEAR_CM, ZONE_HALF_WIDTH_CM), (0.0, -1.0), (-1.0, 0.0)),
+}
+
+
+def zone_size(px_per_cm: float = PX_PER_CM) -> tuple[int, int]:
+    """(width, height) in pixels of a rectified zone."""
+    return (int(round(2 * ZONE_HALF_WIDTH_CM * px_per_cm)), int(round((ZONE_FAR_CM - ZONE_NEAR_CM) * px_per_cm)))
+
+
+def zone_to_table(seat: str, px_per_cm: float = PX_PER_CM) -> np.ndarray:
+    """3×3 matrix: zone pixel (column, row, 1) → table cm."""
+    (ox, oy), (cx, cy), (rx, ry) = _ZONE_AXES[seat]
+    s = 1.0 / px_per_cm
+    return np.array([[cx * s, rx * s, ox], [cy * s, ry * s, oy], [0.0, 0.0, 1.0]])
+
+
+def rectify_zone(image: np.ndarray, calibration: Calibration, seat: str, px_per_cm: float = PX_PER_CM) -> np.ndarray:
+    """The seat's play zone, upright as its player sees it, at ``px_per_cm``."""
+    zone_to_image = calibration.homography @ zone_to_table(seat, px_per_cm)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    return cv2.warpPerspective(image, zone_to_image, zone_size(px_per_cm), flags=flags,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def zone_point_to_table(seat: str, points_px: np.ndarray, px_per_cm: float = PX_PER_CM) -> np.ndarray:
+    """Zone pixel coordinates → table cm (for grouping corner indices into cards)."""
+    pts = np.asarray(points_px, dtype=np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, zone_to_table(seat, px_per_cm)).reshape(-1, 2)
+
+
+def seat_of(point_cm: tuple[float, float]) -> str | None:
+    """The seat whose direction dominates a table point, within 10–36 cm of the centre
+    (DESIGN §5); ``None`` outside every zone."""
+    x, y = point_cm
+    if abs(y) >= abs(x):
+        seat, d = ("S" if y < 0 else "N"), abs(y)
+    else:
+        seat, d = ("E" if x > 0 else "W"), abs(x)
+    return seat if ZONE_NEAR_CM <= d <= ZONE_FAR_CM else None
