@@ -1,0 +1,96 @@
+"""Corner indices into cards, and a zone over time: settled plays, new cards, cleared tricks."""
+
+import numpy as np
+
+from vision.detector import Detection
+from vision.grouping import Laid, group_cards
+from vision.tracker import Cleared, Settled, ZoneTracker, motion
+
+PX = 10.0  # rectified zones are 10 px/cm
+
+
+def index(card: str, x_cm: float, y_cm: float, conf: float = 0.9) -> Detection:
+    x, y = x_cm * PX, y_cm * PX
+    return Detection(card, conf, (x - 5, y - 10, x + 5, y + 10))
+
+
+def test_a_row_reads_left_to_right_whatever_order_the_detector_gives():
+    dets = [index("S7", 14, 3), index("H2", 10, 3.2), index("D5", 12, 2.9), index("C6", 8, 3.1)]
+    assert group_cards(dets).cards == ("C6", "H2", "D5", "S7")
+
+
+def test_the_last_cards_bottom_right_index_is_not_another_card():
+    # S7 is the rightmost card; its upside-down index lies one card-diagonal below-right
+    dets = [index("C6", 8, 3), index("S7", 10, 3), index("S7", 10 + 4.6, 3 + 6.8, 0.7)]
+    laid = group_cards(dets)
+    assert laid.cards == ("C6", "S7") and laid.stray == ()
+
+
+def test_two_identical_cards_side_by_side_are_two_cards():
+    dets = [index("S5", 8, 3), index("S5", 10.2, 3), index("H5", 12.4, 3), index("D5", 14.6, 3)]
+    assert group_cards(dets).cards == ("S5", "S5", "H5", "D5")
+
+
+def test_one_index_read_twice_is_one_card_and_the_confidence_is_the_weakest():
+    dets = [index("S9", 8, 3, 0.95), index("S9", 8.2, 3.1, 0.6), index("HK", 10, 3, 0.7)]
+    laid = group_cards(dets)
+    assert laid.cards == ("S9", "HK") and laid.confidence == 0.7
+
+
+def test_an_index_that_fits_no_card_is_reported_as_stray():
+    dets = [index("C6", 8, 3), index("DA", 20, 8)]
+    assert group_cards(dets).stray == ("DA",)
+
+
+def laid(*cards):
+    return Laid(tuple(cards), tuple(0.9 for _ in cards))
+
+
+def run(tracker, frames):
+    out = []
+    for t, cards, moving in frames:
+        out += tracker.update(t, laid(*cards), moving)
+    return out
+
+
+def test_a_play_settles_only_after_the_hand_is_gone_and_it_lies_still():
+    z = ZoneTracker("E", settle_s=0.3)
+    events = run(z, [(0.0, (), False), (0.1, ("S3",), True), (0.2, ("S3", "S4"), True),
+                     (0.3, ("S3", "S4"), False), (0.5, ("S3", "S4"), False)])
+    assert events == []
+    (e,) = run(z, [(0.65, ("S3", "S4"), False)])
+    assert isinstance(e, Settled) and e.new == ("S3", "S4")
+
+
+def test_a_second_play_in_the_same_trick_is_only_the_new_cards_and_a_cleared_zone_ends_it():
+    z = ZoneTracker("E", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("S3",), False), (0.3, ("S3",), False)])
+    (e,) = run(z, [(1.0, ("S3", "SK"), False), (1.3, ("S3", "SK"), False)])
+    assert e.new == ("SK",)
+    (c,) = run(z, [(2.0, (), False), (2.3, (), False)])  # turned face down onto the pile
+    assert isinstance(c, Cleared)
+    (e,) = run(z, [(3.0, ("SK",), False), (3.3, ("SK",), False)])  # a new trick: the same name is a new card
+    assert e.new == ("SK",)
+
+
+def test_a_hand_over_committed_cards_is_not_a_change():
+    z = ZoneTracker("N", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("D4", "D5", "D6", "D7", "D8"), False), (0.3, ("D4", "D5", "D6", "D7", "D8"), False)])
+    events = run(z, [(1.0, ("D4", "D5"), False), (1.3, ("D4", "D5"), False)])
+    assert [e.new for e in events] == [()]
+    assert z.new_cards() == ()
+
+
+def test_with_a_clock_the_press_commits():
+    z = ZoneTracker("W", settle_s=0.2)
+    run(z, [(0, ("HA",), False), (0.3, ("HA",), False)])
+    assert z.commit() == ("HA",)
+    assert z.commit() == ()  # a second press with nothing new is a pass
+
+
+def test_motion_of_a_zone():
+    a = np.zeros((260, 560, 3), np.uint8)
+    b = a.copy()
+    assert motion(a, b) == 0.0 and motion(None, b) == 255.0
+    b[:, :200] = 200
+    assert motion(a, b) > 50

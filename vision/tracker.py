@@ -1,0 +1,104 @@
+"""A seat's play zone over time: when the cards in it have settled, and which are new.
+
+The camera sees, frame after frame, what lies in each zone. A play is the set of cards that
+appears and then lies still — hands gone, no motion — for ``settle_s``. Cards already
+committed stay in the zone while the trick goes on (a player may play twice in a trick), so
+a new play is what lies there *beyond* what was committed. When the zone empties, the
+trick's plays have been turned face down onto the pile: that ends what the zone holds; it
+is not a play. A zone that shows fewer of its committed cards but not none is a hand or a
+shadow over them, not a change.
+
+Commit on the seat's button press when a clock is attached (``commit``), or on settling
+otherwise (``auto_commit``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.grouping import Laid
+
+SETTLE_S = 0.3
+MOTION_LEVEL = 6.0  # mean absolute grey-level change between frames that counts as motion
+
+
+@dataclass(frozen=True)
+class Settled:
+    seat: str
+    t: float
+    laid: Laid
+    new: tuple[str, ...]  # the cards beyond what was committed, in laid order
+
+
+@dataclass(frozen=True)
+class Cleared:
+    seat: str
+    t: float
+
+
+def motion(previous: np.ndarray | None, current: np.ndarray) -> float:
+    """How much a zone image changed: mean absolute difference of small grey versions."""
+    if previous is None or previous.shape != current.shape:
+        return 255.0
+    import cv2
+
+    a = cv2.resize(cv2.cvtColor(previous, cv2.COLOR_BGR2GRAY), (64, 32), interpolation=cv2.INTER_AREA)
+    b = cv2.resize(cv2.cvtColor(current, cv2.COLOR_BGR2GRAY), (64, 32), interpolation=cv2.INTER_AREA)
+    return float(np.abs(a.astype(np.int16) - b.astype(np.int16)).mean())
+
+
+def _beyond(laid: tuple[str, ...], committed: Counter) -> tuple[str, ...]:
+    """The cards of ``laid`` not accounted for by ``committed``, keeping the laid order."""
+    left = Counter(committed)
+    out = []
+    for card in laid:
+        if left[card]:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return tuple(out)
+
+
+class ZoneTracker:
+    def __init__(self, seat: str, settle_s: float = SETTLE_S, auto_commit: bool = False) -> None:
+        self.seat = seat
+        self.settle_s = settle_s
+        self.auto_commit = auto_commit
+        self.on_table: Counter = Counter()  # committed cards still lying in the zone
+        self.stable: Laid = Laid((), ())
+        self._candidate: Laid = Laid((), ())
+        self._since: float | None = None
+
+    def update(self, t: float, laid: Laid, moving: bool = False) -> list[Settled | Cleared]:
+        """Feed one frame's reading of the zone; returns what happened."""
+        if moving:
+            self._since = None
+            return []
+        if self._since is None or laid.cards != self._candidate.cards:
+            self._candidate, self._since = laid, t
+            return []
+        if t - self._since < self.settle_s or laid.cards == self.stable.cards:
+            return []
+        self.stable = laid
+        if not laid.cards:
+            if self.on_table:
+                self.on_table.clear()
+                return [Cleared(self.seat, t)]
+            return []
+        new = _beyond(laid.cards, self.on_table)
+        event = Settled(self.seat, t, laid, new)
+        if self.auto_commit and new:
+            self.commit()
+        return [event]
+
+    def new_cards(self) -> tuple[str, ...]:
+        """What a press would commit now: the settled cards beyond those committed."""
+        return _beyond(self.stable.cards, self.on_table)
+
+    def commit(self) -> tuple[str, ...]:
+        new = self.new_cards()
+        self.on_table.update(new)
+        return new
