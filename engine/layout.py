@@ -1,0 +1,51 @@
+"""A play's reading from the order its cards were laid (逢人配 stands where it is laid).
+
+The rules say a wildcard is laid in the place of the card it stands for. Given the cards in
+the order laid (left to right as the player sees them), a sequence reading fits when every
+natural card sits where that reading puts its rank — ascending, or descending if the player
+laid high to low. When exactly one reading fits the layout, that is the play; otherwise the
+layout does not decide and the engine's usual choice applies.
+"""
+
+from __future__ import annotations
+
+from engine.cards import NATURAL, parse_cards, parse_level, rank_of, wildcard
+from engine.plays import SEQUENCE_SHAPES, SEQUENCES, START_VALUE, Play, classify
+
+
+def _slots(play: Play) -> list[int]:
+    """The natural value each laid position stands for, ascending (A low is 1)."""
+    per, length, _ = SEQUENCE_SHAPES[play.type]
+    start = START_VALUE[play.rank]
+    return [start + i for i in range(length) for _ in range(per)]
+
+
+def _fits(laid: tuple[str, ...], play: Play, wild: str) -> bool:
+    slots = _slots(play)
+    for order in (slots, slots[::-1]):
+        ok = True
+        for card, value in zip(laid, order, strict=True):
+            if card == wild:
+                continue
+            natural = NATURAL[rank_of(card)]
+            if natural != value and not (natural == 14 and value == 1):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+def reading_from_layout(cards, level) -> Play | None:
+    """The one reading the laid order gives, or ``None`` when it does not decide."""
+    laid = parse_cards(cards)
+    level = parse_level(level)
+    readings = classify(laid, level)
+    if len(readings) <= 1:
+        return readings[0] if readings else None
+    wild = wildcard(level)
+    if wild not in laid:
+        return None
+    fitting = [r for r in readings if r.type in SEQUENCES and _fits(laid, r, wild)]
+    kinds = {(r.type, r.rank) for r in fitting}
+    return fitting[0] if len(kinds) == 1 else None
