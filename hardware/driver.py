@@ -10,7 +10,6 @@ for the fastest reaction, through ``on_event`` called on the I/O thread.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import queue
 import select
@@ -24,6 +23,7 @@ import serial
 from serial.tools import list_ports
 
 from hardware import protocol as p
+from hardware.port_thread import PortThread
 
 LOST_AFTER_S = 3.0
 ACK_TIMEOUT_S = 0.25
@@ -89,11 +89,14 @@ class Stats:
     naks: list = field(default_factory=list)
 
 
-class ClockDriver:
+class ClockDriver(PortThread):
+    name = "clock-driver"
+
     def __init__(self, port: str | None = None, match: PortMatch | None = None,
                  on_event: Callable[[object], None] | None = None, lost_after: float = LOST_AFTER_S) -> None:
         if port is None and match is None:
             raise ValueError("give the port, or how to find it (USB VID:PID / serial number)")
+        super().__init__()
         self.port = port
         self.match = match
         self.on_event = on_event
@@ -103,7 +106,6 @@ class ClockDriver:
         self.connected = False
         self.ready: p.Ready | None = None
         self._framer = p.Framer()
-        self._ser: serial.Serial | None = None
         self._outbox: deque[tuple[str, tuple]] = deque()
         self._unanswered: OrderedDict[int, list] = OrderedDict()  # n → [bytes, sent_at, tries]
         self._shown: dict[tuple[str, str], tuple] = {}  # last DSP/LED per seat, restored on reconnect
@@ -111,9 +113,6 @@ class ClockDriver:
         self._next_n = 0
         self._last_rx = 0.0
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._wake_r, self._wake_w = os.pipe()
-        self._thread: threading.Thread | None = None
 
     # --- commands (never block) ---------------------------------------------------------
 
@@ -129,29 +128,9 @@ class ClockDriver:
     def _queue(self, kind: str, *args) -> None:
         with self._lock:
             self._outbox.append((kind, args))
-        os.write(self._wake_w, b"!")
+        self._wake()
 
     # --- life cycle ---------------------------------------------------------------------
-
-    def start(self) -> ClockDriver:
-        self._thread = threading.Thread(target=self._run, name="clock-driver", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        os.write(self._wake_w, b"!")
-        if self._thread:
-            self._thread.join(timeout=5)
-        self._close()
-        os.close(self._wake_r)
-        os.close(self._wake_w)
-
-    def __enter__(self) -> ClockDriver:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
     @property
     def port_open(self) -> bool:
@@ -172,12 +151,6 @@ class ClockDriver:
         self.events.put(event)
         if self.on_event is not None:
             self.on_event(event)
-
-    def _close(self) -> None:
-        if self._ser is not None:
-            with contextlib.suppress(OSError):
-                self._ser.close()
-            self._ser = None
 
     def _open(self) -> bool:
         port = self.port

@@ -13,7 +13,6 @@ press the seat buttons, r the referee button, q quits.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import select
 import sys
@@ -24,6 +23,7 @@ from collections import OrderedDict
 import serial
 
 from hardware import protocol as p
+from hardware.port_thread import PortThread
 
 FIRMWARE = "emu-1.0"
 REPEAT_S = 0.2
@@ -31,9 +31,12 @@ HEARTBEAT_S = 1.0
 MAX_PENDING = 16
 
 
-class DeviceEmulator:
+class DeviceEmulator(PortThread):
+    name = "clock-emulator"
+
     def __init__(self, port: str, seats: str = "ESWN", send_heartbeats: bool = True,
                  ignore_commands: int = 0) -> None:
+        super().__init__()
         self.port = port
         self.seats = seats
         self.send_heartbeats = send_heartbeats
@@ -49,10 +52,6 @@ class DeviceEmulator:
         self._next_n = 0
         self._start = time.monotonic()
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._wake_r, self._wake_w = os.pipe()
-        self._thread: threading.Thread | None = None
-        self._ser: serial.Serial | None = None
 
     # --- buttons ------------------------------------------------------------------------
 
@@ -69,7 +68,7 @@ class DeviceEmulator:
             self._pending[n] = p.Button(n, button, self.uptime_ms())
             while len(self._pending) > MAX_PENDING:
                 self._pending.popitem(last=False)
-        os.write(self._wake_w, b"!")
+        self._wake()
         return n
 
     @property
@@ -78,32 +77,6 @@ class DeviceEmulator:
             return list(self._pending)
 
     # --- running ------------------------------------------------------------------------
-
-    def start(self) -> DeviceEmulator:
-        self._thread = threading.Thread(target=self._run, name="clock-emulator", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        os.write(self._wake_w, b"!")
-        if self._thread:
-            self._thread.join(timeout=5)
-        self._close()
-        os.close(self._wake_r)
-        os.close(self._wake_w)
-
-    def __enter__(self) -> DeviceEmulator:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    def _close(self) -> None:
-        if self._ser is not None:
-            with contextlib.suppress(OSError):
-                self._ser.close()
-            self._ser = None
 
     def _open(self) -> bool:
         try:
