@@ -2,10 +2,10 @@
 
 The Swiss draw (``engine.pairing``) needs an exact answer to one question — can every
 pair be given an opponent it has not met? — and, when not, the draw with the fewest
-rematches. Both are a maximum-cardinality matching in the graph of "not yet met". A
-greedy pass finds almost all of it; this module only *augments* that start, one free
-vertex at a time, so on a large field it touches a few vertices instead of the whole
-graph.
+rematches. Both are a maximum-cardinality matching in the graph of "not yet met". The
+draw's greedy pass and swaps find almost all of it; this module only *augments* that
+start, one free vertex at a time, so on a large field it touches a few vertices instead
+of the whole graph.
 
 Neighbours are asked for lazily, in the caller's order of preference, and the search
 takes the first augmenting path it finds: a caller that lists near opponents first gets
@@ -31,7 +31,12 @@ def maximum_matching(n: int, neighbours: Callable[[int], Iterable[int]], mate: l
     Returns a new list; the argument is not changed.
     """
     mate = list(mate)
-    for root in range(n):
+    # a path joins two free vertices: an isolated one can end none, and a search from the
+    # last free vertex left is a search of the whole graph that cannot succeed
+    free = [v for v in range(n) if mate[v] == FREE and next(iter(neighbours(v)), None) is not None]
+    for root in free:
+        if sum(mate[v] == FREE for v in free) < 2:
+            break
         if mate[root] == FREE:
             _augment_from(root, n, neighbours, mate)
     return mate
@@ -45,6 +50,7 @@ def _augment_from(root: int, n: int, neighbours: Callable[[int], Iterable[int]],
     outer = [False] * n
     outer[root] = True
     queue = deque([root])
+    tree = [root]  # every vertex reached: only these can lie in a blossom
     while queue:
         v = queue.popleft()
         for w in neighbours(v):
@@ -56,7 +62,7 @@ def _augment_from(root: int, n: int, neighbours: Callable[[int], Iterable[int]],
                 in_blossom = [False] * n
                 _mark_path(v, b, w, base, mate, parent, in_blossom)
                 _mark_path(w, b, v, base, mate, parent, in_blossom)
-                for u in range(n):
+                for u in tree:
                     if in_blossom[base[u]]:
                         base[u] = b
                         if not outer[u]:
@@ -69,6 +75,7 @@ def _augment_from(root: int, n: int, neighbours: Callable[[int], Iterable[int]],
                     return
                 outer[mate[w]] = True
                 queue.append(mate[w])
+                tree += (w, mate[w])
 
 
 def _common_base(a: int, b: int, base: list[int], mate: list[int], parent: list[int], n: int) -> int:

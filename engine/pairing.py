@@ -13,18 +13,21 @@ Swiss draw (积分编排), ``swiss_draw``
 
     Algorithm. (a) The bye goes to the lowest-placed pair with the fewest byes.
     (b) Greedy, top down: each unpaired pair meets the highest-placed unpaired pair below
-    it that it has not met — 1 v 2, 3 v 4 … on a fresh field. (c) Where the greedy pass
-    strands pairs (everyone left below has been met), the draw is repaired by augmenting
-    paths in the graph "has not met" plus a bye vertex joined to the pairs that may take
-    the bye (Edmonds' blossom algorithm, ``engine.matching``). Neighbours are offered
-    nearest place first, so a repair swaps opponents within or next to the score group.
-    A maximum matching of that graph is exactly a draw with the fewest rematches and a
-    lawful bye, so rules 1–2 hold with no search budget to run out. (d) Pairs still
-    stranded (rematches nobody can avoid) meet in order of place.
+    it that it has not met — 1 v 2, 3 v 4 … on a fresh field. (c) A pair the greedy pass
+    strands (everyone left below has met it) is repaired by a swap: it takes the nearest
+    opponent it has not met, whose old opponent takes another stranded pair (or the bye).
+    (d) Whatever is still stranded goes to an exact search: augmenting paths in the graph
+    "has not met", plus a bye vertex joined to the pairs that may take the bye (Edmonds'
+    blossom algorithm, ``engine.matching``), neighbours offered nearest place first. A
+    maximum matching of that graph is exactly a draw with the fewest rematches and a
+    lawful bye, so rules 1–2 hold with no search budget to run out. (e) Pairs still
+    stranded then (rematches nobody can avoid) meet in order of place.
 
-    Cost: (b) is near-linear on a real field; (c) runs once per stranded pair and stops
-    at the first path, which is short when the field is large. 4,096 pairs draw in well
-    under a second (``benchmarks/tournament.py``).
+    Cost: (b) and (c) are near-linear on a real field; (d) runs only when swaps fail,
+    once per stranded pair, and stops at the first path. 4,096 pairs draw in a few tens
+    of milliseconds (``benchmarks/tournament.py``); the worst case of (d) is quadratic in
+    the field per stranded pair (a late round where the unpaired have met almost
+    everyone), which a field of thousands never reaches in a dozen rounds.
 
 Round robin (循环赛), ``round_robin``
     The circle method: one pair fixed, the rest turn one place a round; an odd group gets
@@ -43,7 +46,7 @@ Knockout (淘汰赛), ``bracket``
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from engine.matching import FREE, maximum_matching
 
@@ -82,6 +85,13 @@ def swiss_draw(order: Sequence[str], met: Mapping[str, set[str]], byes: Mapping[
         if v in eligible:
             yield bye_vertex
 
+    def joinable(a: int, b: int) -> bool:
+        if bye_vertex in (a, b):
+            return (b if a == bye_vertex else a) in eligible
+        return a != b and b not in played[a]
+
+    if FREE in mate:
+        _swap_nearby(n, neighbours, joinable, mate)
     if FREE in mate:
         mate = maximum_matching(size, neighbours, mate)
     if bye_vertex is not None and mate[bye_vertex] == FREE:
@@ -110,6 +120,26 @@ def _greedy(n: int, played: list[set[int]], mate: list[int]) -> None:
                 mate[i], mate[j] = j, i
                 del waiting[k]
                 break
+
+
+def _swap_nearby(n: int, neighbours: Callable[[int], Iterator[int]], joinable: Callable[[int, int], bool],
+                 mate: list[int]) -> None:
+    """The usual Swiss repair, tried before the exact search: a stranded pair ``u`` takes
+    the nearest opponent ``x`` it has not met, and ``x``'s old opponent ``y`` takes another
+    stranded pair (or the bye) it has not met."""
+    for u in range(n):
+        if mate[u] != FREE:
+            continue
+        stranded = [v for v in range(n) if mate[v] == FREE and v != u]
+        for x in neighbours(u):
+            y = mate[x]
+            v = x if y == FREE else next((v for v in stranded if joinable(y, v)), None)
+            if v is None:
+                continue
+            if v != x:
+                mate[y], mate[v] = v, y
+            mate[u], mate[x] = x, u
+            break
 
 
 def _nearest_first(v: int, n: int) -> Iterator[int]:

@@ -15,9 +15,6 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-#: the columns the chain can name, biggest first; ``lot`` is the exception (smallest first)
-TOTALS = ("points", "wins", "upgrades", "level_points", "small_points")
-
 
 @dataclass(frozen=True)
 class Score:
@@ -67,7 +64,8 @@ def lots(pairs: Sequence[str], seed: int) -> dict[str, int]:
 
 def rank(standings: Iterable[Standing], chain: Sequence[str]) -> list[Standing]:
     """Sort by (group, round reached, then ``chain``) and number the places within each
-    group from 1; lines equal on every compared value share a rank."""
+    group from 1; lines equal on every compared value share a rank. Every total ranks
+    biggest first; ``lot`` (抽签) smallest first."""
 
     def key(s: Standing) -> tuple:
         values = tuple(s.lot if name == "lot" else -getattr(s, name) for name in chain)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from engine.cards import parse_level
 from engine.match import LEVELS, PASSED, Result, match_result
@@ -167,7 +168,7 @@ def planned_rounds(fmt: str, pairs: Sequence[Pair], rounds: int | None) -> int:
             raise TournamentError("a Swiss tournament needs --rounds (1 or more)")
         return rounds
     if fmt == "roundrobin":
-        needed = max(len(round_robin(g)) for g in _groups(pairs))
+        needed = max(len(round_robin(g)) for g in _groups(pairs).values())
     else:
         needed = max(1, (len(pairs) - 1).bit_length())
     if rounds is not None and rounds != needed:
@@ -175,15 +176,23 @@ def planned_rounds(fmt: str, pairs: Sequence[Pair], rounds: int | None) -> int:
     return needed
 
 
-def _groups(pairs: Sequence[Pair]) -> list[list[str]]:
+def _groups(pairs: Sequence[Pair]) -> dict[int | None, list[str]]:
+    """Pair ids by group, each group in seeding order."""
     groups: dict[int | None, list[str]] = {}
     for p in pairs:
         groups.setdefault(p.group, []).append(p.id)
-    return list(groups.values())
+    return groups
 
 
 @dataclass
 class Tournament:
+    """A tournament's settings and history; every rule question is a method here.
+
+    Methods that score a table return the ``Outcome`` without keeping it: the caller
+    stores it (``scorer.tournament_store``) and the next rebuild sees it, so a refused or
+    abandoned entry leaves nothing behind.
+    """
+
     name: str
     format: str
     rounds: int
@@ -202,11 +211,15 @@ class Tournament:
         """The latest round drawn (0 before the first draw)."""
         return max(self.draws, default=0)
 
+    @cached_property
+    def _by_id(self) -> dict[str, Pair]:
+        return {p.id: p for p in self.pairs}
+
     def pair(self, pair_id: str) -> Pair:
-        for p in self.pairs:
-            if p.id == pair_id:
-                return p
-        raise TournamentError(f"unknown pair {pair_id!r}")
+        try:
+            return self._by_id[pair_id]
+        except KeyError:
+            raise TournamentError(f"unknown pair {pair_id!r}") from None
 
     def table(self, round_no: int | None, table_no: int) -> tuple[int, Table]:
         """The round (the latest drawn when ``None``) and its table ``table_no``."""
@@ -290,7 +303,7 @@ class Tournament:
     def _round_robin(self, round_no: int) -> list[Table]:
         games: list[Table] = []
         byes: list[Table] = []
-        for g, members in enumerate(_groups(self.pairs), 1):
+        for g, members in _groups(self.pairs).items():
             schedule = round_robin(members)
             if round_no > len(schedule):
                 continue

@@ -28,7 +28,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "table": ("桌号", "Table"), "ns": ("南北", "North-South"), "ew": ("东西", "East-West"),
     "bye": ("轮空", "Bye"), "pair": ("组合", "Pair"), "name": ("队名", "Name"), "group_col": ("组别", "Group"),
     "ns_level": ("南北级数", "NS level"), "ew_level": ("东西级数", "EW level"),
-    "winner": ("胜方", "Winner"), "signature": ("双方签名", "Signatures"),
+    "signature": ("双方签名", "Signatures"),
     "rank": ("名次", "Rank"), "played": ("场次", "Played"), "points": ("积分", "Points"),
     "wins": ("胜轮次", "Wins"), "upgrades": ("升级数", "Upgrades"), "level_points": ("级差分", "Level pts"),
     "small_points": ("小分", "Small pts"), "lot": ("抽签", "Lot"), "reached": ("所到轮次", "Reached"),
@@ -38,7 +38,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "drew": ("{a}（{la}）与{b}（{lb}）平局", "{a} ({la}) drew with {b} ({lb})"),
     "forfeited": ("{b}弃权，{a}胜", "{b} forfeited, {a} wins"),
     "scores": ("积分 {p}，小分 {s}，级差分 {l}", "points {p}, small {s}, level {l}"),
-    "bye_points": ("轮空计{points}分", "bye: {points} points"),
+    "bye_points": ("轮空计{points}分", "a bye scores {points}"),
+    "after_round": ("第{n}轮后", "after round {n}"),
 }
 
 
@@ -203,18 +204,21 @@ def _meta(t: Tournament, extra: str = "") -> str:
 
 
 def sheet_html(t: Tournament, round_no: int) -> str:
-    """积分记录表: one round's draw with blank boxes for the levels, the winner and the
-    signatures, to be filled in at the tables."""
-    award = t.profile.match.bye.points
+    """积分记录表: one round's draw with boxes to fill in at the tables — both final levels,
+    the match points and the profile's other scored column (小分 or 级差分), signatures."""
+    scored = ["points"] + [c for c in t.profile.tiebreak.chain if c in ("small_points", "level_points")][:1]
+    blanks = 2 + len(scored) + 1
+    award = t.profile.match.bye
+    bye_text = both("bye_points", points=award.points)
     rows = []
     for tb in t.draws[round_no]:
         if tb.is_bye:
             rows.append(f"<tr><td>{both('bye')}</td>{_pair_cell(t, tb.ns)}"
-                        f'<td colspan="5">{html.escape(both("bye_points", points=award))}</td></tr>')
+                        f'<td colspan="{blanks + 1}">{html.escape(bye_text)}</td></tr>')
         else:
             rows.append(f"<tr><td>{tb.table}</td>{_pair_cell(t, tb.ns)}{_pair_cell(t, tb.ew)}"
-                        + '<td class="blank"></td>' * 4 + "</tr>")
-    head = "".join(_th(k) for k in ("table", "ns", "ew", "ns_level", "ew_level", "winner", "signature"))
+                        + '<td class="blank"></td>' * blanks + "</tr>")
+    head = "".join(_th(k) for k in ("table", "ns", "ew", "ns_level", "ew_level", *scored, "signature"))
     body = f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>\n"
     return _page("sheet", t, _meta(t, both("round", n=round_no)), body)
 
@@ -233,5 +237,5 @@ def standings_html(t: Tournament) -> str:
             lines.append(f"<tr>{cells}</tr>")
         head = "".join(_th(c) for c in cols if c != "name")
         body.append(f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(lines) + "\n</tbody>\n</table>\n")
-    done = both("round", n=t.drawn) if t.drawn else ""
+    done = both("after_round", n=t.drawn) if t.drawn else ""
     return _page("standings_title", t, _meta(t, done), "\n".join(body))

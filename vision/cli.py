@@ -171,8 +171,8 @@ def cmd_calibrate(args: Namespace) -> None:
 
 
 def add_parsers(sub) -> None:
-    p = sub.add_parser("markers", help="print the table markers (A4 PDF, true size at 100%)",
-                       description="Write the four ArUco table markers as an A4 PDF, true size when printed at 100%.")
+    p = sub.add_parser("markers", help="print the table markers (A4 PDF, true size at 100%%)",
+                       description="Write the four ArUco table markers as an A4 PDF, true size when printed at 100%%.")
     p.add_argument("--out", default="markers.pdf", help="PDF file (default markers.pdf)")
     p.set_defaults(func=cmd_markers)
 

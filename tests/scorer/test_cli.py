@@ -22,6 +22,17 @@ def test_help_explains_every_command():
     assert "--lang" in guandan("replay", "--help").stdout
 
 
+def test_every_command_explains_itself():
+    from scorer.cli import build_parser
+
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # the registered sub-commands
+    assert len(commands) >= 15
+    for name, sub in commands.items():
+        text = sub.format_help()  # raises on a malformed help string
+        assert name in text and len(text) > 80
+
+
 def test_selfplay_then_replay_in_both_languages(tmp_path):
     record = tmp_path / "game.jsonl"
     made = guandan("selfplay", "--seed", "5", "--hands", "2", "--profile", "linquan", "--out", str(record))

@@ -1,0 +1,287 @@
+"""``guandan tournament …``: create a tournament, draw its rounds, enter results, print
+standings and score sheets. The rules live in ``engine.tournament``, the file in
+``scorer.tournament_store``, the wording in ``scorer.tournament_report``.
+
+Every action takes ``--db FILE`` (default ``guandan.db``), ``--json`` and ``--lang``.
+A refusal (unknown pair, table not in the draw, round drawn twice, results missing, a
+bad pairs file, no such file) is one line on stderr and exit status 2. Those are caught
+here rather than in ``scorer.cli.main``: under ``python -m scorer.cli`` that module
+runs as ``__main__``, so an exception class imported from ``scorer.cli`` would not be
+the one its ``main`` catches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import secrets
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.events import RecordError
+from engine.match import Match
+from engine.profile import ProfileError
+from engine.record import parse_lines, replay
+from engine.tournament import FORMATS, SEEDINGS, Pair, Tournament, TournamentError, arrange, planned_rounds
+from scorer import profiles
+from scorer.i18n import LANGS
+from scorer.tournament_report import (
+    draw_lines,
+    result_line,
+    sheet_html,
+    standing_rows,
+    standings_html,
+    standings_lines,
+    word,
+    write_csv,
+)
+from scorer.tournament_store import StoreError, TournamentStore
+
+DEFAULT_DB = "guandan.db"
+_PLAYER_SEPARATORS = re.compile(r"[/、;；]")
+
+
+class PairsFileError(Exception):
+    """A pairs CSV that cannot make a tournament."""
+
+
+def read_pairs(path: str) -> list[Pair]:
+    """Pairs from a CSV whose header names ``id`` and ``name``; players come from a
+    ``players`` column (names split on / 、 ;) or ``player1``, ``player2`` … columns.
+    The order of the lines is the seeding order where the format uses one."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise PairsFileError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PairsFileError(f"{path}: cannot read the pairs ({exc})") from None
+    reader = csv.DictReader(text.splitlines())
+    header = [h.strip() for h in reader.fieldnames or []]
+    if "id" not in header or "name" not in header:
+        raise PairsFileError(f"{path}: the first line must be a header naming the columns id,name "
+                             "(and optionally players)")
+    reader.fieldnames = header
+    pairs: list[Pair] = []
+    seen: set[str] = set()
+    for row in reader:
+        line = reader.line_num
+        pair_id = (row.get("id") or "").strip()
+        if not pair_id:
+            raise PairsFileError(f"{path}: line {line}: a pair without an id")
+        if pair_id in seen:
+            raise PairsFileError(f"{path}: line {line}: duplicate pair id {pair_id!r}")
+        seen.add(pair_id)
+        players = [name.strip() for col in header if col.startswith("player")
+                   for name in _PLAYER_SEPARATORS.split(row.get(col) or "") if name.strip()]
+        pairs.append(Pair(pair_id, (row.get("name") or "").strip() or pair_id, tuple(players)))
+    return pairs
+
+
+def _print_json(value: object) -> None:
+    print(json.dumps(value, ensure_ascii=False))
+
+
+def _tournament(store: TournamentStore) -> Tournament:
+    return store.load(profiles.load)
+
+
+# --- actions -------------------------------------------------------------------------------
+
+def cmd_new(args: argparse.Namespace) -> None:
+    pairs = read_pairs(args.pairs)
+    profile = profiles.load(args.profile)
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    seeding = args.seeding or ("order" if args.format == "knockout" else "lot")
+    arranged = arrange(pairs, args.format, args.groups, seeding, seed)
+    t = Tournament(args.name, args.format, planned_rounds(args.format, arranged, args.rounds), profile, seed, arranged)
+    with TournamentStore.open(args.db, create=True) as store:
+        store.save_tournament(t, args.profile)
+    if args.json:
+        groups = sorted({p.group for p in arranged if p.group is not None})
+        out = {"name": t.name, "format": t.format, "rounds": t.rounds, "profile": profile.name,
+               "seed": seed, "pairs": [p.id for p in arranged]}
+        if groups:
+            out["groups"] = [[p.id for p in arranged if p.group == g] for g in groups]
+        _print_json(out)
+        return
+    print(word("created", args.lang, name=t.name, format=word(t.format, args.lang), pairs=len(pairs),
+               rounds=t.rounds, profile=profile.name, seed=seed))
+
+
+def cmd_draw(args: argparse.Namespace) -> None:
+    with TournamentStore.open(args.db) as store, store.transaction():
+        t = _tournament(store)
+        tables = t.draw(args.round)
+        round_no = t.drawn + 1
+        store.add_draw(round_no, tables)
+    t.draws[round_no] = tables
+    if args.json:
+        _print_json([tb.to_json() for tb in tables])
+        return
+    for line in draw_lines(t, round_no, tables, args.lang):
+        print(line)
+
+
+def cmd_result(args: argparse.Namespace) -> None:
+    chosen = [flag for flag, value in (("--levels", args.levels), ("--forfeit", args.forfeit),
+                                        ("--record", args.record)) if value is not None]
+    if len(chosen) != 1:
+        raise TournamentError("give exactly one of --levels LA LB, --forfeit SIDE_OR_PAIR, --record FILE")
+    if args.winner is not None and args.levels is None:
+        raise TournamentError("--winner goes with --levels (the extra hand of a tie)")
+    if args.levels is not None and len(args.pairs) != 2:
+        raise TournamentError("--levels needs the two pairs: result TABLE A B --levels LA LB")
+    if len(args.pairs) not in (0, 2):
+        raise TournamentError("give both pairs of the table, or neither")
+    match = _replay_record(args.record) if args.record is not None else None
+    with TournamentStore.open(args.db) as store, store.transaction():
+        t = _tournament(store)
+        if args.levels is not None:
+            round_no, outcome = t.score_levels(args.round, args.table, *args.pairs, *args.levels, winner=args.winner)
+        elif args.forfeit is not None:
+            round_no, outcome = t.score_forfeit(args.round, args.table, args.forfeit, args.pairs)
+        else:
+            if match.profile.name != t.profile.name:
+                raise TournamentError(f"{args.record}: played under profile {match.profile.name!r}, "
+                                      f"the tournament uses {t.profile.name!r}")
+            round_no, outcome = t.score_result(args.round, args.table, match.result)
+        corrected = (round_no, args.table) in t.results
+        entry = store.add_result(round_no, args.table, outcome, args.by)
+    if args.json:
+        _print_json({"round": round_no, "table": args.table, "entry": entry, "correction": corrected,
+                     "entered_by": args.by, **outcome.to_json()})
+        return
+    _, table = t.table(round_no, args.table)
+    print(result_line(t, round_no, table, outcome, corrected, args.lang))
+
+
+def _replay_record(path: str) -> Match:
+    """A table's finished match, replayed from its game record."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TournamentError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TournamentError(f"{path}: cannot read the record ({exc})") from None
+    try:
+        match = replay(parse_lines(text.splitlines()), profiles.load)
+    except RecordError as exc:
+        raise TournamentError(f"{path}: {exc}") from None
+    if match.result is None:
+        raise TournamentError(f"{path}: the match in this record has not finished")
+    return match
+
+
+def cmd_standings(args: argparse.Namespace) -> None:
+    with TournamentStore.open(args.db) as store:
+        t = _tournament(store)
+    if args.csv:
+        write_csv(t, Path(args.csv))
+    if args.html:
+        Path(args.html).write_text(standings_html(t), encoding="utf-8")
+    if args.json:
+        _print_json(standing_rows(t))
+        return
+    for line in standings_lines(t, args.lang):
+        print(line)
+
+
+def cmd_sheet(args: argparse.Namespace) -> None:
+    with TournamentStore.open(args.db) as store:
+        t = _tournament(store)
+    round_no = t.drawn_round(args.round)
+    Path(args.html).write_text(sheet_html(t, round_no), encoding="utf-8")
+    if args.json:
+        _print_json([tb.to_json() for tb in t.draws[round_no]])
+        return
+    for line in draw_lines(t, round_no, t.draws[round_no], args.lang):
+        print(line)
+
+
+# --- the parser ----------------------------------------------------------------------------
+
+def _refusals_exit_2(handler: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Namespace], None]:
+    """Run an action; a refusal becomes one line on stderr and exit status 2."""
+    def run(args: argparse.Namespace) -> None:
+        try:
+            handler(args)
+            return
+        except BrokenPipeError:
+            raise  # output piped into `head`: scorer.cli's main ends quietly
+        except (TournamentError, StoreError, PairsFileError, ProfileError) as exc:
+            message = str(exc)
+        except sqlite3.Error as exc:
+            message = f"{args.db}: {exc}"
+        except OSError as exc:  # an output file that cannot be written
+            message = f"{exc.filename}: {exc.strerror}"
+        print(f"guandan: {message}", file=sys.stderr)
+        raise SystemExit(2)
+    return run
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``guandan tournament`` and its actions."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
+                        help=f"the tournament file (SQLite; default {DEFAULT_DB})")
+    common.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    common.add_argument("--lang", choices=LANGS, default="zh", help="language of the tables (default zh)")
+
+    top = subparsers.add_parser(
+        "tournament", help="run a tournament: pairs, draws, results, standings (名次)",
+        description="Run a Guandan tournament from one SQLite file: Swiss-style draws (积分编排), group "
+                    "round robins (分组循环) or knockouts (淘汰赛), results typed as final levels or "
+                    "taken from a table's record, standings by the rule profile's tie-break chain.")
+    actions = top.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    p = actions.add_parser("new", parents=[common], help="create a tournament from a pairs CSV",
+                           description="Create a tournament file. The pairs CSV has a header with id,name "
+                                       "(optional players column: names split by / 、 ;); its order is the "
+                                       "seeding order.")
+    p.add_argument("name", help="the tournament's name")
+    p.add_argument("--pairs", required=True, metavar="PAIRS.csv", help="the pairs (id,name[,players])")
+    p.add_argument("--format", required=True, choices=FORMATS, help="swiss, roundrobin or knockout")
+    p.add_argument("--rounds", type=int, metavar="N",
+                   help="rounds to play (Swiss: required; round robin and knockout: as the schedule needs)")
+    p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile name or .toml file")
+    p.add_argument("--groups", type=int, default=1, metavar="N", help="round robin: number of groups (default 1)")
+    p.add_argument("--seeding", choices=SEEDINGS,
+                   help="lot: draw groups / bracket by lot; order: the CSV order is the seeding (snake "
+                        "groups, 1 v N bracket). Default: lot for a round robin, order for a knockout")
+    p.add_argument("--seed", type=int, help="seed of every draw by lot (default: drawn now and stored)")
+    p.set_defaults(func=_refusals_exit_2(cmd_new))
+
+    p = actions.add_parser("draw", parents=[common], help="draw the next round",
+                           description="Draw the next round, once every result of the previous one is in.")
+    p.add_argument("--round", type=int, metavar="N", help="the round to draw (must be the next one)")
+    p.set_defaults(func=_refusals_exit_2(cmd_draw))
+
+    p = actions.add_parser(
+        "result", parents=[common], help="enter or correct a table's result",
+        description="Enter a table's result: the two pairs' final levels (A+ or pass: passed A), a forfeit "
+                    "(弃权), or a table's game record. Entering again corrects it; the earlier entry is kept.")
+    p.add_argument("table", type=int, help="table number in the round's draw")
+    p.add_argument("pairs", nargs="*", metavar="PAIR", help="the table's two pairs, A then B")
+    p.add_argument("--levels", nargs=2, metavar=("LA", "LB"), help="final levels of A and B, e.g. J 5, A+ K")
+    p.add_argument("--forfeit", metavar="SIDE_OR_PAIR", help="the pair (or side NS/EW) that forfeits")
+    p.add_argument("--record", metavar="FILE", help="the table's game record (.jsonl); its result counts")
+    p.add_argument("--winner", metavar="PAIR", help="equal levels: the pair that won the extra hand (加打一副牌)")
+    p.add_argument("--round", type=int, metavar="N", help="the round (default: the latest drawn)")
+    p.add_argument("--by", default="cli", metavar="NAME", help="who enters the result (default cli)")
+    p.set_defaults(func=_refusals_exit_2(cmd_result))
+
+    p = actions.add_parser("standings", parents=[common], help="the standings (名次)",
+                           description="Print the standings, ranked by the profile's tie-break chain.")
+    p.add_argument("--csv", metavar="FILE", help="also write them as CSV (UTF-8 with BOM)")
+    p.add_argument("--html", metavar="FILE", help="also write a print-ready A4 page")
+    p.set_defaults(func=_refusals_exit_2(cmd_standings))
+
+    p = actions.add_parser("sheet", parents=[common], help="a round's score sheet (积分记录表) as HTML",
+                           description="Write a round's draw as a print-ready A4 score sheet (积分记录表).")
+    p.add_argument("--round", type=int, required=True, metavar="N", help="the round")
+    p.add_argument("--html", required=True, metavar="FILE", help="the HTML file to write")
+    p.set_defaults(func=_refusals_exit_2(cmd_sheet))
