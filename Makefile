@@ -24,6 +24,8 @@ test: $(STAMP) system
 bench: $(STAMP) system
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/clock.py
+	$(BIN)/python benchmarks/tournament.py
+	$(BIN)/python benchmarks/web.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
