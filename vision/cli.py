@@ -170,7 +170,41 @@ def cmd_calibrate(args: Namespace) -> None:
         print("warning: the markers disagree by more than 2 px: are they flat and printed at 100%?")
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+        if w < 320 or h < 240:
+            raise ValueError
+    except ValueError:
+        raise VisionError(f"--size wants WIDTHxHEIGHT such as 1280x720, got {text!r}") from None
+    return w, h
+
+
+def cmd_render_game(args: Namespace) -> None:
+    from vision.progress import Progress
+    from vision.render_game import render
+
+    size = _size(args.size)
+    out = Path(args.out)
+    with Progress("render", sys.stderr) as bar:
+        meta = render(args.seed, out, size=size, hands=args.hands, max_events=args.max_events,
+                      profile=args.profile, progress=bar.update)
+    print(f"{out / 'game.mp4'}: {meta['frames']} frames at {meta['fps']} fps, {size[0]}×{size[1]}; "
+          f"truth: {out / 'truth.jsonl'} ({meta['events']} events)")
+
+
 def add_parsers(sub) -> None:
+    p = sub.add_parser("render-game", help="render an overhead video of a hand played by the bots, with its truth",
+                       description="Render a realistic overhead video of a hand (or match) played by simple bots, "
+                                   "with the ground-truth record beside it (truth.jsonl).")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", required=True, help="folder for game.mp4, truth.jsonl and meta.json")
+    p.add_argument("--size", default="1280x720", help="video size, e.g. 1280x720 or 1920x1080")
+    p.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
+    p.add_argument("--max-events", type=int, help="stop after this many record events (a short clip)")
+    p.add_argument("--profile", default="jiangsu", help="rule profile (default jiangsu)")
+    p.set_defaults(func=cmd_render_game)
+
     p = sub.add_parser("markers", help="print the table markers (A4 PDF, true size at 100%%)",
                        description="Write the four ArUco table markers as an A4 PDF, true size when printed at 100%%.")
     p.add_argument("--out", default="markers.pdf", help="PDF file (default markers.pdf)")

@@ -1,0 +1,230 @@
+"""``guandan render-game``: an overhead video of a hand played by the engine's bots.
+
+What the camera pipeline is tested and demonstrated on, with the truth beside it: a match
+played by simple bots (``engine.bots``) is staged on a table seen from above — each play
+laid in its seat's zone as players lay them (a row of overlapping cards, each top-left
+index visible, upright for its owner), brought in by a hand that covers the cards while it
+lays them, left lying while the trick goes on, and turned face down onto the seat's pile
+when the trick ends. A tilted camera sees it with uneven light and noise. The record
+written beside the video (``truth.jsonl``) is the bots' record re-timed to the video: each
+play's ``t`` is the moment its cards lie still.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.bots import self_play
+from engine.events import Deal, Event, Header, Pass, PlayCards
+from engine.match import Match
+from engine.record import dumps
+from scorer import profiles
+from vision.calibration import zone_to_table
+from vision.synth.deck import back_image, card_image, styles
+from vision.table_canvas import camera_homography, canvas_to_table, table_canvas
+
+FPS = 30
+CANVAS_PX_PER_CM = 8.0
+ROW_CM = 22.0  # distance of a laid row's centre line from the table centre
+STEP_CM = 2.1  # how far each card of a row is laid right of the one before
+PILE_CM = 41.0
+LAY_S, SETTLE_S, HOLD_S, PASS_S, CLEAR_S = 0.6, 0.3, 1.2, 0.7, 0.6
+SKIN = (120, 160, 205)
+
+
+@dataclass
+class TableState:
+    """What lies on the table at one moment."""
+
+    rows: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in "ESWN"})
+    piles: dict[str, int] = field(default_factory=lambda: {s: 0 for s in "ESWN"})
+    hand: tuple[str, float] | None = None  # seat and how far in (0–1)
+
+
+@dataclass
+class Staging:
+    """The video's timeline: table states with their start times, and the re-timed record."""
+
+    keys: list[tuple[float, TableState]]
+    events: list[Event]
+    duration: float
+
+
+def _rotation(seat: str) -> int | None:
+    """How a card image (upright, top up) is turned to face the seat's player on the canvas."""
+    return {"S": None, "N": cv2.ROTATE_180, "E": cv2.ROTATE_90_COUNTERCLOCKWISE, "W": cv2.ROTATE_90_CLOCKWISE}[seat]
+
+
+def stage(events: list[Event], profile, max_events: int | None = None) -> Staging:
+    """Turn a record into table states over video time, and re-time the record. The rules
+    engine replays it alongside, so the video turns a trick over exactly when it ends."""
+    match = Match(profile, events[0])
+    state = TableState()
+    keys: list[tuple[float, TableState]] = [(0.0, _copy(state))]
+    out: list[Event] = []
+    t = 1.0
+    for ev in events:
+        if max_events is not None and len(out) > max_events:
+            break
+        seq = len(out)
+        fields = {k: v for k, v in ev.__dict__.items() if k not in ("seq", "t")}
+        if isinstance(ev, PlayCards):
+            for k in range(1, 4):  # the hand comes in
+                state.hand = (ev.seat, k / 3)
+                keys.append((t + LAY_S * k / 4, _copy(state)))
+            state.rows[ev.seat] = state.rows[ev.seat] + list(ev.cards)
+            keys.append((t + LAY_S, _copy(state)))
+            state.hand = None
+            keys.append((t + LAY_S + SETTLE_S, _copy(state)))
+            event = PlayCards(seq=seq, t=round(t + LAY_S + SETTLE_S, 2), **fields)
+            t += LAY_S + SETTLE_S + HOLD_S
+        elif isinstance(ev, Pass):
+            event = Pass(seq=seq, t=round(t + PASS_S / 2, 2), **fields)
+            t += PASS_S
+        elif isinstance(ev, Deal):  # a new hand: the table is cleared
+            state = TableState()
+            keys.append((t, _copy(state)))
+            event = Deal(seq=seq, t=round(t, 2), leader=ev.leader)
+            t += 1.0
+        else:
+            event = type(ev)(seq=seq, t=0.0 if isinstance(ev, Header) else round(t, 2), **fields)
+        out.append(event)
+        if not isinstance(event, Header):
+            match.push(event)
+        hand = match.hand
+        if isinstance(event, (PlayCards, Pass)) and hand is not None and (hand.outcome or not hand.trick):
+            for seat in "ESWN":  # the trick is over: its plays go face down onto the piles
+                state.piles[seat] += len(state.rows[seat])
+                state.rows[seat] = []
+            keys.append((t, _copy(state)))
+            t += CLEAR_S
+    keys.sort(key=lambda k: k[0])
+    return Staging(keys, out, t + 1.0)
+
+
+def _copy(state: TableState) -> TableState:
+    return TableState({s: list(v) for s, v in state.rows.items()}, dict(state.piles), state.hand)
+
+
+class Renderer:
+    """Draws table states, then the camera's view of them."""
+
+    def __init__(self, seed: int, size: tuple[int, int], style_split: str = "heldout") -> None:
+        rng = np.random.default_rng(seed)
+        self.rng = rng
+        self.size = size
+        self.style = styles(seed, 1, style_split)[0]
+        felt = tuple(int(v) for v in rng.integers((20, 60, 20), (90, 130, 70)))
+        self.base = table_canvas(CANVAS_PX_PER_CM, felt=felt)
+        noise = rng.normal(0, 6, self.base.shape[:2])[..., None]
+        self.base = np.clip(self.base.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+        self.t2c = np.linalg.inv(canvas_to_table(CANVAS_PX_PER_CM))
+        side = self.base.shape[0]
+        self.homography = camera_homography(side, size, tilt=float(rng.uniform(0.05, 0.25)),
+                                            turn_deg=float(rng.uniform(-8, 8)), zoom=float(rng.uniform(0.88, 0.97)))
+        w, h = size
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+        self.light = 0.82 + 0.25 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.6 * max(w, h)) ** 2))
+        self._cache: dict[str, np.ndarray] = {}
+
+    def _card(self, card: str, seat: str) -> tuple[np.ndarray, np.ndarray]:
+        img = card_image(card, self.style, CANVAS_PX_PER_CM * 1.0)
+        bgr, alpha = np.ascontiguousarray(img.bgr), np.ascontiguousarray(img.alpha)
+        turn = _rotation(seat)
+        if turn is not None:
+            bgr, alpha = cv2.rotate(bgr, turn), cv2.rotate(alpha, turn)
+        return bgr, alpha
+
+    def _place(self, canvas: np.ndarray, bgr: np.ndarray, alpha: np.ndarray, centre_cm: np.ndarray) -> None:
+        col, row = cv2.perspectiveTransform(centre_cm.reshape(1, 1, 2).astype(np.float64), self.t2c).ravel()
+        h, w = alpha.shape
+        x0, y0 = int(round(col - w / 2)), int(round(row - h / 2))
+        region = canvas[y0:y0 + h, x0:x0 + w]
+        a = alpha[: region.shape[0], : region.shape[1], None].astype(np.float32) / 255
+        region[:] = (bgr[: region.shape[0], : region.shape[1]] * a + region * (1 - a)).astype(np.uint8)
+
+    def _row_centres(self, seat: str, n: int) -> list[np.ndarray]:
+        """Table-cm centres of a row of ``n`` cards, left to right as the seat's player sees it."""
+        to_table = zone_to_table(seat, 1.0)  # zone cm (column, row) → table cm
+        near = ROW_CM - 10.0  # zones start 10 cm from the centre
+        width = 56.0
+        start = width / 2 - (n - 1) * STEP_CM / 2
+        return [(to_table @ np.array([start + i * STEP_CM, near, 1.0]))[:2] for i in range(n)]
+
+    def table(self, state: TableState) -> np.ndarray:
+        canvas = self.base.copy()
+        for seat in "ESWN":
+            if state.piles[seat]:
+                back = back_image(self.style, CANVAS_PX_PER_CM)
+                bgr, alpha = np.ascontiguousarray(back.bgr), np.ascontiguousarray(back.alpha)
+                turn = _rotation(seat)
+                if turn is not None:
+                    bgr, alpha = cv2.rotate(bgr, turn), cv2.rotate(alpha, turn)
+                direction = {"S": (0, -1), "N": (0, 1), "E": (1, 0), "W": (-1, 0)}[seat]
+                self._place(canvas, bgr, alpha, np.array(direction, float) * PILE_CM)
+            for centre, card in zip(self._row_centres(seat, len(state.rows[seat])), state.rows[seat], strict=True):
+                bgr, alpha = self._card(card, seat)
+                self._place(canvas, bgr, alpha, centre)
+        if state.hand is not None:
+            self._hand(canvas, *state.hand)
+        return canvas
+
+    def _hand(self, canvas: np.ndarray, seat: str, reach: float) -> None:
+        direction = np.array({"S": (0, -1), "N": (0, 1), "E": (1, 0), "W": (-1, 0)}[seat], float)
+        tip = direction * (ROW_CM + 6 - 14 * reach)
+        base = direction * 60
+        pts = cv2.perspectiveTransform(np.array([[tip, base]], np.float64), self.t2c).reshape(2, 2)
+        width = int(9 * CANVAS_PX_PER_CM)
+        cv2.line(canvas, tuple(pts[1].astype(int)), tuple(pts[0].astype(int)), SKIN, width, cv2.LINE_AA)
+        cv2.circle(canvas, tuple(pts[0].astype(int)), int(width * 0.75), SKIN, -1, cv2.LINE_AA)
+
+    def camera(self, canvas: np.ndarray) -> np.ndarray:
+        view = cv2.warpPerspective(canvas, self.homography, self.size, flags=cv2.INTER_AREA, borderValue=(25, 25, 25))
+        lit = view.astype(np.float32) * self.light[..., None]
+        lit += self.rng.normal(0, 2.5, lit.shape[:2])[..., None]
+        return np.clip(lit, 0, 255).astype(np.uint8)
+
+
+def render(seed: int, out: Path, size: tuple[int, int] = (1280, 720), hands: int = 1, max_events: int | None = None,
+           profile: str = "jiangsu", progress=None) -> dict:
+    """Write ``game.mp4``, ``truth.jsonl`` and ``meta.json`` into ``out``; returns the meta."""
+    rng = random.Random(seed)
+    rules = profiles.load(profile)
+    events = self_play(rules, rng, max_hands=hands, table=f"render-{seed}")
+    events = [_hidden(e) for e in events]
+    staging = stage(events, rules, max_events)
+    out.mkdir(parents=True, exist_ok=True)
+    renderer = Renderer(seed, size)
+    writer = cv2.VideoWriter(str(out / "game.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), FPS, size)
+    frames = int(staging.duration * FPS)
+    k = 0
+    cached: tuple[int, np.ndarray] | None = None
+    for n in range(frames):
+        t = n / FPS
+        while k + 1 < len(staging.keys) and staging.keys[k + 1][0] <= t:
+            k += 1
+        if cached is None or cached[0] != k:
+            cached = (k, renderer.table(staging.keys[k][1]))
+        writer.write(renderer.camera(cached[1]))
+        if progress is not None:
+            progress(n + 1, frames)
+    writer.release()
+    (out / "truth.jsonl").write_text(dumps(staging.events), encoding="utf-8")
+    meta = {"seed": seed, "size": list(size), "fps": FPS, "frames": frames, "style": renderer.style.name,
+            "profile": profile, "events": len(staging.events), "homography": renderer.homography.tolist()}
+    (out / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    return meta
+
+
+def _hidden(event: Event) -> Event:
+    """The camera's record has hidden hands: a deal says only who leads."""
+    if isinstance(event, Deal):
+        return Deal(seq=event.seq, t=event.t, leader=event.leader)
+    return event
