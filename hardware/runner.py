@@ -49,8 +49,9 @@ class Rotation:
 
 
 class MatchTurns:
-    """Turns from the engine's hand. ``zone(seat)`` gives the cards now laid in the seat's
-    play zone, in the order laid (the camera's job), or an empty list."""
+    """Turns from the engine's hand. ``zone(seat)`` gives what the seat has newly laid in its
+    play zone: the cards in the order laid, or a play's fields (cards, confidence, reading)
+    from the camera; nothing is a pass."""
 
     def __init__(self, match: Match, zone: Callable[[str], list[str]]) -> None:
         self.match = match
@@ -66,9 +67,11 @@ class MatchTurns:
         action, seats = self.awaiting()
         if seat not in seats or action in ("tribute", "return", "over"):
             return False  # the press alone is the record; the engine flags it if out of turn
-        cards = self.zone(seat)
-        if cards:
-            record(PlayCards, seat=seat, cards=tuple(cards))
+        laid = self.zone(seat)
+        if isinstance(laid, dict):  # a camera table's reading: cards, confidence, layout reading
+            record(PlayCards, **laid)
+        elif laid:
+            record(PlayCards, seat=seat, cards=tuple(laid))
         else:
             record(Pass, seat=seat)  # the engine flags a pass on a lead
         return True
@@ -77,12 +80,14 @@ class MatchTurns:
 class ClockRunner:
     def __init__(self, driver: ClockDriver, profile, turns, record: Callable[[Event], None] | None = None,
                  on_notice: Callable[[object], None] | None = None, now: Callable[[], float] = time.monotonic,
-                 match_minutes: int | None = None) -> None:
+                 match_minutes: int | None = None, recorder: Callable[..., Event] | None = None) -> None:
         self.driver = driver
         self.turns = turns
         self.now = now
         self.clock = c.TableClock(profile, now(), match_minutes)
         self.record_sink = record
+        #: a table runtime that keeps the record itself (seq, time, store) records for us
+        self.recorder = recorder
         self.on_notice = on_notice
         self.events: list[Event] = []
         self._start = now()
@@ -95,6 +100,10 @@ class ClockRunner:
     # --- record -------------------------------------------------------------------------
 
     def record(self, cls, **fields) -> Event:
+        if self.recorder is not None:
+            event = self.recorder(cls, **fields)
+            self.events.append(event)
+            return event
         match = getattr(self.turns, "match", None)
         seq = (match.history[-1].event.seq + 1) if match is not None else len(self.events) + 1
         event = cls(seq=seq, t=round(self.now() - self._start, 3), **fields)

@@ -1,0 +1,137 @@
+"""``guandan scan`` and ``guandan run``: the camera pipeline from a video file, or live.
+
+``scan`` reads a video as fast as the machine allows and writes the game record line by
+line (flushed, so a crash keeps everything committed so far). ``run`` is a live table: a
+camera (device, file or stream URL), the table runtime, the event store the web pages
+follow, and optionally the table clock whose button presses commit plays.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from argparse import Namespace
+from pathlib import Path
+
+from scorer import profiles
+from scorer.store import Store
+from vision.cli import VisionError, default_weights
+from vision.progress import Progress
+
+
+def _runtime(args: Namespace, **kwargs):
+    from scorer.table_runtime import TableRuntime
+    from vision.detector import CardDetector, DetectorError
+
+    try:
+        detector = CardDetector(args.weights or default_weights(), imgsz=320)
+    except DetectorError as exc:
+        raise VisionError(str(exc)) from None
+    return TableRuntime(detector, profiles.load(args.profile), **kwargs)
+
+
+def cmd_scan(args: Namespace) -> None:
+    from vision.camera import VideoFile
+
+    try:
+        video = VideoFile(args.video)
+    except OSError as exc:
+        raise VisionError(str(exc)) from None
+    out = Path(args.out)
+    alerts: list[str] = []
+    with out.open("w", encoding="utf-8") as f:
+        def write(event) -> None:
+            f.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+            f.flush()
+
+        runtime = _runtime(args, table=Path(args.video).stem, record=write, alert=alerts.append)
+        with Progress("scan", sys.stderr) as bar:
+            while (frame := video.read()) is not None:
+                runtime.process(frame)
+                bar.update(frame.number + 1, video.frames)
+    video.close()
+    for text in dict.fromkeys(alerts):
+        print(f"! {text}", file=sys.stderr)
+    plays = sum(1 for e in runtime.events if e.type == "play")
+    print(f"{out}: {len(runtime.events)} events, {plays} plays, {len(runtime.match.violations)} alerts")
+
+
+def cmd_run(args: Namespace) -> None:
+    from waitress import serve
+
+    from vision.camera import LiveCamera
+    from web import create_app
+
+    store = Store(args.db)
+    table = args.table
+
+    def write(event) -> None:
+        if event.type == "header":
+            store.add_table(table, event.to_json())
+        else:
+            store.append(table, [event.to_json()])
+
+    runtime = _runtime(args, table=table, record=write, evidence=lambda seq, jpeg: store.put_frame(table, seq, jpeg),
+                       alert=lambda text: print(f"! {text}", file=sys.stderr, flush=True),
+                       auto_commit=args.clock is None)
+    camera = LiveCamera(args.camera, on_status=lambda up, why: print(f"# camera: {why}", file=sys.stderr)).start()
+    clock = _start_clock(args, runtime) if args.clock else None
+    app = create_app(store)
+    web = threading.Thread(target=serve, kwargs={"app": app, "host": "127.0.0.1", "port": args.port, "threads": 64},
+                           daemon=True)
+    web.start()
+    print(f"# live table {table}: http://127.0.0.1:{args.port}/table/{table}", flush=True)
+    try:
+        while True:
+            frame = camera.latest(timeout=5.0)
+            if frame is not None:
+                runtime.process(frame)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        camera.stop()
+        if clock is not None:
+            clock.stop()
+
+
+def _start_clock(args: Namespace, runtime):
+    from hardware.driver import ClockDriver
+    from hardware.runner import ClockRunner, MatchTurns
+
+    port = args.clock
+    if port == "emulator":
+        from hardware.emulator import DeviceEmulator
+        from hardware.ptypair import PtyPair
+
+        pair = PtyPair()
+        pair.plug()
+        DeviceEmulator(pair.device_end).start()
+        port = pair.host_end
+    driver = ClockDriver(port).start()
+    runner = ClockRunner(driver, runtime.match.profile, MatchTurns(runtime.match, runtime.zone),
+                         recorder=runtime.record)
+    return runner.start()
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("scan", help="read a game video and write its record",
+                       description="Read a video file as fast as the machine allows through the camera pipeline "
+                                   "and write the game record (JSON Lines).")
+    p.add_argument("video")
+    p.add_argument("--out", required=True, help="record file to write (.jsonl)")
+    p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile")
+    p.add_argument("--weights", help="detector (default: the committed model)")
+    p.set_defaults(func=cmd_scan)
+
+    p = sub.add_parser("run", help="a live table: camera, rules, clock and dashboard",
+                       description="Run a live table: a camera (device index, video file or stream URL), the "
+                                   "table runtime, the event store and its dashboard, and optionally the clock.")
+    p.add_argument("--camera", required=True, help="camera index, video file or rtsp:// / http:// URL")
+    p.add_argument("--clock", help="the clock's serial port, or 'emulator'; without it plays commit when still")
+    p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile")
+    p.add_argument("--db", default="guandan.db", help="event store (default guandan.db)")
+    p.add_argument("--table", default="1", help="table id (default 1)")
+    p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")
+    p.add_argument("--weights", help="detector (default: the committed model)")
+    p.set_defaults(func=cmd_run)

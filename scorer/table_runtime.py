@@ -1,0 +1,167 @@
+"""The table runtime: camera frames in, a checked game record out.
+
+camera → calibration (re-done when the camera is bumped) → each seat's zone rectified →
+the detector, run only on zones that changed and then lie still → corner indices grouped
+into cards → the zone tracker (settled, new cards, cleared) → the rules engine → the record
+(and through it the store and the web pages). Every committed play keeps its evidence
+frame (JPEG, the read cards drawn). A read below the confidence threshold goes to the
+referee instead of being trusted silently (the play event carries its confidence).
+
+Without a clock a play is committed when it has settled, and the seats the turn passed
+over without laying anything are recorded as passes (they knocked). With a clock the
+seat's button press commits (``hardware.runner.MatchTurns``, ``zone`` below).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.events import Deal, Event, Header, Pass, PlayCards
+from engine.layout import reading_from_layout
+from engine.match import Match
+from engine.profile import Profile
+from engine.seats import PLAY_ORDER
+from vision.annotate import draw_detections
+from vision.calibration import Calibration, CalibrationError, rectify_zone
+from vision.camera import Frame
+from vision.detector import CardDetector, Detection
+from vision.grouping import Laid, group_cards
+from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion
+
+RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
+REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much from the last read
+
+
+@dataclass
+class SeatZone:
+    tracker: ZoneTracker
+    previous: np.ndarray | None = None
+    read_image: np.ndarray | None = None
+    laid: Laid = field(default_factory=lambda: Laid((), ()))
+    detections: list[Detection] = field(default_factory=list)
+
+
+class TableRuntime:
+    def __init__(self, detector: CardDetector, profile: Profile, *, table: str = "1",
+                 record: Callable[[Event], None] | None = None,
+                 evidence: Callable[[int, bytes], None] | None = None,
+                 alert: Callable[[str], None] | None = None, auto_commit: bool = True) -> None:
+        self.detector = detector
+        self.match = Match(profile, Header(seq=0, t=0.0, profile=profile.name, table=table))
+        self.events: list[Event] = [self.match.header]
+        self.sink = record
+        self.evidence = evidence
+        self.alert = alert or (lambda text: None)
+        self.auto_commit = auto_commit
+        self.calibration: Calibration | None = None
+        self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
+        self._checked_at = -RECHECK_S
+        self._frame: Frame | None = None
+        if record is not None:
+            record(self.match.header)
+
+    # --- the record ---------------------------------------------------------------------
+
+    def record(self, cls, **fields) -> Event:
+        t = self._frame.t if self._frame is not None else 0.0
+        event = cls(seq=self.match.history[-1].event.seq + 1, t=round(t, 3), **fields)
+        self.match.push(event)
+        self.events.append(event)
+        if self.sink is not None:
+            self.sink(event)
+        return event
+
+    # --- frames -------------------------------------------------------------------------
+
+    def process(self, frame: Frame) -> list[Event]:
+        """Take one frame; return the record events it led to."""
+        self._frame = frame
+        before = len(self.events)
+        if not self._calibrated(frame):
+            return []
+        for seat in PLAY_ORDER:
+            zone = self.zones[seat]
+            image = rectify_zone(frame.image, self.calibration, seat)
+            moving = motion(zone.previous, image) >= MOTION_LEVEL
+            zone.previous = image
+            if not moving and (zone.read_image is None or motion(zone.read_image, image) >= REDETECT_LEVEL):
+                zone.detections = self.detector.detect(image)
+                zone.laid = group_cards(zone.detections)
+                zone.read_image = image
+            for change in zone.tracker.update(frame.t, zone.laid, moving):
+                if isinstance(change, Settled) and change.new and self.auto_commit:
+                    self._commit(seat)
+        return self.events[before:]
+
+    def _calibrated(self, frame: Frame) -> bool:
+        due = frame.t - self._checked_at >= RECHECK_S
+        if self.calibration is not None and not due:
+            return True
+        self._checked_at = frame.t
+        if self.calibration is not None and not self.calibration.moved(frame.image):
+            return True
+        try:
+            fresh = Calibration.from_image(frame.image)
+        except CalibrationError as exc:
+            if self.calibration is None:
+                self.alert(f"camera: {exc}")
+                return False
+            return True  # markers hidden for now: keep the last calibration
+        if self.calibration is not None:
+            self.alert("camera moved: recalibrated")
+            for zone in self.zones.values():
+                zone.previous = zone.read_image = None
+        self.calibration = fresh
+        return True
+
+    # --- committing ---------------------------------------------------------------------
+
+    def zone(self, seat: str) -> dict | None:
+        """For a clock press: the new cards in the seat's zone as a play's fields, or None."""
+        cards = self.zones[seat].tracker.commit()
+        return self._play_fields(seat, cards) if cards else None
+
+    def _play_fields(self, seat: str, cards: tuple[str, ...]) -> dict:
+        level = self.match.hand.level if self.match.hand else "2"
+        reading = reading_from_layout(cards, level)
+        conf = [d.conf for d in self.zones[seat].detections if d.card in cards]
+        fields: dict = {"seat": seat, "cards": cards, "confidence": round(min(conf), 3) if conf else 0.0}
+        if reading is not None:
+            fields["reading"] = (reading.type, reading.rank)
+        return fields
+
+    def _commit(self, seat: str) -> None:
+        cards = self.zones[seat].tracker.commit()
+        hand = self.match.hand
+        if hand is None or hand.outcome is not None:
+            self.record(Deal, leader=seat if not self.match.hands else None)
+        self._passes_before(seat)
+        event = self.record(PlayCards, **self._play_fields(seat, cards))
+        self._keep_evidence(seat, event.seq)
+
+    def _passes_before(self, seat: str) -> None:
+        """Seats the turn went past without laying anything knocked: record their passes."""
+        hand = self.match.hand
+        for _ in range(3):
+            turn = hand.turn
+            if turn is None or turn == seat or hand.top is None or hand.phase != "play":
+                return
+            self.record(Pass, seat=turn)
+
+    def _keep_evidence(self, seat: str, seq: int) -> None:
+        if self.evidence is None or self._frame is None:
+            return
+        zone = self.zones[seat]
+        picture = self._frame.image.copy()
+        if zone.read_image is not None:
+            read = draw_detections(zone.read_image, zone.detections)
+            h = min(read.shape[0], picture.shape[0])
+            w = min(read.shape[1], picture.shape[1])
+            picture[:h, :w] = read[:h, :w]  # the zone as read, in the corner of the frame
+        ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if ok:
+            self.evidence(seq, jpeg.tobytes())

@@ -1,0 +1,135 @@
+"""Dataset recipes, the builder and ``guandan dataset build`` (vision.synth.build / recipe / cli)."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engine.cards import ALL_CARDS
+from vision.synth import cli
+from vision.synth.build import build
+from vision.synth.labels import parse_yolo
+from vision.synth.recipe import RecipeError, load_recipe
+
+ROOT = Path(__file__).resolve().parents[2]
+SMOKE = ROOT / "datasets" / "smoke.yaml"
+
+
+def _digest(folder: Path, pattern: str) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.glob(pattern))}
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory) -> tuple[Path, float]:
+    out = tmp_path_factory.mktemp("smoke")
+    t = time.perf_counter()
+    build(SMOKE, out, progress=False, workers=1)
+    return out, time.perf_counter() - t
+
+
+def test_smoke_recipe_builds_in_seconds(smoke):
+    out, seconds = smoke
+    assert seconds < 10
+    images = sorted((out / "images").rglob("*.jpg"))
+    labels = sorted((out / "labels").rglob("*.txt"))
+    assert len(images) == len(labels) == 16
+    assert [p.stem for p in images] == [p.stem for p in labels]
+    assert len(list((out / "images" / "train").glob("*.jpg"))) == 12
+
+
+def test_data_yaml_names_every_card_in_engine_order(smoke):
+    out, _ = smoke
+    data = yaml.safe_load((out / "data.yaml").read_text())
+    assert data["names"] == list(ALL_CARDS) and data["nc"] == 54
+    assert Path(data["path"]).is_absolute() and Path(data["path"]) == out.resolve()
+    assert (out / data["train"]).is_dir() and (out / data["val"]).is_dir()
+
+
+def test_written_labels_are_valid_yolo(smoke):
+    out, _ = smoke
+    total = 0
+    for f in (out / "labels").rglob("*.txt"):
+        total += len(parse_yolo(f.read_text()))
+    assert total > 16
+
+
+def test_same_recipe_same_bytes_whatever_the_workers(smoke, tmp_path):
+    out, _ = smoke
+    again = tmp_path / "again"
+    build(SMOKE, again, progress=False, workers=2)
+    assert _digest(out, "labels/*/*.txt") == _digest(again, "labels/*/*.txt")
+    assert _digest(out, "images/*/*.jpg") == _digest(again, "images/*/*.jpg")
+    # building over an earlier build replaces it
+    build(SMOKE, again, progress=False, workers=1)
+    assert _digest(out, "labels/*/*.txt") == _digest(again, "labels/*/*.txt")
+
+
+def test_shipped_recipes_are_valid():
+    names = set()
+    for path in sorted((ROOT / "datasets").glob("*.yaml")):
+        r = load_recipe(path)
+        names.add(r.name)
+        assert r.total_images > 0
+    assert {"smoke", "zones-train", "zones-heldout"} <= names
+    held = load_recipe(ROOT / "datasets" / "zones-heldout.yaml")
+    assert {p.styles for p in held.splits} == {"heldout"}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("splits: [1, 2", "not valid YAML"),
+    ("- a\n- b\n", "not a recipe"),
+    ("seed: 1\n", "splits"),
+    ("seed: 1\nsplits: {train: 4}\ncolour: red\n", "unknown key"),
+    ("splits: {train: {images: 4, styles: other}}\n", "styles must be train or heldout"),
+    ("splits: {train: 4}\nscene: {rows: [1, 2], glare: 1}\n", "unknown scene setting"),
+])
+def test_bad_recipes_say_what_is_wrong(tmp_path, text, message):
+    path = tmp_path / "r.yaml"
+    path.write_text(text)
+    with pytest.raises(RecipeError, match=message) as err:
+        load_recipe(path)
+    assert "\n" not in str(err.value) and str(path) in str(err.value)
+
+
+def _run_cli(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="guandan")
+    sub = parser.add_subparsers(dest="command", required=True)
+    cli.add_parser(sub)
+    args = parser.parse_args(argv)
+    args.func(args)
+
+
+def test_cli_builds_and_reports(tmp_path, capsys):
+    _run_cli(["dataset", "build", str(SMOKE), "--out", str(tmp_path / "ds"), "--workers", "1", "--quiet"])
+    out = capsys.readouterr().out
+    assert "data.yaml" in out and "train 12 images" in out
+    assert (tmp_path / "ds" / "data.yaml").is_file()
+
+
+@pytest.mark.parametrize("setup, message", [
+    ("missing", "no such recipe"),
+    ("bad", "not valid YAML"),
+    ("occupied", "refusing to overwrite"),
+])
+def test_cli_errors_are_one_line_and_exit_2(tmp_path, capsys, setup, message):
+    recipe, out = tmp_path / "r.yaml", tmp_path / "out"
+    if setup == "bad":
+        recipe.write_text("splits: {train: 4\n")
+    else:
+        recipe = SMOKE if setup == "occupied" else recipe
+    if setup == "occupied":
+        out.mkdir()
+        (out / "notes.txt").write_text("mine")
+    with pytest.raises(SystemExit) as exc:
+        _run_cli(["dataset", "build", str(recipe), "--out", str(out), "--quiet"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("guandan: ") and message in err and "\n" not in err
+    if setup == "occupied":
+        assert (out / "notes.txt").read_text() == "mine"

@@ -1,0 +1,169 @@
+"""Zone scenes and their labels (vision.synth.scene / labels): labels follow the pixels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import ALL_CARDS
+from vision.synth import plays
+from vision.synth.deck import card_image, styles
+from vision.synth.labels import OCCLUDER, Placed, index_polygon, parse_yolo, scene_labels, visible_fraction, yolo_text
+from vision.synth.preview import draw_labels
+from vision.synth.raster import paste_affine, rotation
+from vision.synth.scene import SceneConfig, render_scene
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+DECKS = styles(8, 12, "train")
+
+
+def _scene(seed: int, **cfg):
+    config = SceneConfig.from_dict(cfg)
+    return render_scene(np.random.default_rng(seed), [DECKS[seed % len(DECKS)], DECKS[(seed + 1) % len(DECKS)]],
+                        config)
+
+
+def _box_share(ids: np.ndarray, box, ident: int) -> float:
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    region = ids[y0:y1, x0:x1]
+    return float((region == ident).mean()) if region.size else 0.0
+
+
+def test_each_box_covers_its_own_index_upright():
+    """Upright rows: the ID mask inside every labelled box is mostly that card."""
+    n = 0
+    for seed in range(12):
+        sc = _scene(seed, upright_prob=1.0, upright_deg=0.0, jitter_deg=0.0, hand_prob=0.5, distractors=[1, 3])
+        for lab in sc.labels:
+            assert lab.visible >= 0.6
+            assert _box_share(sc.ids, lab.box, lab.ident) >= 0.55
+            assert ALL_CARDS[lab.cls] == sc.placed[lab.ident - 1].card
+            n += 1
+    assert n > 40
+
+
+def test_labels_are_exactly_the_visible_indices_at_any_angle():
+    seen_hidden = 0
+    for seed in range(100, 112):
+        sc = _scene(seed, upright_prob=0.0, hand_prob=0.6, distractors=[0, 4])
+        labelled = {(lab.ident, lab.corner) for lab in sc.labels}
+        for lab in sc.labels:
+            assert _box_share(sc.ids, lab.box, lab.ident) >= 0.3
+            x0, y0, x1, y1 = lab.box
+            assert 0 <= x0 < x1 <= 320 and 0 <= y0 < y1 <= 320
+        for p in sc.placed:
+            for k, box in enumerate(p.boxes):
+                frac = visible_fraction(sc.ids, p.ident, index_polygon(p.m, box))
+                if frac < 0.6:
+                    assert (p.ident, k) not in labelled
+                    seen_hidden += 1
+                elif (p.ident, k) not in labelled:  # only a sliver at the border may go unlabelled
+                    poly = index_polygon(p.m, box)
+                    clipped = np.clip(poly, 0, 320)
+                    assert np.ptp(clipped[:, 0]) < 2 or np.ptp(clipped[:, 1]) < 2
+    assert seen_hidden > 10  # overlapping rows always hide bottom-right indices
+
+
+def _one_card_canvas(cover: float) -> tuple[np.ndarray, np.ndarray, Placed]:
+    """A single upright card at 12 px/cm with the left ``cover`` of its top-left index covered."""
+    style = DECKS[0]
+    img = card_image("D7", style, 12.0)
+    canvas = np.full((200, 200, 3), (40, 110, 40), np.float32)
+    ids = np.zeros((200, 200), np.uint16)
+    m = rotation(0.0, 1.0, (0, 0), (40, 30))
+    paste_affine(canvas, ids, img.bgr, img.alpha, m, 1)
+    placed = Placed(1, "D7", m, img.boxes)
+    if cover > 0:
+        x0, y0, x1, y1 = index_polygon(m, img.boxes[0])[[0, 2]].ravel()
+        xe = int(round(x0 + (x1 - x0) * cover))
+        ids[int(y0) - 2:int(np.ceil(y1)) + 2, int(x0) - 2:xe] = OCCLUDER
+        canvas[int(y0) - 2:int(np.ceil(y1)) + 2, int(x0) - 2:xe] = (120, 160, 210)  # a thumb
+    return canvas, ids, placed
+
+
+def test_a_fully_covered_index_gets_no_box():
+    canvas, ids, placed = _one_card_canvas(0.0)
+    labels = scene_labels(ids, [placed])
+    assert [(lab.corner, lab.cls) for lab in labels] == [(0, ALL_CARDS.index("D7")), (1, ALL_CARDS.index("D7"))]
+    # the labelled pixels really are the printed index: ink darker than the paper
+    x0, y0, x1, y1 = (int(round(v)) for v in labels[0].box)
+    crop = canvas[y0:y1, x0:x1]
+    assert crop.min() < 150 and crop.max() > 200
+
+    _, ids, placed = _one_card_canvas(1.0)
+    assert [lab.corner for lab in scene_labels(ids, [placed])] == [1]
+    _, ids, placed = _one_card_canvas(0.25)  # a quarter hidden: still readable, still labelled
+    labels = scene_labels(ids, [placed])
+    assert [lab.corner for lab in labels] == [0, 1]
+    assert labels[0].visible == pytest.approx(0.75, abs=0.12)
+    _, ids, placed = _one_card_canvas(0.65)  # most of it hidden: no label
+    assert [lab.corner for lab in scene_labels(ids, [placed])] == [1]
+
+
+def test_index_outside_the_image_gets_no_box():
+    style = DECKS[1]
+    img = card_image("SA", style, 12.0)
+    canvas = np.zeros((120, 120, 3), np.float32)
+    ids = np.zeros((120, 120), np.uint16)
+    m = rotation(0.0, 1.0, (0, 0), (-30, 5))  # the left half of the card hangs off the image
+    paste_affine(canvas, ids, img.bgr, img.alpha, m, 1)
+    labels = scene_labels(ids, [Placed(1, "SA", m, img.boxes)])
+    assert [lab.corner for lab in labels] == [1]
+
+
+def test_same_seed_same_bytes():
+    a, b = _scene(5), _scene(5)
+    assert a.image.tobytes() == b.image.tobytes()
+    assert yolo_text(a.labels, 320, 320) == yolo_text(b.labels, 320, 320)
+    c = _scene(6)
+    assert a.image.tobytes() != c.image.tobytes()
+
+
+def test_yolo_label_format():
+    for seed in range(6):
+        sc = _scene(seed)
+        text = yolo_text(sc.labels, 320, 320)
+        rows = parse_yolo(text)
+        assert len(rows) == len(sc.labels) == text.count("\n")
+        for line in text.splitlines():
+            fields = line.split(" ")
+            assert len(fields) == 5 and fields[0].isdigit()
+            assert all(len(f.split(".")[1]) == 6 for f in fields[1:])
+    with pytest.raises(ValueError):
+        parse_yolo("54 0.5 0.5 0.1 0.1\n")
+    with pytest.raises(ValueError):
+        parse_yolo("3 0.5 0.5 0.1\n")
+
+
+def test_image_size_scale_and_config():
+    for size in (320, 640):
+        sc = _scene(3, px_per_cm=[6, 20]) if size == 320 else render_scene(
+            3, DECKS[:2], SceneConfig.from_dict({"size": 640, "rows": [2, 5]}))
+        assert sc.image.shape == (size, size, 3) and sc.image.dtype == np.uint8
+        assert sc.ids.shape == (size, size)
+        assert 6 <= sc.px_per_cm <= 20
+    with pytest.raises(ValueError, match="unknown scene setting"):
+        SceneConfig.from_dict({"px_per_cn": [6, 20]})
+    with pytest.raises(ValueError):
+        SceneConfig.from_dict({"px_per_cm": [6, 99]})
+
+
+def test_rows_cover_every_class():
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(600):
+        seen.update(plays.random_row(rng))
+    assert seen == set(ALL_CARDS)
+
+
+def test_save_sample_zones():
+    ARTIFACTS.mkdir(exist_ok=True)
+    tiles = [draw_labels(_scene(seed).image, _scene(seed).labels, 1) for seed in range(20, 28)]
+    grid = np.vstack([np.hstack(tiles[:4]), np.hstack(tiles[4:])])
+    assert cv2.imwrite(str(ARTIFACTS / "synth-zones-320.png"), grid)
+    held = styles(8, 4, "heldout")
+    big = render_scene(31, held[:2], SceneConfig.from_dict({"size": 640, "rows": [2, 5]}))
+    assert cv2.imwrite(str(ARTIFACTS / "synth-zone-640-heldout.png"), draw_labels(big.image, big.labels, 1))

@@ -1,0 +1,172 @@
+"""Write an ultralytics dataset from a recipe: ``images/{split}/*.jpg``, ``labels/{split}/*.txt``
+and ``data.yaml`` (class names in ``engine.cards.ALL_CARDS`` order, absolute ``path``).
+
+Every image is a pure function of (recipe seed, split, index): its random stream is seeded
+from those three numbers and its deck styles are picked by index, so the output does not
+depend on how the work is shared between processes. Consecutive images share a deck style
+(``style_block``), and each worker takes whole blocks, so the card cache stays warm.
+
+Workers are separate processes (``spawn``: no OpenCV thread pool inherited across a fork),
+each with OpenCV held to one thread, which is how two cores are used best.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import yaml
+
+from engine.cards import ALL_CARDS
+from vision.synth.labels import yolo_text
+from vision.synth.progress import Progress
+from vision.synth.recipe import DATASET_SPLITS, Recipe, RecipeError, SplitPlan, load_recipe
+from vision.synth.scene import Scene, render_scene
+from vision.synth.style import DeckStyle, styles
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    out_dir: Path
+    images: dict[str, int]
+    labels: dict[str, int]
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return sum(self.images.values()) / self.seconds if self.seconds > 0 else 0.0
+
+
+def image_rng(recipe: Recipe, split: str, index: int, stream: int = 0) -> np.random.Generator:
+    return np.random.default_rng([recipe.seed, DATASET_SPLITS.index(split), index, stream])
+
+
+def decks_for(recipe: Recipe, plan: SplitPlan, index: int, deck_styles: list[DeckStyle]) -> list[DeckStyle]:
+    """The main deck and a possible second deck of image ``index``: whole blocks share a deck."""
+    n = len(deck_styles)
+    order = np.random.default_rng([recipe.seed, DATASET_SPLITS.index(plan.name), 0xDEC]).permutation(n)
+    block = index // recipe.style_block
+    return [deck_styles[int(order[block % n])], deck_styles[int(order[(block + 1 + block // n) % n])]]
+
+
+def render_item(recipe: Recipe, plan: SplitPlan, index: int, deck_styles: list[DeckStyle]) -> tuple[Scene, int]:
+    """The scene of one dataset image and the JPEG quality it is saved at."""
+    scene = render_scene(image_rng(recipe, plan.name, index), decks_for(recipe, plan, index, deck_styles),
+                         recipe.scene)
+    q = int(image_rng(recipe, plan.name, index, 1).integers(recipe.jpeg_quality[0], recipe.jpeg_quality[1] + 1))
+    return scene, q
+
+
+# ----------------------------------------------------------------------------- workers
+
+_STATE: dict = {}
+
+
+def _init_worker(recipe: Recipe, out_dir: str, threads: int) -> None:
+    cv2.setNumThreads(threads)
+    _STATE.clear()
+    _STATE.update(recipe=recipe, out=Path(out_dir), styles={})
+
+
+def _styles(split: str) -> list[DeckStyle]:
+    cache = _STATE["styles"]
+    if split not in cache:
+        r: Recipe = _STATE["recipe"]
+        cache[split] = styles(r.seed, r.styles, split)
+    return cache[split]
+
+
+def _work(task: tuple[int, int, int]) -> tuple[str, int, int]:
+    plan_i, start, stop = task
+    recipe: Recipe = _STATE["recipe"]
+    out: Path = _STATE["out"]
+    plan = recipe.splits[plan_i]
+    deck_styles = _styles(plan.styles)
+    n_labels = 0
+    for index in range(start, stop):
+        scene, q = render_item(recipe, plan, index, deck_styles)
+        stem = f"{plan.name}_{index:06d}"
+        if not cv2.imwrite(str(out / "images" / plan.name / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, q]):
+            raise OSError(f"cannot write {out / 'images' / plan.name / stem}.jpg")
+        text = yolo_text(scene.labels, recipe.image_size, recipe.image_size)
+        (out / "labels" / plan.name / f"{stem}.txt").write_text(text, encoding="ascii", newline="\n")
+        n_labels += len(scene.labels)
+    return plan.name, stop - start, n_labels
+
+
+# ----------------------------------------------------------------------------- output
+
+def _prepare(out: Path, recipe: Recipe) -> None:
+    """Make ``out`` ready: new, empty, or a dataset this builder wrote (then replaced)."""
+    if out.exists() and not out.is_dir():
+        raise RecipeError(f"{out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        if not (out / "data.yaml").is_file():
+            raise RecipeError(f"{out}: not empty and not a dataset built here; refusing to overwrite it")
+        for sub in ("images", "labels"):
+            shutil.rmtree(out / sub, ignore_errors=True)
+        for f in out.glob("*.cache"):
+            f.unlink()
+    for split in DATASET_SPLITS:
+        if split in ("train", "val") or any(p.name == split for p in recipe.splits):
+            (out / "images" / split).mkdir(parents=True, exist_ok=True)
+            (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+
+
+def data_yaml(out: Path, recipe: Recipe) -> str:
+    data = {"path": str(out.resolve()), "train": "images/train", "val": "images/val"}
+    if any(p.name == "test" for p in recipe.splits):
+        data["test"] = "images/test"
+    data.update(nc=len(ALL_CARDS), names=list(ALL_CARDS))
+    head = f"# {recipe.name}: synthetic Guandan corner indices (vision.synth), seed {recipe.seed}\n"
+    return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=200)
+
+
+def build(recipe_path: str | Path, out_dir: str | Path, progress: bool = True,
+          workers: int | None = None) -> BuildSummary:
+    """Render the dataset of ``recipe_path`` into ``out_dir`` and return what was written.
+
+    ``workers`` defaults to two processes where two cores exist (one per core), or to this
+    process alone for fewer than 200 images; 1 renders in this process. Raises
+    ``RecipeError`` for a bad recipe or an unusable ``out_dir``.
+    """
+    recipe = load_recipe(recipe_path)
+    out = Path(out_dir)
+    _prepare(out, recipe)
+    if workers is None:  # starting processes costs about a second: not worth it for a few images
+        workers = 1 if recipe.total_images < 200 else min(2, os.cpu_count() or 1)
+    workers = max(1, int(workers))
+    chunk = max(recipe.style_block, 8)
+    tasks = [(i, s, min(s + chunk, p.images)) for i, p in enumerate(recipe.splits) for s in range(0, p.images, chunk)]
+    images = {p.name: 0 for p in recipe.splits}
+    labels = {p.name: 0 for p in recipe.splits}
+    start = time.perf_counter()
+    with Progress(recipe.total_images, f"{recipe.name}", enabled=progress) as bar:
+        if workers == 1 or len(tasks) <= 1:
+            threads = cv2.getNumThreads()
+            _init_worker(recipe, str(out), threads)
+            try:
+                for task in tasks:
+                    split, n, k = _work(task)
+                    images[split] += n
+                    labels[split] += k
+                    bar.update(n)
+            finally:
+                _STATE.clear()
+        else:
+            ctx = mp.get_context("spawn")
+            with ctx.Pool(workers, initializer=_init_worker, initargs=(recipe, str(out), 1)) as pool:
+                for split, n, k in pool.imap_unordered(_work, tasks):
+                    images[split] += n
+                    labels[split] += k
+                    bar.update(n)
+    (out / "data.yaml").write_text(data_yaml(out, recipe), encoding="utf-8")
+    provenance = yaml.safe_dump(recipe.source, sort_keys=False, allow_unicode=True)
+    (out / "recipe.yaml").write_text(provenance, encoding="utf-8")
+    return BuildSummary(out, images, labels, time.perf_counter() - start)

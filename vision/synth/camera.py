@@ -1,0 +1,83 @@
+"""The camera round trip: what a zone image goes through between the table and the detector.
+
+At run time a zone image is cut out of a camera frame by a homography, so every pixel
+the detector sees was (1) sampled by a camera at its own, usually coarser, resolution
+under a perspective, (2) blurred by optics and motion, (3) given sensor noise and JPEG
+blocks in camera pixels, then (4) resampled back into the rectified plane. Simulating it
+in that order puts the noise and the blocking artefacts where real ones are (stretched
+and smoothed by the warp) instead of crisp on the zone grid. Geometry is unchanged: the
+warp back is the exact inverse, so the labels drawn in the zone plane still hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.synth.raster import gaussian_noise
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """Ranges for the round trip (each image draws its own values)."""
+
+    scale: tuple[float, float] = (0.5, 1.1)      # camera pixels per zone pixel
+    warp: float = 0.06                            # corner displacement / image size
+    motion_prob: float = 0.2
+    defocus_prob: float = 0.35
+    noise: tuple[float, float] = (1.0, 7.0)       # read noise sigma, 0..255
+    jpeg_prob: float = 0.8
+    jpeg_quality: tuple[int, int] = (30, 95)
+
+
+def random_homography(rng: np.random.Generator, size: int, scale: float,
+                      warp: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """A mild perspective from the zone square to a camera image; returns (H, camera size)."""
+    src = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    dst = src * scale + rng.normal(0, warp * size * scale, (4, 2)).astype(np.float32)
+    dst -= dst.min(axis=0)
+    w, h = (np.ceil(dst.max(axis=0)) + 1).astype(int)
+    return cv2.getPerspectiveTransform(src, dst), (int(w), int(h))
+
+
+def motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
+    n = max(3, int(np.ceil(length)) | 1)
+    k = np.zeros((n, n), np.float32)
+    a = rng.uniform(0, np.pi)
+    c = (n - 1) / 2
+    d = np.array([np.cos(a), np.sin(a)]) * length / 2
+    cv2.line(k, (int(round((c - d[0]) * 16)), int(round((c - d[1]) * 16))),
+             (int(round((c + d[0]) * 16)), int(round((c + d[1]) * 16))), 1.0, 1, cv2.LINE_AA, 4)
+    return k / max(k.sum(), 1e-6)
+
+
+def camera_round_trip(img: np.ndarray, rng: np.random.Generator, cfg: CameraConfig = CameraConfig()) -> np.ndarray:
+    """The zone image as the detector would get it from a real camera (uint8 BGR, same size)."""
+    size = img.shape[0]
+    src = np.clip(img, 0, 255).astype(np.uint8) if img.dtype != np.uint8 else img
+    scale = float(rng.uniform(*cfg.scale))
+    hom, cam_size = random_homography(rng, size, scale, cfg.warp)
+    if scale < 0.95:  # optics low-pass before the coarser sensor samples it
+        src = cv2.GaussianBlur(src, (0, 0), 0.45 * (1 / scale - 1) + 0.3)
+    cam = cv2.warpPerspective(src, hom, cam_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    if rng.random() < cfg.motion_prob:
+        cam = cv2.filter2D(cam, -1, motion_kernel(rng, rng.uniform(1.5, 5)))
+    if rng.random() < cfg.defocus_prob:
+        cam = cv2.GaussianBlur(cam, (0, 0), rng.uniform(0.3, 1.0))
+    f = cam.astype(np.float32)
+    sigma = rng.uniform(*cfg.noise)
+    shot = rng.uniform(0, 0.35)
+    noise = gaussian_noise(rng, f.shape[0], f.shape[1], 3)
+    if rng.random() < 0.6:  # luminance noise dominates in most webcams
+        noise = 0.7 * noise[..., :1] + 0.3 * noise
+    f += noise * (sigma + shot * np.sqrt(np.maximum(f, 0)))
+    cam = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < cfg.jpeg_prob:
+        q = int(rng.integers(cfg.jpeg_quality[0], cfg.jpeg_quality[1] + 1))
+        ok, buf = cv2.imencode(".jpg", cam, [cv2.IMWRITE_JPEG_QUALITY, q])
+        if ok:
+            cam = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    interp = cv2.INTER_CUBIC if rng.random() < 0.3 else cv2.INTER_LINEAR
+    return cv2.warpPerspective(cam, np.linalg.inv(hom), (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)

@@ -1,0 +1,113 @@
+"""Labels from pixels: which corner indices a scene shows, as YOLO boxes.
+
+Every painter writes an ID mask beside the image: 0 for the table, the placement's
+number for each face-up card, ``OCCLUDER`` for hands, props and face-down cards. A
+label is derived, never assumed: an index counts as visible when at least ``min_visible``
+of its area (rasterised, the same rule as the pixels) still belongs to its own card in
+the mask and inside the image. The box is the axis-aligned box of the index's rotated
+rectangle, clipped to the image. Class ids are positions in ``engine.cards.ALL_CARDS``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engine.cards import ALL_CARDS
+
+OCCLUDER = 65535  # ID of anything opaque that is not a face-up card
+CLASS_OF = {c: i for i, c in enumerate(ALL_CARDS)}
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A face-up card in a scene: its mask ID, name, card→scene affine and index boxes (card px)."""
+
+    ident: int
+    card: str
+    m: np.ndarray
+    boxes: tuple[Box, ...]
+
+
+@dataclass(frozen=True)
+class Label:
+    """One visible corner index: class id, pixel box in the scene and its visible fraction."""
+
+    cls: int
+    box: Box
+    visible: float
+    ident: int
+    corner: int
+
+    def yolo(self, width: int, height: int) -> str:
+        x0, y0, x1, y1 = self.box
+        return (f"{self.cls} {(x0 + x1) / 2 / width:.6f} {(y0 + y1) / 2 / height:.6f} "
+                f"{(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}")
+
+
+def index_polygon(m: np.ndarray, box: Box) -> np.ndarray:
+    """The four corners of a card-pixel box mapped into the scene (4×2)."""
+    x0, y0, x1, y1 = box
+    pts = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], np.float64)
+    return pts @ np.asarray(m, np.float64).T
+
+
+def visible_fraction(ids: np.ndarray, ident: int, poly: np.ndarray) -> float:
+    """Share of the polygon's pixels (inside or outside the image) that show card ``ident``."""
+    H, W = ids.shape
+    x0, y0 = np.floor(poly.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + 1
+    local = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(local, [np.round((poly - (x0, y0)) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+    total = int(local.sum())
+    if total == 0:
+        return 0.0
+    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return 0.0
+    inside = local[cy0 - y0: cy1 - y0, cx0 - x0: cx1 - x0]
+    seen = int(np.count_nonzero(inside & (ids[cy0:cy1, cx0:cx1] == ident)))
+    return seen / total
+
+
+def scene_labels(ids: np.ndarray, placed: list[Placed], min_visible: float = 0.6, min_px: float = 2.0) -> list[Label]:
+    """Every corner index that is at least ``min_visible`` unoccluded, in placement order."""
+    H, W = ids.shape
+    out: list[Label] = []
+    for p in placed:
+        for k, box in enumerate(p.boxes):
+            poly = index_polygon(p.m, box)
+            frac = visible_fraction(ids, p.ident, poly)
+            if frac < min_visible:
+                continue
+            x0, y0 = max(0.0, float(poly[:, 0].min())), max(0.0, float(poly[:, 1].min()))
+            x1, y1 = min(float(W), float(poly[:, 0].max())), min(float(H), float(poly[:, 1].max()))
+            if x1 - x0 < min_px or y1 - y0 < min_px:
+                continue
+            out.append(Label(CLASS_OF[p.card], (x0, y0, x1, y1), frac, p.ident, k))
+    return out
+
+
+def yolo_text(labels: list[Label], width: int, height: int) -> str:
+    """A YOLO label file: one ``class cx cy w h`` line (normalised) per label."""
+    return "".join(lab.yolo(width, height) + "\n" for lab in labels)
+
+
+def parse_yolo(text: str) -> list[tuple[int, float, float, float, float]]:
+    """Read a YOLO label file back; raises ValueError on a malformed line."""
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        parts = line.split()
+        if len(parts) != 5:
+            raise ValueError(f"line {n}: expected 5 fields, got {len(parts)}")
+        cls = int(parts[0])
+        cx, cy, w, h = (float(v) for v in parts[1:])
+        if not 0 <= cls < len(ALL_CARDS):
+            raise ValueError(f"line {n}: class {cls} out of range")
+        if not (0 <= cx <= 1 and 0 <= cy <= 1 and 0 < w <= 1 and 0 < h <= 1):
+            raise ValueError(f"line {n}: box out of range")
+        rows.append((cls, cx, cy, w, h))
+    return rows
