@@ -26,7 +26,7 @@ def cmd_train(args: Namespace) -> None:
 
     try:
         best = train(args.data, args.out, model=args.model, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
-                     resume=args.resume)
+                     resume=args.resume, fraction=args.fraction)
     except TrainError as exc:
         raise VisionError(str(exc)) from None
     print(f"best weights: {best}")
@@ -225,6 +225,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--imgsz", type=int, default=320)
     p.add_argument("--batch", type=int, default=32)
+    p.add_argument("--fraction", type=float, default=1.0, help="train on this share of the training images")
     p.add_argument("--resume", action="store_true", help="go on from OUT/weights/last.pt")
     p.set_defaults(func=cmd_train)
 

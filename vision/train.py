@@ -19,7 +19,7 @@ class TrainError(ValueError):
 
 
 def train(data: str | Path, out: str | Path, *, model: str = "yolo11n.yaml", epochs: int = 30, imgsz: int = 320,
-          batch: int = 32, resume: bool = False, patience: int = 50) -> Path:
+          batch: int = 32, resume: bool = False, patience: int = 50, fraction: float = 1.0) -> Path:
     """Train (or resume) and return the best weights' path (``OUT/weights/best.pt``)."""
     prepare()
     from ultralytics import YOLO
@@ -40,6 +40,7 @@ def train(data: str | Path, out: str | Path, *, model: str = "yolo11n.yaml", epo
             data=str(data.resolve()), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0, amp=False,
             project=str(out.parent), name=out.name, exist_ok=True, pretrained=False, plots=False,
             fliplr=0.0, mosaic=1.0, degrees=0.0, hsv_h=0.01, patience=patience, save_period=-1, verbose=False,
+            fraction=fraction,
         )
     best = out / "weights" / "best.pt"
     return best if best.exists() else last
