@@ -46,10 +46,10 @@ def cmd_scan(args: Namespace) -> None:
             f.flush()
 
         runtime = _runtime(args, table=Path(args.video).stem, record=write, alert=alerts.append)
-        with Progress("scan", sys.stderr) as bar:
+        with Progress(video.frames, "scan", unit="frame") as bar:
             while (frame := video.read()) is not None:
                 runtime.process(frame)
-                bar.update(frame.number + 1, video.frames)
+                bar.update()
     video.close()
     for text in dict.fromkeys(alerts):
         print(f"! {text}", file=sys.stderr)

@@ -186,9 +186,17 @@ def cmd_render_game(args: Namespace) -> None:
 
     size = _size(args.size)
     out = Path(args.out)
-    with Progress("render", sys.stderr) as bar:
-        meta = render(args.seed, out, size=size, hands=args.hands, max_events=args.max_events,
-                      profile=args.profile, progress=bar.update)
+    bars: list[Progress] = []
+
+    def progress(done: int, total: int) -> None:
+        if not bars:
+            bars.append(Progress(total, "render", unit="frame"))
+        bars[0].advance_to(done)
+
+    meta = render(args.seed, out, size=size, hands=args.hands, max_events=args.max_events, profile=args.profile,
+                  progress=progress)
+    for bar in bars:
+        bar.close()
     print(f"{out / 'game.mp4'}: {meta['frames']} frames at {meta['fps']} fps, {size[0]}×{size[1]}; "
           f"truth: {out / 'truth.jsonl'} ({meta['events']} events)")
 

@@ -24,8 +24,8 @@ import numpy as np
 import yaml
 
 from engine.cards import ALL_CARDS
+from vision.progress import Progress
 from vision.synth.labels import yolo_text
-from vision.synth.progress import Progress
 from vision.synth.recipe import DATASET_SPLITS, Recipe, RecipeError, SplitPlan, load_recipe
 from vision.synth.scene import Scene, render_scene
 from vision.synth.style import DeckStyle, styles
