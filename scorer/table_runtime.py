@@ -28,7 +28,7 @@ from engine.seats import PLAY_ORDER
 from vision.annotate import draw_detections
 from vision.calibration import Calibration, CalibrationError, rectify_zone
 from vision.camera import Frame
-from vision.detector import CardDetector, Detection
+from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards
 from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion
 
@@ -89,7 +89,7 @@ class TableRuntime:
             moving = motion(zone.previous, image) >= MOTION_LEVEL
             zone.previous = image
             if not moving and (zone.read_image is None or motion(zone.read_image, image) >= REDETECT_LEVEL):
-                zone.detections = self.detector.detect(image)
+                zone.detections = detect_tiled(self.detector, image)
                 zone.laid = group_cards(zone.detections)
                 zone.read_image = image
             for change in zone.tracker.update(frame.t, zone.laid, moving):

@@ -35,6 +35,25 @@ class Detection:
         return {"card": self.card, "conf": round(self.conf, 4), "box": [round(v, 1) for v in self.box]}
 
 
+def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, overlap: int = 80) -> list[Detection]:
+    """Detections in an image wider than the model's input, read in overlapping tiles at full
+    resolution (a 560-pixel zone letterboxed into 320 would lose half its detail). An index
+    cut by one tile's edge lies whole in the next; the same card read twice in the overlap
+    is merged by ``vision.grouping``."""
+    width = image.shape[1]
+    if width <= tile:
+        return detector.detect(image)
+    starts = list(range(0, width - tile, tile - overlap)) + [width - tile]
+    found: list[Detection] = []
+    for x0 in starts:
+        for d in detector.detect(image[:, x0:x0 + tile]):
+            x1, y1, x2, y2 = d.box
+            if (x0 and x1 < 2) or (x0 + tile < width and x2 > tile - 2):
+                continue  # cut by this tile's edge: the neighbouring tile sees it whole
+            found.append(Detection(d.card, d.conf, (x1 + x0, y1, x2 + x0, y2)))
+    return sorted(found, key=lambda d: -d.conf)
+
+
 class DetectorError(ValueError):
     """A model file that is missing or not a card detector."""
 
