@@ -26,6 +26,8 @@ bench: $(STAMP) system
 	$(BIN)/python benchmarks/clock.py
 	$(BIN)/python benchmarks/tournament.py
 	$(BIN)/python benchmarks/web.py
+	$(BIN)/python benchmarks/hall.py
+	$(BIN)/python benchmarks/detector.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -20,12 +20,16 @@ from engine.record import dumps, parse_lines, replay
 from scorer import profiles, tournament_cli
 from scorer.account import account
 from scorer.clock_cli import ClockUsageError, run_clock
+from scorer.hall.cli import add_parsers as add_hall_parsers
+from scorer.hall.errors import HallError
 from scorer.i18n import LANGS
 from scorer.rules_service import serve
 from scorer.serve_cli import ServeError
 from scorer.serve_cli import add_parsers as add_serve_parsers
+from scorer.table_cli import add_parsers as add_table_parsers
 from vision.cli import VisionError
 from vision.cli import add_parsers as add_vision_parsers
+from vision.synth.cli import add_parser as add_dataset_parser
 
 DEMO_RECORD = Path(__file__).parent / "data" / "demo-match.jsonl"
 
@@ -164,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_parsers(sub)
     add_vision_parsers(sub)
+    add_table_parsers(sub)
+    add_dataset_parser(sub)
+    add_hall_parsers(sub)
 
     p = sub.add_parser("profiles", help="list the rule profiles, or show one",
                        description="List the bundled rule profiles, or print one as JSON.")
@@ -178,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
-    except (UserError, ProfileError, ServeError, VisionError) as exc:
+    except (UserError, ProfileError, ServeError, VisionError, HallError) as exc:
         print(f"guandan: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

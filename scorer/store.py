@@ -130,6 +130,13 @@ class Store:
                 raise StoreError(f"no table {table!r}")
             return [self._insert(db, table, body) for body in bodies]
 
+    def append_many(self, batch: dict[str, list[dict]]) -> dict[str, list[int | None]]:
+        """``append`` for several tables (each created already) in one transaction: a hall's
+        events come from thousands of tables at once, and one commit per batch rather than
+        per table lifts ingest from about 7,000 to 16,000 events/s (benchmarks/hall.py)."""
+        with self._tx() as db:
+            return {table: [self._insert(db, table, body) for body in bodies] for table, bodies in batch.items()}
+
     def tables(self) -> list[dict]:
         rows = self._db().execute("SELECT id, name, profile FROM tables ORDER BY created, id").fetchall()
         return [{"id": r[0], "name": r[1], "profile": r[2]} for r in rows]

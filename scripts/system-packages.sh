@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Debian packages the tests need and PyPI cannot give: socat (the real pseudo-terminal pairs
 # the serial tests talk over), the AVR toolchain with the Arduino core and simavr (the clock
-# firmware is compiled and run in the tests), and Chromium (the web pages are tested in a
-# real headless browser, with a Chinese font). Installs only what is missing.
+# firmware is compiled and run in the tests), Chromium (the web pages are tested in a
+# real headless browser, with a Chinese font), and Mosquitto (the hall tests run a real MQTT
+# broker). Installs only what is missing.
 set -euo pipefail
 need=()
 command -v socat >/dev/null || need+=(socat)
@@ -10,6 +11,7 @@ command -v avr-gcc >/dev/null || need+=(gcc-avr binutils-avr avr-libc)
 [ -d /usr/share/arduino/hardware/arduino/avr/cores/arduino ] || need+=(arduino-core-avr)
 command -v simavr >/dev/null || need+=(simavr)
 command -v chromium >/dev/null || need+=(chromium)
+command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # Debian puts it in /usr/sbin
 fc-list 2>/dev/null | grep -qi "wqy\|noto sans cjk" || need+=(fonts-wqy-microhei)  # Chinese in screenshots
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""

@@ -1,0 +1,75 @@
+"""The hall's MQTT topics, in one place so the nodes and the server cannot disagree.
+
+Everything lives under ``guandan/<hall>/`` so one broker can carry several halls:
+
+- ``tables/<table>/events/<seq>``: one record line per message, QoS 1, never retained.
+  The seq is in the topic as well as the body so the server can reject a mismatch.
+- ``tables/<table>/status``: retained JSON, ``{"state": "online"|"offline", "node": …,
+  "last_seq": …, "acked": …}``; a node that serves one table leaves its last will here.
+- ``nodes/<node>/status``: retained, the last will of a node that serves several tables
+  (one connection can carry only one will).
+- ``tables/<table>/resend``: the server asks a node to publish again from ``{"from": seq}``
+  when it sees a gap the broker lost (a broker killed before it saved its queue).
+"""
+
+from __future__ import annotations
+
+import re
+
+from scorer.hall.errors import HallError
+
+QOS = 1
+_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+
+
+def check_name(kind: str, name: str) -> str:
+    """A hall, node or table name is 1-40 letters, digits, - or _ (the store's rule for
+    table ids), which also keeps MQTT's ``/ + #`` out of the topics."""
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise HallError(f"a {kind} name is 1-40 letters, digits, - or _, got {name!r}")
+    return name
+
+
+def event(hall: str, table: str, seq: int) -> str:
+    return f"guandan/{hall}/tables/{table}/events/{seq}"
+
+
+def events_filter(hall: str) -> str:
+    return f"guandan/{hall}/tables/+/events/+"
+
+
+def table_status(hall: str, table: str) -> str:
+    return f"guandan/{hall}/tables/{table}/status"
+
+
+def table_status_filter(hall: str) -> str:
+    return f"guandan/{hall}/tables/+/status"
+
+
+def node_status(hall: str, node: str) -> str:
+    return f"guandan/{hall}/nodes/{node}/status"
+
+
+def node_status_filter(hall: str) -> str:
+    return f"guandan/{hall}/nodes/+/status"
+
+
+def resend(hall: str, table: str) -> str:
+    return f"guandan/{hall}/tables/{table}/resend"
+
+
+def parse(hall: str, topic: str) -> tuple[str, str, str] | None:
+    """Split a topic under the hall into ``(kind, name, seq)``: kind is ``event``,
+    ``table_status``, ``node_status`` or ``resend``; seq is ``""`` except for events.
+    ``None`` for a topic that is not one of ours."""
+    prefix = f"guandan/{hall}/"
+    if not topic.startswith(prefix):
+        return None
+    parts = topic[len(prefix):].split("/")
+    if len(parts) == 4 and parts[0] == "tables" and parts[2] == "events":
+        return "event", parts[1], parts[3]
+    if len(parts) == 3 and parts[2] == "status" and parts[0] in ("tables", "nodes"):
+        return ("table_status" if parts[0] == "tables" else "node_status"), parts[1], ""
+    if len(parts) == 3 and parts[0] == "tables" and parts[2] == "resend":
+        return "resend", parts[1], ""
+    return None
