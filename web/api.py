@@ -116,6 +116,17 @@ def frame(table: str, seq: int):
 
 # --- streams --------------------------------------------------------------------------------
 
+def broadcast_delay() -> float:
+    """The ``delay`` URL option (a broadcast delay in seconds), or 400 when it is not one."""
+    try:
+        delay = float(request.args.get("delay", "0"))
+        if not 0 <= delay <= 600:
+            raise ValueError
+    except ValueError:
+        abort(400, description="'delay' is seconds, 0 to 600")
+    return delay
+
+
 def _sse(event: str, data: str, ident: int | None = None) -> str:
     head = f"id: {ident}\n" if ident is not None else ""
     return f"{head}event: {event}\ndata: {data}\n\n"
@@ -129,13 +140,7 @@ def _stream(gen) -> Response:
 @bp.get("/tables/<table>/stream")
 def table_stream(table: str):
     view = _table(table)
-    delay = request.args.get("delay", "0")
-    try:
-        delay_s = float(delay)
-        if not 0 <= delay_s <= 600:
-            raise ValueError
-    except ValueError:
-        abort(400, description="'delay' is seconds, 0 to 600")
+    delay_s = broadcast_delay()
     hub = _hub()
     if delay_s:
         return _stream(_delayed(hub, view, delay_s))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
+from web.api import broadcast_delay
 from web.cards import card_svg
 from web.i18n import page_terms, pick_lang
 
@@ -37,15 +38,8 @@ def overlay(table: str):
     layout = request.args.get("layout", "full")
     if layout not in ("full", "compact"):
         abort(400, description="layout is full or compact")
-    delay = request.args.get("delay", "0")
-    try:
-        delay_s = float(delay)
-        if not 0 <= delay_s <= 600:
-            raise ValueError
-    except ValueError:
-        abort(400, description="delay is seconds, 0 to 600")
     return render_template("overlay.html", lang=lang, terms=page_terms(lang), table=table, layout=layout,
-                           delay=delay_s)
+                           delay=broadcast_delay())
 
 
 @bp.get("/cards/<card>.svg")

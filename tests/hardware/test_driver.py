@@ -13,6 +13,7 @@ from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
 from hardware.runner import ClockRunner, Rotation
 from scorer import profiles
+from tests.hardware.waiting import until
 
 
 @pytest.fixture
@@ -33,15 +34,6 @@ def wait_for(q: queue.Queue, kind, timeout: float = 5.0):
             continue
         if isinstance(event, kind):
             return event
-
-
-def until(condition, timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
 
 
 def test_connects_on_ready_and_restores_nothing_it_was_not_asked(pair):

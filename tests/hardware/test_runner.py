@@ -1,6 +1,5 @@
 """The clock at a table: presses, the engine's turns, the rules' timing — over a real pty."""
 
-import time
 
 import pytest
 
@@ -11,15 +10,7 @@ from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
 from hardware.runner import ClockRunner, MatchTurns, Rotation
 from scorer import profiles
-
-
-def until(condition, timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
+from tests.hardware.waiting import until
 
 
 @pytest.fixture
