@@ -1,0 +1,72 @@
+"""The table runtime on rendered frames with the committed detector: what it does when the
+camera misbehaves. (How well it reads cards depends on the detector: models/README.md.)"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.events import PlayCards
+from scorer import profiles
+from scorer.table_runtime import TableRuntime
+from vision.calibration import zone_size
+from vision.camera import Frame
+from vision.detector import CardDetector
+from vision.table_canvas import camera_homography, camera_view, table_canvas
+
+MODEL = Path(__file__).parents[2] / "models" / "cards_openvino_model"
+
+
+def frames_of(canvas, turn: float, start: float, n: int, first: int = 0):
+    size = (1280, 720)
+    image = camera_view(canvas, camera_homography(canvas.shape[0], size, tilt=0.1, turn_deg=turn), size)
+    return [Frame(image, start + i / 30, first + i) for i in range(n)]
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return CardDetector(MODEL)
+
+
+def runtime(detector, alerts, recorded=None):
+    return TableRuntime(detector, profiles.load("linyi"), record=(recorded.append if recorded is not None else None),
+                        alert=alerts.append)
+
+
+def test_black_and_noise_frames_are_reported_and_survived(detector):
+    alerts: list[str] = []
+    rt = runtime(detector, alerts)
+    black = Frame(np.zeros((720, 1280, 3), np.uint8), 0.0, 0)
+    noise = Frame(np.random.default_rng(1).integers(0, 255, (720, 1280, 3), dtype=np.uint8), 0.1, 1)
+    assert rt.process(black) == [] and rt.process(noise) == []
+    assert any("found 0 of the 4 table markers" in a for a in alerts)
+    for frame in frames_of(table_canvas(8.0), 3.0, 1.2, 3, first=2):
+        rt.process(frame)
+    assert rt.calibration is not None and rt.calibration.markers == (0, 1, 2, 3)
+
+
+def test_a_bumped_camera_is_recalibrated_and_hidden_markers_keep_the_last_calibration(detector):
+    alerts: list[str] = []
+    rt = runtime(detector, alerts)
+    canvas = table_canvas(8.0)
+    for frame in frames_of(canvas, 2.0, 0.0, 5):
+        rt.process(frame)
+    first = rt.calibration.homography.copy()
+    for frame in frames_of(canvas, 9.0, 2.0, 5, first=5):  # knocked: turned 7 degrees
+        rt.process(frame)
+    assert "camera moved: recalibrated" in alerts
+    assert not np.allclose(first, rt.calibration.homography)
+    covered = Frame(np.zeros((720, 1280, 3), np.uint8), 4.0, 20)  # a hand over the lens
+    rt.process(covered)
+    assert rt.calibration is not None  # the last good calibration stands
+
+
+def test_an_empty_table_commits_nothing_and_zones_are_read_upright(detector):
+    alerts: list[str] = []
+    recorded = []
+    rt = runtime(detector, alerts, recorded)
+    for frame in frames_of(table_canvas(8.0), 0.0, 0.0, 20):
+        rt.process(frame)
+    assert [e.type for e in recorded] == ["header"]
+    assert not any(isinstance(e, PlayCards) for e in rt.events)
+    assert all(z.read_image is not None and z.read_image.shape[1::-1] == zone_size() for z in rt.zones.values())
