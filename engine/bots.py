@@ -51,6 +51,17 @@ def choose_play(hand: Hand, seat: str, rng: random.Random) -> Play | None:
     return None
 
 
+def wrong_play(hand: Hand, seat: str) -> Play | None:
+    """A mistake a player makes: on a single, laying a lower single it holds (出错牌 — it
+    does not beat); ``None`` when no such card is held."""
+    top = hand.top
+    if top is None or top[0] == seat or top[1].type != "Single":
+        return None
+    lower = sorted((c for c in set(hand.holdings[seat].elements()) if card_order(c, hand.level) <
+                    card_order(top[1].cards[0], hand.level)), key=lambda c: card_order(c, hand.level))
+    return Play("Single", lower[0][1], (lower[0],)) if lower else None
+
+
 def _return_card(hand: Hand, seat: str, to: str) -> str:
     relation = "partner" if partner(seat) == to else "opponent"
     rule = getattr(hand.profile.tribute, f"return_to_{relation}")
@@ -60,12 +71,14 @@ def _return_card(hand: Hand, seat: str, to: str) -> str:
 
 
 def self_play(profile: Profile, rng: random.Random, max_hands: int = 12,
-              forget_report: float = 0.0, table: str = "demo") -> list[Event]:
+              forget_report: float = 0.0, table: str = "demo", mistakes: float = 0.0) -> list[Event]:
     """Play a match between four bots; returns its record as events.
 
     After ``max_hands`` hands time is called (the match ends as the profile says).
-    ``forget_report`` is the chance a bot forgets to report its card count (报牌), so
-    records can show violations.
+    ``forget_report`` is the chance a bot forgets to report its card count (报牌) and
+    ``mistakes`` the chance it lays a single that does not beat the single on the table,
+    so records show violations. The game goes on from what was really laid: the cards of
+    a mistake are gone from the player's hand, as at a real table.
     """
     events: list[Event] = []
     clock = [0.0]
@@ -103,6 +116,8 @@ def self_play(profile: Profile, rng: random.Random, max_hands: int = 12,
                 continue
             seat = hand.turn or (hand.tributers[0] if hand.tributers else PLAY_ORDER[0])
             play = choose_play(hand, seat, rng)
+            if mistakes and rng.random() < mistakes:
+                play = wrong_play(hand, seat) or play
             if play is None:
                 push(Pass(*stamp(), seat=seat))
                 continue

@@ -194,7 +194,7 @@ def cmd_render_game(args: Namespace) -> None:
         bars[0].advance_to(done)
 
     meta = render(args.seed, out, size=size, hands=args.hands, max_events=args.max_events, profile=args.profile,
-                  progress=progress)
+                  mistakes=args.illegal, progress=progress)
     for bar in bars:
         bar.close()
     print(f"{out / 'game.mp4'}: {meta['frames']} frames at {meta['fps']} fps, {size[0]}×{size[1]}; "
@@ -211,6 +211,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
     p.add_argument("--max-events", type=int, help="stop after this many record events (a short clip)")
     p.add_argument("--profile", default="jiangsu", help="rule profile (default jiangsu)")
+    p.add_argument("--illegal", type=float, default=0.0, metavar="P",
+                   help="chance a player lays a single that does not beat the table (an illegal play to alert)")
     p.set_defaults(func=cmd_render_game)
 
     p = sub.add_parser("markers", help="print the table markers (A4 PDF, true size at 100%%)",

@@ -7,7 +7,8 @@ index visible, upright for its owner), brought in by a hand that covers the card
 lays them, left lying while the trick goes on, and turned face down onto the seat's pile
 when the trick ends. A tilted camera sees it with uneven light and noise. The record
 written beside the video (``truth.jsonl``) is the bots' record re-timed to the video: each
-play's ``t`` is the moment its cards lie still.
+play's ``t`` is the moment its cards lie still. ``mistakes`` makes the bots now and then
+lay a single that does not beat the table (出错牌), which the pipeline must alert.
 """
 
 from __future__ import annotations
@@ -193,11 +194,11 @@ class Renderer:
 
 
 def render(seed: int, out: Path, size: tuple[int, int] = (1280, 720), hands: int = 1, max_events: int | None = None,
-           profile: str = "jiangsu", progress=None) -> dict:
+           profile: str = "jiangsu", mistakes: float = 0.0, progress=None) -> dict:
     """Write ``game.mp4``, ``truth.jsonl`` and ``meta.json`` into ``out``; returns the meta."""
     rng = random.Random(seed)
     rules = profiles.load(profile)
-    events = self_play(rules, rng, max_hands=hands, table=f"render-{seed}")
+    events = self_play(rules, rng, max_hands=hands, table=f"render-{seed}", mistakes=mistakes)
     events = [_hidden(e) for e in events]
     staging = stage(events, rules, max_events)
     out.mkdir(parents=True, exist_ok=True)
