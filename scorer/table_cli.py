@@ -14,6 +14,7 @@ import threading
 from argparse import Namespace
 from pathlib import Path
 
+from engine.events import event_from_json
 from scorer import profiles
 from scorer.store import Store
 from vision.cli import VisionError, default_weights
@@ -65,6 +66,7 @@ def cmd_run(args: Namespace) -> None:
 
     store = Store(args.db)
     table = args.table
+    stored = [event_from_json(s.body) for s in store.events(table)] if store.has_table(table) else []
 
     def write(event) -> None:
         if event.type == "header":
@@ -74,7 +76,9 @@ def cmd_run(args: Namespace) -> None:
 
     runtime = _runtime(args, table=table, record=write, evidence=lambda seq, jpeg: store.put_frame(table, seq, jpeg),
                        alert=lambda text: print(f"! {text}", file=sys.stderr, flush=True),
-                       auto_commit=args.clock is None)
+                       auto_commit=args.clock is None, resume=stored or None)
+    if stored:
+        print(f"# table {table}: going on from its {len(stored)} stored events", file=sys.stderr)
     camera = LiveCamera(args.camera, on_status=lambda up, why: print(f"# camera: {why}", file=sys.stderr)).start()
     clock = _start_clock(args, runtime) if args.clock else None
     app = create_app(store)

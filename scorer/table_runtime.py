@@ -49,9 +49,10 @@ class TableRuntime:
     def __init__(self, detector: CardDetector, profile: Profile, *, table: str = "1",
                  record: Callable[[Event], None] | None = None,
                  evidence: Callable[[int, bytes], None] | None = None,
-                 alert: Callable[[str], None] | None = None, auto_commit: bool = True) -> None:
+                 alert: Callable[[str], None] | None = None, auto_commit: bool = True,
+                 resume: list[Event] | None = None) -> None:
         self.detector = detector
-        self.match = Match(profile, Header(seq=0, t=0.0, profile=profile.name, table=table))
+        self.match = Match(profile, resume[0] if resume else Header(seq=0, t=0.0, profile=profile.name, table=table))
         self.events: list[Event] = [self.match.header]
         self.sink = record
         self.evidence = evidence
@@ -61,8 +62,22 @@ class TableRuntime:
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
         self._checked_at = -RECHECK_S
         self._frame: Frame | None = None
-        if record is not None:
+        if resume:
+            self._resume(resume[1:])
+        elif record is not None:
             record(self.match.header)
+
+    def _resume(self, events: list[Event]) -> None:
+        """Go on from a stored record (a restarted process): the match is replayed, and the
+        cards of the trick on the table count as already committed in their zones, so they
+        are not read as new plays."""
+        for event in events:
+            self.match.push(event)
+            self.events.append(event)
+        hand = self.match.hand
+        if hand is not None and hand.outcome is None:
+            for seat, _play, cards, _seq in hand.trick:
+                self.zones[seat].tracker.on_table.update(cards)
 
     # --- the record ---------------------------------------------------------------------
 

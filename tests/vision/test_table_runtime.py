@@ -70,3 +70,27 @@ def test_an_empty_table_commits_nothing_and_zones_are_read_upright(detector):
     assert [e.type for e in recorded] == ["header"]
     assert not any(isinstance(e, PlayCards) for e in rt.events)
     assert all(z.read_image is not None and z.read_image.shape[1::-1] == zone_size() for z in rt.zones.values())
+
+
+def test_a_restarted_runtime_goes_on_from_the_stored_record(detector):
+    import random
+
+    from engine.bots import self_play
+    from engine.events import Deal, Pass
+
+    profile = profiles.load("linyi")
+    played = self_play(profile, random.Random(4), max_hands=1)
+    hidden = [Deal(seq=e.seq, t=e.t, leader=e.leader) if isinstance(e, Deal) else e for e in played]
+    cut = next(i for i, e in enumerate(hidden) if e.type == "pass" and i > 12)  # mid-trick
+    recorded = []
+    rt = TableRuntime(detector, profile, record=recorded.append, alert=lambda text: None, resume=hidden[:cut])
+    assert recorded == []  # nothing is written again
+    assert rt.match.history[-1].event.seq == hidden[cut - 1].seq
+    hand = rt.match.hand
+    on_table = {seat: sorted(z.tracker.on_table.elements()) for seat, z in rt.zones.items()}
+    expected = {s: [] for s in "ESWN"}
+    for seat, _play, cards, _seq in hand.trick:
+        expected[seat] += cards
+    assert on_table == {s: sorted(c) for s, c in expected.items()} and any(on_table.values())
+    event = rt.record(Pass, seat=hidden[cut].seat)  # the record goes on where it stopped
+    assert event.seq == hidden[cut - 1].seq + 1 and recorded == [event]
