@@ -30,7 +30,7 @@ from vision.calibration import Calibration, CalibrationError, rectify_zone
 from vision.camera import Frame
 from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards
-from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion
+from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion, thumbnail
 
 RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
 REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much from the last read
@@ -39,8 +39,9 @@ REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much fro
 @dataclass
 class SeatZone:
     tracker: ZoneTracker
-    previous: np.ndarray | None = None
-    read_image: np.ndarray | None = None
+    previous: np.ndarray | None = None  # the last frame's thumbnail (vision.tracker.thumbnail)
+    read_image: np.ndarray | None = None  # the zone as last read by the detector
+    read_thumb: np.ndarray | None = None
     laid: Laid = field(default_factory=lambda: Laid((), ()))
     detections: list[Detection] = field(default_factory=list)
 
@@ -101,12 +102,13 @@ class TableRuntime:
         for seat in PLAY_ORDER:
             zone = self.zones[seat]
             image = rectify_zone(frame.image, self.calibration, seat)
-            moving = motion(zone.previous, image) >= MOTION_LEVEL
-            zone.previous = image
-            if not moving and (zone.read_image is None or motion(zone.read_image, image) >= REDETECT_LEVEL):
+            thumb = thumbnail(image)
+            moving = motion(zone.previous, thumb) >= MOTION_LEVEL
+            zone.previous = thumb
+            if not moving and (zone.read_thumb is None or motion(zone.read_thumb, thumb) >= REDETECT_LEVEL):
                 zone.detections = detect_tiled(self.detector, image)
                 zone.laid = group_cards(zone.detections)
-                zone.read_image = image
+                zone.read_image, zone.read_thumb = image, thumb
             for change in zone.tracker.update(frame.t, zone.laid, moving):
                 if isinstance(change, Settled) and change.new and self.auto_commit:
                     self._commit(seat)
@@ -129,7 +131,7 @@ class TableRuntime:
         if self.calibration is not None:
             self.alert("camera moved: recalibrated")
             for zone in self.zones.values():
-                zone.previous = zone.read_image = None
+                zone.previous = zone.read_image = zone.read_thumb = None
         self.calibration = fresh
         return True
 

@@ -39,15 +39,19 @@ class Cleared:
     t: float
 
 
-def motion(previous: np.ndarray | None, current: np.ndarray) -> float:
-    """How much a zone image changed: mean absolute difference of small grey versions."""
-    if previous is None or previous.shape != current.shape:
-        return 255.0
+def thumbnail(image: np.ndarray) -> np.ndarray:
+    """A zone image made small and grey, once per frame: what motion is measured on."""
     import cv2
 
-    a = cv2.resize(cv2.cvtColor(previous, cv2.COLOR_BGR2GRAY), (64, 32), interpolation=cv2.INTER_AREA)
-    b = cv2.resize(cv2.cvtColor(current, cv2.COLOR_BGR2GRAY), (64, 32), interpolation=cv2.INTER_AREA)
-    return float(np.abs(a.astype(np.int16) - b.astype(np.int16)).mean())
+    small = cv2.resize(image, (64, 32), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.int16)
+
+
+def motion(previous: np.ndarray | None, current: np.ndarray) -> float:
+    """How much a zone changed between two thumbnails: mean absolute grey difference."""
+    if previous is None or previous.shape != current.shape:
+        return 255.0
+    return float(np.abs(previous - current).mean())
 
 
 def _beyond(laid: tuple[str, ...], committed: Counter) -> tuple[str, ...]:

@@ -4,7 +4,7 @@ import numpy as np
 
 from vision.detector import Detection
 from vision.grouping import Laid, group_cards
-from vision.tracker import Cleared, Settled, ZoneTracker, motion
+from vision.tracker import Cleared, Settled, ZoneTracker, motion, thumbnail
 
 PX = 10.0  # rectified zones are 10 px/cm
 
@@ -91,6 +91,6 @@ def test_with_a_clock_the_press_commits():
 def test_motion_of_a_zone():
     a = np.zeros((260, 560, 3), np.uint8)
     b = a.copy()
-    assert motion(a, b) == 0.0 and motion(None, b) == 255.0
+    assert motion(thumbnail(a), thumbnail(b)) == 0.0 and motion(None, thumbnail(b)) == 255.0
     b[:, :200] = 200
-    assert motion(a, b) > 50
+    assert motion(thumbnail(a), thumbnail(b)) > 50
