@@ -100,10 +100,6 @@ class Play(NamedTuple):
 PASS = Play(PASS_TYPE, PASS_TYPE, ())
 
 
-def _make(type_: str, rank: str, cards: tuple[str, ...]) -> Play:
-    return Play(type_, rank, cards)
-
-
 def classify(cards, level) -> list[Play]:
     """Every reading of ``cards`` as a combination under ``level``; empty if none.
 
@@ -111,7 +107,7 @@ def classify(cards, level) -> list[Play]:
     """
     cards = sort_cards(parse_cards(cards))
     level = parse_level(level)
-    return [_make(t, r, cards) for t, r in sorted(_readings(cards, level), key=_reading_key)]
+    return [Play(t, r, cards) for t, r in sorted(_readings(cards, level), key=_reading_key)]
 
 
 def _reading_key(reading: tuple[str, str]) -> tuple[int, int]:
