@@ -16,6 +16,11 @@ from engine.profile import Profile
 SEATS = "ESWN"
 #: action kinds (as ``Hand.awaiting`` names them) → the profile's time-table field
 LIMIT_FIELD = {"tribute": "tribute", "return": "give_back", "first_lead": "first_lead", "play": "play"}
+def action_limit(profile: Profile, action: str | None) -> int:
+    """Seconds the profile allows for an action; 0 when it sets none (or for no action)."""
+    return getattr(profile.time, LIMIT_FIELD[action]) if action in LIMIT_FIELD else 0
+
+
 COUNTDOWN_BEEP_S = 5  # short beeps over the last seconds, the "counted down aloud" of the rules
 
 
@@ -89,8 +94,7 @@ class TableClock:
 
     def limit(self, action: str | None = None) -> int:
         """Seconds allowed for an action; 0 when the profile sets none."""
-        action = action or self.action
-        return getattr(self.profile.time, LIMIT_FIELD[action]) if action in LIMIT_FIELD else 0
+        return action_limit(self.profile, action or self.action)
 
     def penalty(self, count: int) -> str:
         steps = self.profile.time.escalation

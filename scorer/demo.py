@@ -13,16 +13,16 @@ import time
 from argparse import Namespace
 from pathlib import Path
 
-from engine.record import parse_lines
+from engine.record import Record, parse_lines
 from scorer.store import Store
 
 VAR = Path(__file__).resolve().parent.parent / "var"
 
 
-def play_back(store: Store, table: str, record_text: str, speed: float, stop: threading.Event) -> None:
-    """Store the record's events as if they were happening now, ``speed`` times faster."""
-    record = parse_lines(record_text.splitlines())
-    store.add_table(table, record.header.to_json())
+def play_back(store: Store, table: str, record: Record, speed: float, stop: threading.Event | None = None) -> None:
+    """Store the record's events (the table already made) as if they were happening now,
+    ``speed`` times faster; ``stop`` ends it early."""
+    stop = stop or threading.Event()
     start = time.monotonic()
     for event in record.events[1:]:
         wait = event.t / speed - (time.monotonic() - start)
@@ -42,8 +42,9 @@ def serve_demo(args: Namespace, record_path: Path) -> None:
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     store = Store(db)
     stop = threading.Event()
-    player = threading.Thread(target=play_back, args=(store, "demo", record_path.read_text(encoding="utf-8"),
-                                                      args.speed, stop), daemon=True)
+    record = parse_lines(record_path.read_text(encoding="utf-8").splitlines())
+    store.add_table("demo", record.header.to_json())
+    player = threading.Thread(target=play_back, args=(store, "demo", record, args.speed, stop), daemon=True)
     app = create_app(store)
     base = f"http://127.0.0.1:{args.port}"
     print(f"\n# live: {base}/  ·  table {base}/table/demo  ·  OBS overlay {base}/overlay/demo"

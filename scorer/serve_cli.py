@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import getpass
 import sys
-import time
 from argparse import Namespace
 from pathlib import Path
 
@@ -93,12 +92,9 @@ def table_load(args: Namespace) -> None:
         store.append(table, body)
         print(f"table {table}: {len(body)} events stored in {args.db}")
         return
-    start = time.monotonic()
-    for event in body:
-        wait = event["t"] / args.speed - (time.monotonic() - start)
-        if wait > 0:
-            time.sleep(wait)
-        store.append(table, [event])
+    from scorer.demo import play_back
+
+    play_back(store, table, record, args.speed)
     print(f"table {table}: {len(body)} events played back into {args.db}")
 
 

@@ -16,7 +16,7 @@ from engine.match import Match
 from engine.profile import Profile
 from engine.record import with_corrections
 from engine.seats import PLAY_ORDER
-from hardware.clock import LIMIT_FIELD
+from hardware.clock import action_limit
 from scorer.account import entry_lines, result_lines
 from scorer.i18n import violation
 from scorer.store import StoredEvent
@@ -153,7 +153,7 @@ def _hand(hand, profile: Profile) -> dict:
     return {
         "number": hand.number, "level": hand.level, "declarers": hand.declarers, "phase": hand.phase,
         "action": action, "to_act": list(seats),
-        "limit": getattr(profile.time, LIMIT_FIELD[action]) if action in LIMIT_FIELD else 0,
+        "limit": action_limit(profile, action),
         "seats": {s: {"cards": hand.counts[s], "report": hand.counts[s] <= threshold and hand.counts[s] > 0,
                       "report_due": s in hand.report_due, "place": places.get(s)} for s in PLAY_ORDER},
         "trick": [{"seat": seat, "play": _play_json(play), "cards": list(cards), "seq": seq}

@@ -136,12 +136,12 @@ def cmd_markers(args: Namespace) -> None:
 
 def first_frame(source: str):
     """One frame from an image file, a video file, a camera index or a stream URL."""
-    import cv2
+    from vision.camera import open_capture
 
     image = read_image(source) if not source.isdigit() and "://" not in source else None
     if image is not None:
         return image
-    capture = cv2.VideoCapture(int(source) if source.isdigit() else source)
+    capture = open_capture(source)
     ok, frame = capture.read()
     capture.release()
     if not ok:

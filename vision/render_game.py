@@ -57,9 +57,13 @@ class Staging:
     duration: float
 
 
-def _rotation(seat: str) -> int | None:
-    """How a card image (upright, top up) is turned to face the seat's player on the canvas."""
-    return {"S": None, "N": cv2.ROTATE_180, "E": cv2.ROTATE_90_COUNTERCLOCKWISE, "W": cv2.ROTATE_90_CLOCKWISE}[seat]
+def _facing(image, seat: str) -> tuple[np.ndarray, np.ndarray]:
+    """A card side (upright, top up) turned on the canvas to face the seat's player."""
+    bgr, alpha = np.ascontiguousarray(image.bgr), np.ascontiguousarray(image.alpha)
+    turn = {"S": None, "N": cv2.ROTATE_180, "E": cv2.ROTATE_90_COUNTERCLOCKWISE, "W": cv2.ROTATE_90_CLOCKWISE}[seat]
+    if turn is None:
+        return bgr, alpha
+    return cv2.rotate(bgr, turn), cv2.rotate(alpha, turn)
 
 
 def stage(events: list[Event], profile, max_events: int | None = None) -> Staging:
@@ -136,12 +140,7 @@ class Renderer:
         self._cache: dict[str, np.ndarray] = {}
 
     def _card(self, card: str, seat: str) -> tuple[np.ndarray, np.ndarray]:
-        img = card_image(card, self.style, CANVAS_PX_PER_CM * 1.0)
-        bgr, alpha = np.ascontiguousarray(img.bgr), np.ascontiguousarray(img.alpha)
-        turn = _rotation(seat)
-        if turn is not None:
-            bgr, alpha = cv2.rotate(bgr, turn), cv2.rotate(alpha, turn)
-        return bgr, alpha
+        return _facing(card_image(card, self.style, CANVAS_PX_PER_CM), seat)
 
     def _place(self, canvas: np.ndarray, bgr: np.ndarray, alpha: np.ndarray, centre_cm: np.ndarray) -> None:
         col, row = cv2.perspectiveTransform(centre_cm.reshape(1, 1, 2).astype(np.float64), self.t2c).ravel()
@@ -163,11 +162,7 @@ class Renderer:
         canvas = self.base.copy()
         for seat in "ESWN":
             if state.piles[seat]:
-                back = back_image(self.style, CANVAS_PX_PER_CM)
-                bgr, alpha = np.ascontiguousarray(back.bgr), np.ascontiguousarray(back.alpha)
-                turn = _rotation(seat)
-                if turn is not None:
-                    bgr, alpha = cv2.rotate(bgr, turn), cv2.rotate(alpha, turn)
+                bgr, alpha = _facing(back_image(self.style, CANVAS_PX_PER_CM), seat)
                 direction = {"S": (0, -1), "N": (0, 1), "E": (1, 0), "W": (-1, 0)}[seat]
                 self._place(canvas, bgr, alpha, np.array(direction, float) * PILE_CM)
             for centre, card in zip(self._row_centres(seat, len(state.rows[seat])), state.rows[seat], strict=True):
