@@ -3,7 +3,8 @@
 The server runs under waitress (a production WSGI server); Flask's own server only with
 ``--debug``. Referee accounts and API tokens live in the store (passwords hashed).
 ``guandan table load RECORD`` puts a recorded game into the store — at once, or played back
-in real time (``--speed``) so the live pages can be watched or tested.
+in real time (``--speed``) so the live pages can be watched or tested. ``--db`` is a SQLite
+file or a ``postgresql://`` URL (docs/storage.md).
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from pathlib import Path
 from engine.events import Header, RecordError
 from engine.record import parse_lines
 from scorer import profiles
+from scorer.db import display, is_url
 from scorer.store import Store, StoreError
 
 DEFAULT_DB = "guandan.db"
+DB_HELP = (f"event store: a SQLite file (default {DEFAULT_DB}) or a PostgreSQL database, "
+           "postgresql://USER[:PASSWORD]@HOST:PORT/DB")
 
 
 class ServeError(ValueError):
@@ -26,19 +30,20 @@ class ServeError(ValueError):
 
 
 def open_store(path: str, must_exist: bool = False) -> Store:
-    if must_exist and not Path(path).exists():
+    """The store, or a one-line ``ServeError`` (bad URL, server down, not a database)."""
+    if must_exist and not is_url(path) and not Path(path).exists():
         raise ServeError(f"{path}: no such store (create it with 'guandan table load' or 'guandan user add')")
     try:
         return Store(path)
-    except Exception as exc:  # sqlite3 errors: not a database, no permission …
-        raise ServeError(f"{path}: cannot open the store ({exc})") from None
+    except StoreError as exc:
+        raise ServeError(str(exc)) from None
 
 
 def serve(args: Namespace) -> None:
     from web import create_app
 
     app = create_app(open_store(args.db), secure_cookies=args.secure_cookies)
-    print(f"# http://{args.host}:{args.port}/  (store {args.db})", flush=True)
+    print(f"# http://{args.host}:{args.port}/  (store {display(args.db)})", flush=True)
     if args.debug:
         app.run(host=args.host, port=args.port, debug=True, threaded=True, use_reloader=False)
         return
@@ -90,12 +95,12 @@ def table_load(args: Namespace) -> None:
     body = [e.to_json() for e in record.events[1:]]
     if not args.speed:
         store.append(table, body)
-        print(f"table {table}: {len(body)} events stored in {args.db}")
+        print(f"table {table}: {len(body)} events stored in {display(args.db)}")
         return
     from scorer.demo import play_back
 
     play_back(store, table, record, args.speed)
-    print(f"table {table}: {len(body)} events played back into {args.db}")
+    print(f"table {table}: {len(body)} events played back into {display(args.db)}")
 
 
 def add_parsers(sub) -> None:
@@ -105,7 +110,7 @@ def add_parsers(sub) -> None:
                                    "the JSON API from the event store.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--db", default=DEFAULT_DB, help=f"event store (SQLite file, default {DEFAULT_DB})")
+    p.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
     p.add_argument("--threads", type=int, default=300,
                    help="worker threads; each live page holds one (default 300)")
     p.add_argument("--secure-cookies", action="store_true", help="send session cookies over HTTPS only")
@@ -119,11 +124,11 @@ def add_parsers(sub) -> None:
     a.add_argument("name")
     a.add_argument("--role", default="referee", choices=["referee", "chief"], help="role (default referee)")
     a.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
-    a.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
+    a.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
     a.set_defaults(func=user_add)
     t = usub.add_parser("token", help="make an API bearer token for a user (shown once)")
     t.add_argument("name")
-    t.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
+    t.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
     t.set_defaults(func=user_token)
 
     p = sub.add_parser("table", help="put game records into the store",
@@ -134,5 +139,5 @@ def add_parsers(sub) -> None:
     lo.add_argument("--id", help="table id (default: the header's table name or the file name)")
     lo.add_argument("--speed", type=float, default=0.0,
                     help="play back at this many times real time (default: store everything at once)")
-    lo.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
+    lo.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
     lo.set_defaults(func=table_load)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from engine.events import event_from_json
 from scorer import profiles
-from scorer.store import Store
+from scorer.serve_cli import DB_HELP, open_store
 from vision.cli import VisionError, default_weights
 from vision.progress import Progress
 
@@ -64,7 +64,7 @@ def cmd_run(args: Namespace) -> None:
     from vision.camera import LiveCamera
     from web import create_app
 
-    store = Store(args.db)
+    store = open_store(args.db)
     table = args.table
     stored = [event_from_json(s.body) for s in store.events(table)] if store.has_table(table) else []
 
@@ -134,7 +134,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--camera", required=True, help="camera index, video file or rtsp:// / http:// URL")
     p.add_argument("--clock", help="the clock's serial port, or 'emulator'; without it plays commit when still")
     p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile")
-    p.add_argument("--db", default="guandan.db", help="event store (default guandan.db)")
+    p.add_argument("--db", default="guandan.db", metavar="FILE|URL", help=DB_HELP)
     p.add_argument("--table", default="1", help="table id (default 1)")
     p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")
     p.add_argument("--weights", help="detector (default: the committed model)")

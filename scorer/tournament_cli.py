@@ -2,7 +2,8 @@
 standings and score sheets. The rules live in ``engine.tournament``, the file in
 ``scorer.tournament_store``, the wording in ``scorer.tournament_report``.
 
-Every action takes ``--db FILE`` (default ``guandan.db``), ``--json`` and ``--lang``.
+Every action takes ``--db FILE|URL`` (default ``guandan.db``; a ``postgresql://`` URL for
+a server), ``--json`` and ``--lang``.
 A refusal (unknown pair, table not in the draw, round drawn twice, results missing, a
 bad pairs file, no such file) is one line on stderr and exit status 2. Those are caught
 here rather than in ``scorer.cli.main``: under ``python -m scorer.cli`` that module
@@ -17,7 +18,6 @@ import csv
 import json
 import re
 import secrets
-import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +28,7 @@ from engine.profile import ProfileError
 from engine.record import parse_lines, replay
 from engine.tournament import FORMATS, SEEDINGS, Pair, Tournament, TournamentError, arrange, planned_rounds
 from scorer import profiles
+from scorer.db import DATABASE_ERRORS, display
 from scorer.i18n import LANGS
 from scorer.tournament_report import (
     draw_lines,
@@ -214,8 +215,8 @@ def _refusals_exit_2(handler: Callable[[argparse.Namespace], None]) -> Callable[
             raise  # output piped into `head`: scorer.cli's main ends quietly
         except (TournamentError, StoreError, PairsFileError, ProfileError) as exc:
             message = str(exc)
-        except sqlite3.Error as exc:
-            message = f"{args.db}: {exc}"
+        except DATABASE_ERRORS as exc:
+            message = f"{display(args.db)}: {' '.join(str(exc).split())}"
         except OSError as exc:  # an output file that cannot be written
             message = f"{exc.filename}: {exc.strerror}"
         print(f"guandan: {message}", file=sys.stderr)
@@ -226,16 +227,18 @@ def _refusals_exit_2(handler: Callable[[argparse.Namespace], None]) -> Callable[
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Register ``guandan tournament`` and its actions."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
-                        help=f"the tournament file (SQLite; default {DEFAULT_DB})")
+    common.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL",
+                        help=f"the tournament: a SQLite file (default {DEFAULT_DB}) or a PostgreSQL database, "
+                             "postgresql://USER[:PASSWORD]@HOST:PORT/DB (docs/storage.md)")
     common.add_argument("--json", action="store_true", help="print JSON instead of a table")
     common.add_argument("--lang", choices=LANGS, default="zh", help="language of the tables (default zh)")
 
     top = subparsers.add_parser(
         "tournament", help="run a tournament: pairs, draws, results, standings (名次)",
-        description="Run a Guandan tournament from one SQLite file: Swiss-style draws (积分编排), group "
-                    "round robins (分组循环) or knockouts (淘汰赛), results typed as final levels or "
-                    "taken from a table's record, standings by the rule profile's tie-break chain.")
+        description="Run a Guandan tournament from one SQLite file or PostgreSQL database: Swiss-style "
+                    "draws (积分编排), group round robins (分组循环) or knockouts (淘汰赛), results typed as "
+                    "final levels or taken from a table's record, standings by the rule profile's tie-break "
+                    "chain.")
     actions = top.add_subparsers(dest="action", required=True, metavar="ACTION")
 
     p = actions.add_parser("new", parents=[common], help="create a tournament from a pairs CSV",

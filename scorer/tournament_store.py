@@ -1,15 +1,17 @@
-"""A tournament in one SQLite file: the pairs, every round's draw and every result entered.
+"""A tournament in one SQLite file (or a PostgreSQL database given by URL): the pairs,
+every round's draw and every result entered.
 
 Like a match record, the store keeps facts and the engine derives the rest
 (``engine.tournament.Tournament``): standings are never stored, so they cannot drift.
 
-Durability
+Durability (SQLite; on PostgreSQL the server's commit gives the same)
     - WAL journal: readers (a standings page) never block the scorer's writes.
     - ``synchronous=FULL``: each commit is fsynced before it returns. Results are typed
       by a referee one at a time, so the cost (one fsync, milliseconds) is invisible, and
       a result the referee saw accepted survives even a power cut; ``NORMAL`` would only
       survive the process dying.
-    - Every write is one transaction (``BEGIN IMMEDIATE``): a whole round's draw goes in
+    - Every write is one transaction that takes the write lock first (``BEGIN IMMEDIATE``;
+      an advisory lock on PostgreSQL, ``scorer.db``): a whole round's draw goes in
       together with its ``rounds`` row or not at all, so a process killed mid-draw leaves
       no half-written round; the round's primary key means two processes cannot both
       draw it.
@@ -19,13 +21,12 @@ Durability
 
 Schema changes are numbered migrations applied on open; ``schema_version`` holds the
 number applied, so an old file is brought up to date the first time a newer scorer
-opens it.
+opens it. One PostgreSQL database holds one tournament, as one file does.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,8 +35,9 @@ from pathlib import Path
 
 from engine.profile import Profile
 from engine.tournament import Outcome, Pair, Table, Tournament
+from scorer.db import DATABASE_ERRORS, INTEGRITY_ERRORS, Database, OpenError, display, is_url
 
-#: migration N (1-based) brings a file from version N-1 to N
+#: migration N (1-based) brings a file from version N-1 to N (tokens: ``scorer.db``)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         """CREATE TABLE tournament (
@@ -44,7 +46,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             format TEXT NOT NULL CHECK (format IN ('swiss', 'roundrobin', 'knockout')),
             rounds INTEGER NOT NULL CHECK (rounds >= 1),
             profile TEXT NOT NULL,
-            seed INTEGER NOT NULL,
+            seed BIGINT NOT NULL,
             created_at TEXT NOT NULL)""",
         """CREATE TABLE pairs (
             position INTEGER PRIMARY KEY,
@@ -65,7 +67,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (round, line),
             UNIQUE (round, tbl))""",
         """CREATE TABLE results (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            id {autoid},
             round INTEGER NOT NULL,
             tbl INTEGER NOT NULL,
             outcome TEXT NOT NULL,
@@ -78,7 +80,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 
 
 class StoreError(Exception):
-    """The file is missing, is not a tournament, or refuses a write; one line for the user."""
+    """The file or database is missing, is not a tournament, cannot be reached, or refuses
+    a write; one line for the user."""
 
 
 @dataclass(frozen=True)
@@ -98,39 +101,51 @@ def _now() -> str:
 
 
 class TournamentStore:
-    """One open tournament file. Use as a context manager, or call ``close``."""
+    """One open tournament. Use as a context manager, or call ``close``."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
-        self.path = path
-        self._conn = conn
-        self._depth = 0
+    def __init__(self, name: str, db: Database) -> None:
+        self.name = name  # for messages: a URL without its password
+        self._db = db
 
     @classmethod
-    def open(cls, path: str | Path, create: bool = False) -> TournamentStore:
-        """Open an existing file (``create=False``) or make a new one (``create=True``,
-        refused if the file exists, so ``new`` never overwrites an event)."""
-        path = Path(path)
-        if create and path.exists():
-            raise StoreError(f"{path}: already exists (a new tournament needs a new --db file)")
-        if not create and not path.is_file():
-            raise StoreError(f"{path}: no such tournament file (create one with `guandan tournament new`)")
-        conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
-        store = cls(path, conn)
+    def open(cls, target: str | Path, create: bool = False) -> TournamentStore:
+        """Open an existing tournament (``create=False``) or make a new one (``create=True``,
+        refused if the file exists or the database holds one, so ``new`` never overwrites
+        an event). ``target``: a SQLite file, or a ``postgresql://`` URL."""
+        name = display(target)
+        if not is_url(target):
+            if create and Path(target).exists():
+                raise StoreError(f"{name}: already exists (a new tournament needs a new --db file)")
+            if not create and not Path(target).is_file():
+                raise StoreError(f"{name}: no such tournament file (create one with `guandan tournament new`)")
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            store._migrate()
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise StoreError(f"{path}: not a tournament file ({exc})") from None
+            db = Database(target, synchronous="FULL")
+        except OpenError as exc:
+            raise StoreError(str(exc)) from None
+        except DATABASE_ERRORS as exc:
+            raise StoreError(f"{name}: not a tournament file ({exc})") from None
+        try:
+            if is_url(target):
+                exists = "schema_version" in db.tables()
+                if create and exists:
+                    raise StoreError(f"{name}: already holds a tournament (a new tournament needs a new database)")
+                if not create and not exists:
+                    raise StoreError(f"{name}: no tournament in this database "
+                                     "(create one with `guandan tournament new`)")
+            db.migrate(MIGRATIONS)
+        except OpenError as exc:
+            db.close()
+            raise StoreError(str(exc)) from None
+        except DATABASE_ERRORS as exc:
+            db.close()
+            raise StoreError(f"{name}: not a tournament file ({exc})") from None
         except StoreError:
-            conn.close()
+            db.close()
             raise
-        return store
+        return cls(name, db)
 
     def close(self) -> None:
-        self._conn.close()
+        self._db.close()
 
     def __enter__(self) -> TournamentStore:
         return self
@@ -139,92 +154,61 @@ class TournamentStore:
         self.close()
 
     @contextmanager
-    def transaction(self, mode: str = "IMMEDIATE") -> Iterator[None]:
-        """One transaction; nested uses join the outer one. A write (``IMMEDIATE``) takes
-        the write lock first, so what is read inside it (to check a draw) is still true
-        when it commits; a read (``DEFERRED``) sees one snapshot and blocks no writer."""
-        if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
-        self._conn.execute(f"BEGIN {mode}")
-        self._depth = 1
-        try:
+    def transaction(self, write: bool = True) -> Iterator[None]:
+        """One transaction; nested uses join the outer one. A write takes the write lock
+        first, so what is read inside it (to check a draw) is still true when it commits;
+        a read sees one snapshot and blocks no writer."""
+        with self._db.transaction(write):
             yield
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        else:
-            self._conn.execute("COMMIT")
-        finally:
-            self._depth = 0
-
-    def _migrate(self) -> None:
-        with self.transaction():
-            self._conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = self._conn.execute("SELECT version FROM schema_version").fetchone()
-            version = row[0] if row else 0
-            if version > len(MIGRATIONS):
-                raise StoreError(f"{self.path}: written by a newer scorer (schema {version})")
-            for statements in MIGRATIONS[version:]:
-                for sql in statements:
-                    self._conn.execute(sql)
-            if row is None:
-                self._conn.execute("INSERT INTO schema_version VALUES (?)", (len(MIGRATIONS),))
-            else:
-                self._conn.execute("UPDATE schema_version SET version = ?", (len(MIGRATIONS),))
 
     @property
     def schema_version(self) -> int:
-        return self._conn.execute("SELECT version FROM schema_version").fetchone()[0]
+        return self._db.schema_version()
 
     # --- writes --------------------------------------------------------------------------
 
     def save_tournament(self, t: Tournament, profile_ref: str) -> None:
         """Store a new tournament: its settings and pairs (in seeding order, with groups).
         ``profile_ref`` is the profile name or file as the organiser gave it."""
-        with self.transaction():
-            self._conn.execute(
+        with self._db.transaction() as db:
+            db.execute(
                 "INSERT INTO tournament (id, name, format, rounds, profile, seed, created_at) "
                 "VALUES (1, ?, ?, ?, ?, ?, ?)", (t.name, t.format, t.rounds, profile_ref, t.seed, _now()))
-            self._conn.executemany(
+            db.executemany(
                 "INSERT INTO pairs (position, id, name, players, grp) VALUES (?, ?, ?, ?, ?)",
                 [(i, p.id, p.name, json.dumps(list(p.players), ensure_ascii=False), p.group)
                  for i, p in enumerate(t.pairs)])
 
     def add_draw(self, round_no: int, tables: list[Table]) -> None:
         """A round's whole draw, byes included, in one transaction."""
-        with self.transaction():
+        with self._db.transaction() as db:
             try:
-                self._conn.execute("INSERT INTO rounds (round, drawn_at) VALUES (?, ?)", (round_no, _now()))
-            except sqlite3.IntegrityError:
+                db.execute("INSERT INTO rounds (round, drawn_at) VALUES (?, ?)", (round_no, _now()))
+            except INTEGRITY_ERRORS:
                 raise StoreError(f"round {round_no} is already drawn") from None
-            self._conn.executemany(
+            db.executemany(
                 "INSERT INTO draws (round, line, tbl, ns, ew, grp) VALUES (?, ?, ?, ?, ?, ?)",
                 [(round_no, i, t.table, t.ns, t.ew, t.group) for i, t in enumerate(tables)])
 
     def add_result(self, round_no: int, table_no: int, outcome: Outcome, entered_by: str = "cli") -> int:
         """Append a result (a first entry or a correction); returns its row id."""
-        with self.transaction():
-            cur = self._conn.execute(
-                "INSERT INTO results (round, tbl, outcome, entered_by, entered_at) VALUES (?, ?, ?, ?, ?)",
-                (round_no, table_no, json.dumps(outcome.to_json(), ensure_ascii=False), entered_by, _now()))
-            return cur.lastrowid
+        with self._db.transaction() as db:
+            return db.execute(
+                "INSERT INTO results (round, tbl, outcome, entered_by, entered_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                (round_no, table_no, json.dumps(outcome.to_json(), ensure_ascii=False), entered_by, _now())
+            ).fetchone()[0]
 
     # --- reads ---------------------------------------------------------------------------
 
     def load(self, load_profile: Callable[[str], Profile]) -> Tournament:
         """Rebuild the tournament: settings, pairs, draws, and the latest result per table."""
-        with self.transaction("DEFERRED"):
+        with self._db.transaction(write=False) as db:
             s = self._settings()
             pairs = [Pair(pid, name, tuple(json.loads(players)), grp) for pid, name, players, grp in
-                     self._conn.execute("SELECT id, name, players, grp FROM pairs ORDER BY position")]
+                     db.execute("SELECT id, name, players, grp FROM pairs ORDER BY position").fetchall()]
             draws: dict[int, list[Table]] = {}
-            for round_no, tbl, ns, ew, grp in self._conn.execute(
-                    "SELECT round, tbl, ns, ew, grp FROM draws ORDER BY round, line"):
+            for round_no, tbl, ns, ew, grp in db.execute(
+                    "SELECT round, tbl, ns, ew, grp FROM draws ORDER BY round, line").fetchall():
                 draws.setdefault(round_no, []).append(Table(tbl, ns, ew, grp))
             results = {(e.round, e.table): e.outcome for e in self.entries()}  # later rows win
         return Tournament(s["name"], s["format"], s["rounds"], load_profile(s["profile"]), s["seed"],
@@ -242,11 +226,13 @@ class TournamentStore:
             args.append(table_no)
         if where:
             sql += " WHERE " + " AND ".join(where)
-        rows = self._conn.execute(sql + " ORDER BY id", args)
+        with self._db.connection() as db:
+            rows = db.execute(sql + " ORDER BY id", args).fetchall()
         return [Entry(i, r, t, Outcome.from_json(json.loads(o)), by, at) for i, r, t, o, by, at in rows]
 
     def _settings(self) -> dict:
-        row = self._conn.execute("SELECT name, format, rounds, profile, seed FROM tournament").fetchone()
+        with self._db.connection() as db:
+            row = db.execute("SELECT name, format, rounds, profile, seed FROM tournament").fetchone()
         if row is None:
-            raise StoreError(f"{self.path}: holds no tournament")
+            raise StoreError(f"{self.name}: holds no tournament")
         return dict(zip(("name", "format", "rounds", "profile", "seed"), row, strict=True))

@@ -2,8 +2,9 @@
 # Debian packages the tests need and PyPI cannot give: socat (the real pseudo-terminal pairs
 # the serial tests talk over), the AVR toolchain with the Arduino core and simavr (the clock
 # firmware is compiled and run in the tests), Chromium (the web pages are tested in a
-# real headless browser, with a Chinese font), and Mosquitto (the hall tests run a real MQTT
-# broker). Installs only what is missing.
+# real headless browser, with a Chinese font), Mosquitto (the hall tests run a real MQTT
+# broker), and the PostgreSQL server (the store tests run each store on a real PostgreSQL too,
+# started from its binaries in a temporary folder; see tests/pg.py). Installs only what is missing.
 set -euo pipefail
 need=()
 command -v socat >/dev/null || need+=(socat)
@@ -12,6 +13,7 @@ command -v avr-gcc >/dev/null || need+=(gcc-avr binutils-avr avr-libc)
 command -v simavr >/dev/null || need+=(simavr)
 command -v chromium >/dev/null || need+=(chromium)
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # Debian puts it in /usr/sbin
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)  # Debian keeps it off PATH
 fc-list 2>/dev/null | grep -qi "wqy\|noto sans cjk" || need+=(fonts-wqy-microhei)  # Chinese in screenshots
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""

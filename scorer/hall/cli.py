@@ -20,6 +20,7 @@ from pathlib import Path
 from engine.events import RecordError
 from engine.record import parse_lines
 from scorer import profiles
+from scorer.db import display
 from scorer.hall import topics
 from scorer.hall.broker import check_reachable, parse_broker
 from scorer.hall.errors import HallError
@@ -27,7 +28,7 @@ from scorer.hall.ingest import Ingest
 from scorer.hall.node import Node
 from scorer.hall.outbox import Outbox
 from scorer.hall.simulate import Simulation, bot_matches, pool, table_names
-from scorer.serve_cli import DEFAULT_DB
+from scorer.serve_cli import DB_HELP, DEFAULT_DB, ServeError, open_store
 from scorer.store import Store
 
 DEFAULT_BROKER = "mqtt://127.0.0.1:1883"
@@ -56,9 +57,9 @@ def _report(ingest: Ingest, stop: threading.Event) -> None:
 
 def _open_store(path: str) -> Store:
     try:
-        return Store(path)
-    except Exception as exc:  # sqlite3 errors: not a database, no permission …
-        raise HallError(f"{path}: cannot open the store ({exc})") from None
+        return open_store(path)
+    except ServeError as exc:
+        raise HallError(str(exc)) from None
 
 
 def _open_outbox(path: str | Path) -> Outbox:
@@ -72,8 +73,9 @@ def serve(args: Namespace) -> None:
     broker = parse_broker(args.broker)
     check_reachable(broker)
     store = _open_store(args.db)
-    print(f"# hall {args.hall}: {broker} → {args.db}" + (f"; pages on http://{args.host}:{args.web}/" if args.web
-                                                       else "; pages: guandan serve --db " + args.db), flush=True)
+    db = display(args.db)
+    print(f"# hall {args.hall}: {broker} → {db}" + (f"; pages on http://{args.host}:{args.web}/" if args.web
+                                                  else "; pages: guandan serve --db " + db), flush=True)
     _logging()
     ingest = Ingest(store, broker, args.hall).start()
     stop = threading.Event()
@@ -95,7 +97,8 @@ def serve(args: Namespace) -> None:
         stop.set()
         ingest.stop()
     if ingest.failed is not None:
-        raise HallError(f"{args.db}: cannot store events ({ingest.failed}); nothing unstored was acknowledged")
+        raise HallError(f"{display(args.db)}: cannot store events ({ingest.failed}); "
+                        "nothing unstored was acknowledged")
     print(f"# stopped: {ingest.stats.line()}")
 
 
@@ -186,9 +189,10 @@ def add_parsers(sub) -> None:
 
     s = hsub.add_parser("serve", help="store every table's events from the broker (the hall server)",
                         description="Subscribe to the hall's tables and store each event exactly once in the "
-                                    "event store; show the pages with 'guandan serve --db FILE' or --web.")
+                                    "event store (a SQLite file or a PostgreSQL database); show the pages "
+                                    "with 'guandan serve --db FILE|URL' or --web.")
     common(s)
-    s.add_argument("--db", default=DEFAULT_DB, help=f"event store (SQLite file, default {DEFAULT_DB})")
+    s.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
     s.add_argument("--web", type=int, metavar="PORT", help="also serve the web pages on this port")
     s.add_argument("--host", default="127.0.0.1", help="address for --web (default 127.0.0.1)")
     s.add_argument("--threads", type=int, default=300, help="web worker threads for --web (default 300)")

@@ -1,6 +1,6 @@
-"""``guandan tournament`` as organisers run it: real subprocesses, real files, both
-languages, the JSON shapes other programs read, and every refusal as one line with
-exit status 2."""
+"""``guandan tournament`` as organisers run it: real subprocesses, real files (and a real
+PostgreSQL database), both languages, the JSON shapes other programs read, and every
+refusal as one line with exit status 2."""
 
 from __future__ import annotations
 
@@ -52,8 +52,8 @@ def test_help_lists_the_actions():
         assert action in out
 
 
-def test_a_swiss_event_from_start_to_standings(tmp_path):
-    db = str(tmp_path / "event.db")
+def test_a_swiss_event_from_start_to_standings(tmp_path, db_target):
+    db = db_target  # a SQLite file or a postgresql:// URL
     pairs = write_pairs(tmp_path / "pairs.csv", 5)
     created = as_json("tournament", "new", "公司赛", "--pairs", str(pairs), "--format", "swiss", "--rounds", "3",
                       "--profile", "linquan", "--seed", "42", "--db", db)

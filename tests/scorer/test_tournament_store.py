@@ -1,6 +1,6 @@
-"""The tournament file (scorer/tournament_store.py): schema and migrations, corrections
-kept as new rows, whole-or-nothing draws, and a writer killed mid-stream losing nothing
-it had committed."""
+"""The tournament store (scorer/tournament_store.py) on SQLite and on a real PostgreSQL
+server: schema and migrations, corrections kept as new rows, whole-or-nothing draws, and a
+writer killed mid-stream losing nothing it had committed."""
 
 from __future__ import annotations
 
@@ -10,58 +10,70 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from engine.tournament import Pair, Table, Tournament
 from scorer import profiles
+from scorer.db import INTEGRITY_ERRORS, is_url
 from scorer.tournament_store import MIGRATIONS, StoreError, TournamentStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def new_store(path: Path, n: int = 4, profile: str = "linquan", rounds: int = 3) -> TournamentStore:
+def new_store(target: str | Path, n: int = 4, profile: str = "linquan", rounds: int = 3) -> TournamentStore:
     pairs = [Pair(f"p{i}", f"第{i}队", ("甲", "乙")) for i in range(1, n + 1)]
-    store = TournamentStore.open(path, create=True)
+    store = TournamentStore.open(target, create=True)
     store.save_tournament(Tournament("测试赛", "swiss", rounds, profiles.load(profile), 7, pairs), profile)
     return store
 
 
-def test_a_new_file_is_wal_fully_synced_and_at_the_latest_schema(tmp_path):
-    with new_store(tmp_path / "t.db") as store:
+def raw_sql(target: str, *statements: str) -> None:
+    """Run statements on the database behind the store's back (an old or a newer scorer)."""
+    conn = psycopg.connect(target, autocommit=True) if is_url(target) else sqlite3.connect(target)
+    for sql in statements:
+        conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def count(store: TournamentStore, table: str) -> int:
+    with store._db.connection() as db:
+        return db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+
+
+def test_a_new_store_is_at_the_latest_schema_and_reopens(db_target):
+    with new_store(db_target) as store:
         assert store.schema_version == len(MIGRATIONS)
-        conn = store._conn
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-        assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    with TournamentStore.open(tmp_path / "t.db") as again:  # reopening applies nothing twice
+    with TournamentStore.open(db_target) as again:  # reopening applies nothing twice
         assert again.schema_version == len(MIGRATIONS)
+        assert count(again, "schema_version") == 1
         t = again.load(profiles.load)
     assert (t.name, t.format, t.rounds, t.seed, t.profile.name) == ("测试赛", "swiss", 3, 7, "linquan")
     assert t.pairs[0] == Pair("p1", "第1队", ("甲", "乙"), None)
 
 
-def test_migrations_bring_an_old_file_up_to_date(tmp_path):
-    path = tmp_path / "old.db"
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-    conn.execute("INSERT INTO schema_version VALUES (0)")
-    conn.commit()
-    conn.close()
-    with TournamentStore.open(path) as store:
+def test_a_new_file_is_wal_and_fully_synced(tmp_path):
+    with new_store(tmp_path / "t.db") as store, store._db.connection() as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_migrations_bring_an_old_store_up_to_date(db_target):
+    raw_sql(db_target, "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+            "INSERT INTO schema_version VALUES (0)")
+    with TournamentStore.open(db_target) as store:
         assert store.schema_version == len(MIGRATIONS)
-        names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        names = store._db.tables()
     assert {"tournament", "pairs", "rounds", "draws", "results", "schema_version"} <= names
 
 
-def test_a_file_from_a_newer_scorer_is_refused(tmp_path):
-    path = tmp_path / "new.db"
-    new_store(path).close()
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE schema_version SET version = 99")
-    conn.commit()
-    conn.close()
+def test_a_store_from_a_newer_scorer_is_refused(db_target):
+    new_store(db_target).close()
+    raw_sql(db_target, "UPDATE schema_version SET version = 99")
     with pytest.raises(StoreError, match="newer scorer"):
-        TournamentStore.open(path)
+        TournamentStore.open(db_target)
 
 
 def test_files_that_are_missing_taken_or_not_a_database(tmp_path):
@@ -81,8 +93,20 @@ def test_files_that_are_missing_taken_or_not_a_database(tmp_path):
         store.load(profiles.load)
 
 
-def test_corrections_are_new_rows_and_the_latest_counts(tmp_path):
-    with new_store(tmp_path / "t.db") as store:
+def test_databases_that_are_empty_or_taken(pg_url, postgres):
+    with pytest.raises(StoreError, match="no tournament in this database"):
+        TournamentStore.open(pg_url)
+    empty = postgres.new_database()
+    TournamentStore.open(empty, create=True).close()
+    with TournamentStore.open(empty) as store, pytest.raises(StoreError, match="holds no tournament"):
+        store.load(profiles.load)
+    new_store(pg_url).close()
+    with pytest.raises(StoreError, match="already holds a tournament"):
+        TournamentStore.open(pg_url, create=True)
+
+
+def test_corrections_are_new_rows_and_the_latest_counts(db_target):
+    with new_store(db_target) as store:
         t = store.load(profiles.load)
         tables = t.draw()
         store.add_draw(1, tables)
@@ -99,25 +123,25 @@ def test_corrections_are_new_rows_and_the_latest_counts(tmp_path):
         assert store.load(profiles.load).results[(1, first.table)] == corrected
 
 
-def test_a_draw_is_written_whole_or_not_at_all(tmp_path):
-    with new_store(tmp_path / "t.db") as store:
+def test_a_draw_is_written_whole_or_not_at_all(db_target):
+    with new_store(db_target) as store:
         bad = [Table(1, "p1", "p2"), Table(2, "p3", "nobody")]  # the second line breaks a foreign key
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(INTEGRITY_ERRORS):
             store.add_draw(1, bad)
         assert store.load(profiles.load).draws == {}
-        assert store._conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0] == 0
+        assert count(store, "rounds") == 0
         store.add_draw(1, [Table(1, "p1", "p2"), Table(2, "p3", "p4")])
         with pytest.raises(StoreError, match="round 1 is already drawn"):
             store.add_draw(1, [Table(1, "p1", "p3"), Table(2, "p2", "p4")])
         assert store.load(profiles.load).draws[1] == [Table(1, "p1", "p2"), Table(2, "p3", "p4")]
 
 
-def test_a_result_for_a_table_not_in_the_draw_is_refused_by_the_file(tmp_path):
-    with new_store(tmp_path / "t.db") as store:
+def test_a_result_for_a_table_not_in_the_draw_is_refused_by_the_store(db_target):
+    with new_store(db_target) as store:
         store.add_draw(1, [Table(1, "p1", "p2"), Table(2, "p3", "p4")])
         t = store.load(profiles.load)
         _, outcome = t.score_forfeit(1, 1, "p2")
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(INTEGRITY_ERRORS):
             store.add_result(1, 9, outcome)
 
 
@@ -145,10 +169,10 @@ while True:
 """
 
 
-def run_writer_and_kill(path: Path, lines_before_kill: int) -> list[list[str]]:
+def run_writer_and_kill(target: str, lines_before_kill: int) -> list[list[str]]:
     """Start a writer, let it report ``lines_before_kill`` commits, SIGKILL it mid-stream;
     returns what it said it had committed."""
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], cwd=ROOT, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, target], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     said = []
     try:
@@ -163,15 +187,14 @@ def run_writer_and_kill(path: Path, lines_before_kill: int) -> list[list[str]]:
     return said
 
 
-def test_a_writer_killed_mid_stream_loses_nothing_committed(tmp_path):
-    path = tmp_path / "t.db"
-    new_store(path, n=61, rounds=1000).close()  # 30 tables and a bye a round
+def test_a_writer_killed_mid_stream_loses_nothing_committed(db_target):
+    new_store(db_target, n=61, rounds=1000).close()  # 30 tables and a bye a round
     committed: list[list[str]] = []
     for lines in (47, 83, 120):  # kill three times; each writer resumes where the last one died
-        committed += run_writer_and_kill(path, lines)
-        with TournamentStore.open(path) as store:
-            conn = store._conn
-            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        committed += run_writer_and_kill(db_target, lines)
+        with TournamentStore.open(db_target) as store, store._db.connection() as conn:
+            if not is_url(db_target):
+                assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             t = store.load(profiles.load)
             rows = {e.id: e for e in store.entries()}
             for said in committed:
@@ -182,6 +205,6 @@ def test_a_writer_killed_mid_stream_loses_nothing_committed(tmp_path):
                     assert (entry.round, entry.table) == (int(said[2]), int(said[3]))
             for tables in t.draws.values():  # no half-written round
                 assert len(tables) == 31 and sum(tb.is_bye for tb in tables) == 1
-            drawn = [r[0] for r in conn.execute("SELECT round FROM rounds ORDER BY round")]
+            drawn = [r[0] for r in conn.execute("SELECT round FROM rounds ORDER BY round").fetchall()]
             assert drawn == sorted(t.draws) == list(range(1, len(drawn) + 1))
     assert sum(s[0] == "result" for s in committed) > 200

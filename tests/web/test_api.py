@@ -98,7 +98,8 @@ def test_login_needs_csrf_hashed_password_and_is_rate_limited(client, store):
     assert client.post("/referee/login", data={"user": "li", "password": PASSWORD}).status_code == 400  # no CSRF
     r, _ = login(client, password="wrong-one")
     assert r.status_code == 401
-    row = store._db().execute("SELECT password_hash FROM users WHERE name = 'li'").fetchone()[0]
+    with store._db.connection() as db:
+        row = db.execute("SELECT password_hash FROM users WHERE name = 'li'").fetchone()[0]
     assert PASSWORD not in row and row.startswith(("scrypt:", "pbkdf2:"))
     for _ in range(5):
         r, _ = login(client, password="wrong-again")

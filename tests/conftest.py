@@ -1,0 +1,35 @@
+"""Fixtures shared by the packages' tests: a real PostgreSQL server (tests/pg.py), started
+once per session and only when a test asks for it, and the store targets to run a test on
+both engines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.pg import MISSING, Postgres, bin_dir
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    binaries = bin_dir()
+    if binaries is None:
+        pytest.fail(MISSING, pytrace=False)  # CI installs it: a missing server is a failure, never a skip
+    server = Postgres(binaries).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(postgres: Postgres) -> str:
+    """A fresh, empty PostgreSQL database of its own."""
+    return postgres.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_target(request: pytest.FixtureRequest, tmp_path) -> str:
+    """Where a store lives: a new SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store.db")
+    return request.getfixturevalue("pg_url")
