@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from engine.events import Correction, Event, Header, Pass, PlayCards, RecordError, event_from_json
 from engine.match import Match
 from engine.profile import Profile
+from engine.violations import Violation
 
 
 @dataclass(frozen=True)
@@ -27,8 +28,18 @@ class Record:
         return self.events[0]
 
 
+#: a derived line a scanner writes after the event that caused a violation; not an event
+VIOLATION = "violation"
+
+
+def violation_line(violation: Violation, t: float) -> dict:
+    """The JSON of a violation line (docs/record-format.md)."""
+    return {"type": VIOLATION, **violation.to_json(), "t": t}
+
+
 def parse_lines(lines: Iterable[str]) -> Record:
-    """Read a record; blank lines are skipped; the first event must be the header."""
+    """Read a record; blank lines and violation lines (derived: replay finds them again) are
+    skipped; the first event must be the header."""
     events: list[Event] = []
     numbers: list[int] = []
     for number, text in enumerate(lines, start=1):
@@ -38,6 +49,8 @@ def parse_lines(lines: Iterable[str]) -> Record:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})", number) from None
+        if isinstance(data, dict) and data.get("type") == VIOLATION:
+            continue
         try:
             event = event_from_json(data)
         except RecordError as exc:

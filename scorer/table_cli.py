@@ -15,6 +15,7 @@ from argparse import Namespace
 from pathlib import Path
 
 from engine.events import event_from_json
+from engine.record import violation_line
 from scorer import profiles
 from scorer.serve_cli import DB_HELP, open_store
 from vision.cli import VisionError, default_weights
@@ -32,6 +33,25 @@ def _runtime(args: Namespace, **kwargs):
     return TableRuntime(detector, profiles.load(args.profile), **kwargs)
 
 
+class ScanWriter:
+    """Writes a scan's record line by line (flushed: a killed scan keeps what it read), each
+    event followed by the violations the engine found on it."""
+
+    def __init__(self, f) -> None:
+        self.f = f
+        self.match = None  # set once the runtime exists; the header comes before it
+        self.reported = 0
+
+    def write(self, event) -> None:
+        lines = [event.to_json()]
+        if self.match is not None:
+            found = self.match.violations
+            lines += [violation_line(v, event.t) for v in found[self.reported:]]
+            self.reported = len(found)
+        self.f.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+        self.f.flush()
+
+
 def cmd_scan(args: Namespace) -> None:
     from vision.camera import VideoFile
 
@@ -42,11 +62,9 @@ def cmd_scan(args: Namespace) -> None:
     out = Path(args.out)
     alerts: list[str] = []
     with out.open("w", encoding="utf-8") as f:
-        def write(event) -> None:
-            f.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
-            f.flush()
-
-        runtime = _runtime(args, table=Path(args.video).stem, record=write, alert=alerts.append)
+        writer = ScanWriter(f)
+        runtime = _runtime(args, table=Path(args.video).stem, record=writer.write, alert=alerts.append)
+        writer.match = runtime.match
         with Progress(video.frames, "scan", unit="frame") as bar:
             while (frame := video.read()) is not None:
                 runtime.process(frame)

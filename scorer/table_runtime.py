@@ -10,6 +10,13 @@ referee instead of being trusted silently (the play event carries its confidence
 Without a clock a play is committed when it has settled, and the seats the turn passed
 over without laying anything are recorded as passes (they knocked). With a clock the
 seat's button press commits (``hardware.runner.MatchTurns``, ``zone`` below).
+
+Tribute and return are seen the same way, clock or not: between hands, the card a seat
+that owes tribute (进贡) lays face up in its zone is its tribute, and the card a receiver
+then lays is its return (还贡); each is picked up again afterwards. Both big jokers shown
+by the tributers (together, or one each in a double tribute) are a resistance (抗贡). With
+two tributers nothing is recorded until both have shown a card, because one big joker
+each is a resistance, not two tributes.
 """
 
 from __future__ import annotations
@@ -20,7 +27,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from engine.events import Deal, Event, Header, Pass, PlayCards
+from engine.events import Deal, Event, GiveBack, Header, Pass, PlayCards, Resist, Tribute
+from engine.hand import RETURN, TRIBUTE
 from engine.layout import reading_from_layout
 from engine.match import Match
 from engine.profile import Profile
@@ -63,6 +71,7 @@ class TableRuntime:
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
         self._checked_at = -RECHECK_S
         self._frame: Frame | None = None
+        self._shown: dict[str, tuple[str, ...]] = {}  # tributers' cards not yet recorded
         if resume:
             self._resume(resume[1:])
         elif record is not None:
@@ -110,7 +119,7 @@ class TableRuntime:
                 zone.laid = group_cards(zone.detections)
                 zone.read_image, zone.read_thumb = image, thumb
             for change in zone.tracker.update(frame.t, zone.laid, moving):
-                if isinstance(change, Settled) and change.new and self.auto_commit:
+                if isinstance(change, Settled) and change.new and (self.auto_commit or self._between_hands()):
                     self._commit(seat)
         return self.events[before:]
 
@@ -151,13 +160,53 @@ class TableRuntime:
             fields["reading"] = (reading.type, reading.rank)
         return fields
 
+    def _between_hands(self) -> bool:
+        """Tribute and return are due, or a hand is over and the next one's tribute may come."""
+        hand = self.match.hand
+        return hand is not None and (hand.outcome is not None or hand.phase in (TRIBUTE, RETURN))
+
     def _commit(self, seat: str) -> None:
         cards = self.zones[seat].tracker.commit()
         hand = self.match.hand
         if hand is None or hand.outcome is not None:
             self.record(Deal, leader=seat if not self.match.hands else None)
+            hand = self.match.hand
+        if hand.phase == TRIBUTE and seat in hand.tributers:
+            self._tribute_seen(seat, cards)
+            return
+        if hand.phase == RETURN and seat in hand.receivers.values():
+            self._return_seen(seat, cards)
+            return
         self._passes_before(seat)
         event = self.record(PlayCards, **self._play_fields(seat, cards))
+        self._keep_evidence(seat, event.seq)
+
+    def _tribute_seen(self, seat: str, cards: tuple[str, ...]) -> None:
+        hand = self.match.hand
+        self._shown[seat] = cards
+        jokers = sum(c.count("HR") for c in self._shown.values())
+        if jokers >= self.match.profile.tribute.resist_big_jokers:
+            self.record(Resist, seats=tuple(hand.tributers))
+            self._shown.clear()
+            return
+        if len(cards) != 1:
+            self.alert(f"tribute: seat {seat} showed {len(cards)} cards ({' '.join(cards)}), one was expected; "
+                       "a referee must enter the tribute")
+            del self._shown[seat]
+            return
+        if len(self._shown) < len(hand.tributers):
+            return  # the other tributer has yet to show a card
+        for giver, (card,) in list(self._shown.items()):
+            event = self.record(Tribute, seat=giver, card=card)
+            self._keep_evidence(giver, event.seq)
+        self._shown.clear()
+
+    def _return_seen(self, seat: str, cards: tuple[str, ...]) -> None:
+        if len(cards) != 1:
+            self.alert(f"return: seat {seat} showed {len(cards)} cards ({' '.join(cards)}), one was expected; "
+                       "a referee must enter the return")
+            return
+        event = self.record(GiveBack, seat=seat, card=cards[0])
         self._keep_evidence(seat, event.seq)
 
     def _passes_before(self, seat: str) -> None:

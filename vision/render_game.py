@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from engine.bots import self_play
-from engine.events import Deal, Event, Header, Pass, PlayCards
+from engine.events import Deal, Event, GiveBack, Header, Pass, PlayCards, Resist, Tribute
 from engine.match import Match
 from engine.record import dumps
 from scorer import profiles
@@ -66,29 +66,36 @@ def _facing(image, seat: str) -> tuple[np.ndarray, np.ndarray]:
     return cv2.rotate(bgr, turn), cv2.rotate(alpha, turn)
 
 
-def stage(events: list[Event], profile, max_events: int | None = None) -> Staging:
+def stage(events: list[Event], profile, max_events: int | None = None,
+          hidden_jokers: dict[int, dict[str, int]] | None = None) -> Staging:
     """Turn a record into table states over video time, and re-time the record. The rules
-    engine replays it alongside, so the video turns a trick over exactly when it ends."""
+    engine replays it alongside, so the video turns a trick over exactly when it ends.
+    ``hidden_jokers``: for a resistance (by its position in ``events``), how many big
+    jokers each resisting seat shows (see ``hide``)."""
+    hidden_jokers = hidden_jokers or {}
     match = Match(profile, events[0])
     state = TableState()
     keys: list[tuple[float, TableState]] = [(0.0, _copy(state))]
     out: list[Event] = []
     t = 1.0
-    for ev in events:
+    for i, ev in enumerate(events):
         if max_events is not None and len(out) > max_events:
             break
         seq = len(out)
         fields = {k: v for k, v in ev.__dict__.items() if k not in ("seq", "t")}
         if isinstance(ev, PlayCards):
-            for k in range(1, 4):  # the hand comes in
-                state.hand = (ev.seat, k / 3)
-                keys.append((t + LAY_S * k / 4, _copy(state)))
-            state.rows[ev.seat] = state.rows[ev.seat] + list(ev.cards)
-            keys.append((t + LAY_S, _copy(state)))
-            state.hand = None
-            keys.append((t + LAY_S + SETTLE_S, _copy(state)))
+            _lay(state, keys, ev.seat, list(ev.cards), t)
             event = PlayCards(seq=seq, t=round(t + LAY_S + SETTLE_S, 2), **fields)
             t += LAY_S + SETTLE_S + HOLD_S
+        elif isinstance(ev, (Tribute, GiveBack, Resist)):  # shown face up, then taken back into the hand
+            shown = _shown_cards(ev, hidden_jokers.get(i, {}))
+            for seat, cards in shown.items():
+                _lay(state, keys, seat, cards, t)
+            event = type(ev)(seq=seq, t=round(t + LAY_S + SETTLE_S, 2), **fields)
+            t += LAY_S + SETTLE_S + HOLD_S
+            for seat in shown:
+                _lay(state, keys, seat, [], t)
+            t += LAY_S + SETTLE_S
         elif isinstance(ev, Pass):
             event = Pass(seq=seq, t=round(t + PASS_S / 2, 2), **fields)
             t += PASS_S
@@ -111,6 +118,25 @@ def stage(events: list[Event], profile, max_events: int | None = None) -> Stagin
             t += CLEAR_S
     keys.sort(key=lambda k: k[0])
     return Staging(keys, out, t + 1.0)
+
+
+def _lay(state: TableState, keys: list, seat: str, cards: list[str], t: float) -> None:
+    """A hand comes in over the seat's zone, adds ``cards`` to its row (or, with none,
+    takes the row back up) and leaves; the keys start at ``t``."""
+    for k in range(1, 4):
+        state.hand = (seat, k / 3)
+        keys.append((t + LAY_S * k / 4, _copy(state)))
+    state.rows[seat] = state.rows[seat] + cards if cards else []
+    keys.append((t + LAY_S, _copy(state)))
+    state.hand = None
+    keys.append((t + LAY_S + SETTLE_S, _copy(state)))
+
+
+def _shown_cards(ev: Event, jokers: dict[str, int]) -> dict[str, list[str]]:
+    """What each seat shows for a tribute, a return or a resistance (its big jokers)."""
+    if isinstance(ev, Resist):
+        return {s: ["HR"] * jokers[s] for s in ev.seats if jokers.get(s)}
+    return {ev.seat: [ev.card]}
 
 
 def _copy(state: TableState) -> TableState:
@@ -193,9 +219,8 @@ def render(seed: int, out: Path, size: tuple[int, int] = (1280, 720), hands: int
     """Write ``game.mp4``, ``truth.jsonl`` and ``meta.json`` into ``out``; returns the meta."""
     rng = random.Random(seed)
     rules = profiles.load(profile)
-    events = self_play(rules, rng, max_hands=hands, table=f"render-{seed}", mistakes=mistakes)
-    events = [_hidden(e) for e in events]
-    staging = stage(events, rules, max_events)
+    events, jokers = hide(self_play(rules, rng, max_hands=hands, table=f"render-{seed}", mistakes=mistakes), rules)
+    staging = stage(events, rules, max_events, jokers)
     out.mkdir(parents=True, exist_ok=True)
     renderer = Renderer(seed, size)
     writer = cv2.VideoWriter(str(out / "game.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), FPS, size)
@@ -219,8 +244,21 @@ def render(seed: int, out: Path, size: tuple[int, int] = (1280, 720), hands: int
     return meta
 
 
-def _hidden(event: Event) -> Event:
-    """The camera's record has hidden hands: a deal says only who leads."""
-    if isinstance(event, Deal):
-        return Deal(seq=event.seq, t=event.t, leader=event.leader)
-    return event
+def hide(events: list[Event], profile) -> tuple[list[Event], dict[int, dict[str, int]]]:
+    """The camera's record of a bots' match: deals say only who leads, and a resistance,
+    which known hands make at the deal by themselves, becomes the ``Resist`` the tributers
+    show. Also returns, per resistance (by position), how many big jokers each seat shows."""
+    match = Match(profile, events[0])
+    out: list[Event] = [events[0]]
+    jokers: dict[int, dict[str, int]] = {}
+    for event in events[1:]:
+        match.push(event)
+        if not isinstance(event, Deal):
+            out.append(event)
+            continue
+        out.append(Deal(seq=event.seq, t=event.t, leader=event.leader))
+        hand = match.hand
+        if hand.resisted:
+            jokers[len(out)] = {s: hand.holdings[s]["HR"] for s in hand.tributers}
+            out.append(Resist(seq=event.seq, t=event.t, seats=tuple(hand.tributers)))
+    return out, jokers

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from engine.bots import self_play
 from engine.events import RecordError
-from engine.record import dumps, parse_lines, replay
+from engine.record import dumps, parse_lines, replay, violation_line
 from scorer import profiles
 
 
@@ -92,6 +92,17 @@ def test_a_players_mistake_is_a_violation_not_an_error():
     match = replay(record, profiles.load)
     assert [(v.code, v.seat, v.seq) for v in match.violations] == [
         ("out_of_turn", "N", 2), ("out_of_turn", "N", 3), ("not_a_combination", "N", 3)]
+
+
+def test_violation_lines_written_beside_events_are_read_past_and_found_again():
+    lines = [HEADER, '{"seq":1,"t":1,"type":"deal","leader":"E"}',
+             '{"seq":2,"t":2,"type":"play","seat":"N","cards":["S5"]}']
+    first = replay(parse_lines(lines), profiles.load)
+    annotated = lines + [json.dumps(violation_line(v, 2.0)) for v in first.violations]
+    assert json.loads(annotated[-1]) == {"type": "violation", "code": "out_of_turn", "seat": "N", "seq": 2, "t": 2.0,
+                                         "rule": first.violations[0].rule, "detail": first.violations[0].detail}
+    again = replay(parse_lines(annotated), profiles.load)
+    assert again.violations == first.violations and len(parse_lines(annotated).events) == 3
 
 
 def test_the_documented_example_replays_cleanly():

@@ -28,3 +28,36 @@ def test_a_short_clip_has_its_truth_and_a_readable_table(tmp_path):
     others = [rectify_zone(frame, calibration, s) for s in "ESWN" if s != first_play.seat]
     bright = lambda z: float((cv2.cvtColor(z, cv2.COLOR_BGR2GRAY) > 170).mean())  # noqa: E731  white card paper
     assert bright(zone) > 0.05 and all(bright(z) < 0.01 for z in others)
+
+
+def test_later_hands_show_their_tribute_return_and_resistance_on_the_table():
+    import random
+
+    from engine.bots import self_play
+    from engine.events import Deal, GiveBack, Resist, Tribute
+    from engine.record import dumps
+    from vision.render_game import hide, stage
+
+    rules = profiles.load("jiangsu")
+    seen = {"tribute": 0, "return": 0, "resist": 0}
+    for seed in (0, 1, 7):  # 7: one player holds both big jokers; 0: one each in a double tribute
+        events, jokers = hide(self_play(rules, random.Random(seed), max_hands=3, table="t"), rules)
+        assert all(e.hands is None for e in events if isinstance(e, Deal))
+        staging = stage(events, rules, None, jokers)
+        match = replay(parse_lines(dumps(staging.events).splitlines()), profiles.load)
+        assert match.violations == [] and len(match.hands) == 3
+        for i, event in enumerate(events):
+            if not isinstance(event, (Tribute, GiveBack, Resist)):
+                continue
+            seen[event.type] += 1
+            timed = next(e for e in staging.events if e.type == event.type and e.t > 0
+                         and getattr(e, "seat", None) == getattr(event, "seat", None)
+                         and getattr(e, "card", None) == getattr(event, "card", None))
+            laid = [state for t, state in staging.keys if abs(t - timed.t) < 0.01][-1]
+            if isinstance(event, Resist):
+                assert sum(laid.rows[s].count("HR") for s in event.seats) == 2 == sum(jokers[i].values())
+            else:
+                assert laid.rows[event.seat] == [event.card]  # face up in the zone, alone, when it counts
+            later = [state for t, state in staging.keys if t > timed.t + 0.5][0:8]
+            assert any(not any(state.rows.values()) for state in later)  # then taken back up
+    assert seen["tribute"] >= 3 and seen["return"] >= 3 and seen["resist"] == 2
