@@ -7,6 +7,7 @@ event, the reading taken for a play and the violations it raised, for replays an
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from engine.cards import NATURAL, RANKS
@@ -323,6 +324,18 @@ class Match:
 
     def _finish(self, winner: str | None, reason: str) -> None:
         self.result = match_result(self.profile, winner, reason, self.level_index, dict(self.gained))
+
+    def fork(self) -> Match:
+        """An independent copy to push trial events onto: the web API checks that new events
+        still replay on a fork rather than replaying the whole record on every write.
+
+        A plain deep copy costs about as much as that replay (the history holds every event);
+        this one shares what no later ``push`` changes — the profile, the history's entries and
+        the finished hands — and deep-copies the rest (the hand in progress, levels, lists)."""
+        memo: dict[int, object] = {id(self.profile): self.profile}
+        memo.update((id(entry), entry) for entry in self.history)
+        memo.update((id(hand), hand) for hand in self.hands if hand.outcome is not None)
+        return copy.deepcopy(self, memo)
 
     # --- questions ----------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from scorer import profiles
 from scorer.store import Store
 from web.auth import LoginLimiter, csrf_token
 from web.hub import Hub
+from web.replays import Replays
 
 
 def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start_hub: bool = True) -> Flask:
@@ -27,6 +28,7 @@ def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start
         STORE=store,
         HUB=Hub(store),
         PROFILE_FOR=profiles.load,
+        REPLAYS=Replays(),
         LOGIN_LIMITER=LoginLimiter(),
         SECRET_KEY=store.secret_key(),
         SESSION_COOKIE_HTTPONLY=True,

@@ -28,7 +28,6 @@ from engine.events import (
     RecordError,
     event_from_json,
 )
-from engine.record import parse_lines, replay
 from scorer.store import StoreError
 from web.auth import api_writer
 from web.openapi import openapi
@@ -72,23 +71,7 @@ def openapi_document():
 @bp.get("/tables")
 def tables():
     _hub().catch_up()
-    return jsonify([summary(t["id"]) | {"profile": t["profile"]} for t in _store().tables()])
-
-
-def summary(table: str) -> dict:
-    """What the hall shows of a table."""
-    snap = _hub().snapshot(table)
-    if snap is None:
-        return {"table": table, "ready": False}
-    s = json.loads(snap[1])
-    hand = s.get("hand") or {}
-    return {"table": table, "id": s["id"], "ready": s["ready"], "name": s.get("name"),
-            "levels": s.get("levels"), "declarers": s.get("declarers"), "hand": hand.get("number"),
-            "level": hand.get("level"), "action": hand.get("action"), "to_act": hand.get("to_act"),
-            "since": hand.get("since"), "limit": hand.get("limit"),
-            "cards": {seat: v["cards"] for seat, v in (hand.get("seats") or {}).items()},
-            "open_alerts": sum(1 for a in s.get("alerts", []) if a["status"] == "open"),
-            "result": s.get("result"), "error": s.get("error")}
+    return jsonify([_hub().summary(t["id"]) | {"profile": t["profile"]} for t in _store().tables()])
 
 
 @bp.get("/tables/<table>")
@@ -209,7 +192,7 @@ def hall_stream():
     def live():
         tables = [t["id"] for t in _store().tables()]
         seen = hub.last_id
-        yield _sse("hall", json.dumps([summary(t) for t in tables], ensure_ascii=False), seen)
+        yield _sse("hall", json.dumps([hub.summary(t) for t in tables], ensure_ascii=False), seen)
         while True:
             last = hub.wait(seen, KEEPALIVE_S)
             if last <= seen:
@@ -217,7 +200,7 @@ def hall_stream():
                 continue
             changed = sorted({s.table for s in _store().since(seen)})
             for t in changed:
-                yield _sse("table", json.dumps(summary(t), ensure_ascii=False), last)
+                yield _sse("table", json.dumps(hub.summary(t), ensure_ascii=False), last)
             seen = last
     return _stream(live())
 
@@ -294,13 +277,11 @@ def referee_act(table: str, act: str):
 
 def _check_replays(table: str, new: list[dict]) -> None:
     """Refuse what would break the table's record (400 with the reason): the stored events
-    plus the new ones (minus those already stored) must still replay."""
+    plus the new ones (minus those already stored) must still replay. ``Replays`` keeps the
+    stored record replayed, so a write costs what it adds, not the record's length."""
     view = _hub().view(table)
-    stored = [s.body for s in view.stored] if view else []
-    have = {b["seq"] for b in stored}
-    lines = [json.dumps(b) for b in stored + [b for b in new if b["seq"] not in have]]
     try:
-        replay(parse_lines(lines), current_app.config["PROFILE_FOR"])
+        current_app.config["REPLAYS"].check(table, view.stored if view else [], new, current_app.config["PROFILE_FOR"])
     except RecordError as exc:
         abort(400, description=f"the record would break: {exc.message}")
 

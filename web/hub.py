@@ -12,12 +12,35 @@ from __future__ import annotations
 import json
 import threading
 import time
+from dataclasses import dataclass
 
 from scorer import profiles
 from scorer.snapshot import TableView
 from scorer.store import Store
 
 POLL_S = 0.01
+
+
+@dataclass
+class _Snapshot:
+    """A table's snapshot as shared by every listener, for one (event id, frames version)
+    ``key``; ``summary`` is filled the first time a hall page asks for it."""
+
+    key: tuple[int, int]
+    text: str
+    summary: dict | None = None
+
+
+def _summary(table: str, s: dict) -> dict:
+    """What the hall shows of a table, from its snapshot ``s``."""
+    hand = s.get("hand") or {}
+    return {"table": table, "id": s["id"], "ready": s["ready"], "name": s.get("name"),
+            "levels": s.get("levels"), "declarers": s.get("declarers"), "hand": hand.get("number"),
+            "level": hand.get("level"), "action": hand.get("action"), "to_act": hand.get("to_act"),
+            "since": hand.get("since"), "limit": hand.get("limit"),
+            "cards": {seat: v["cards"] for seat, v in (hand.get("seats") or {}).items()},
+            "open_alerts": sum(1 for a in s.get("alerts", []) if a["status"] == "open"),
+            "result": s.get("result"), "error": s.get("error")}
 
 
 class Hub:
@@ -30,7 +53,7 @@ class Hub:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.RLock()
-        self._snapshots: dict[str, tuple[tuple[int, int], str]] = {}
+        self._snapshots: dict[str, _Snapshot] = {}
         self.frames_version = 0
         self.catch_up()
 
@@ -72,15 +95,31 @@ class Hub:
         """The table's snapshot as JSON text and the event id it stands at; computed once
         per change and shared by every listener."""
         with self._lock:
-            view = self.views.get(table)
-            if view is None:
-                return None
-            key = (view.last_id, self.frames_version)
-            cached = self._snapshots.get(table)
-            if cached is None or cached[0] != key:
-                text = json.dumps(view.snapshot(self.store.frames(table)), ensure_ascii=False)
-                cached = self._snapshots[table] = (key, text)
-            return view.last_id, cached[1]
+            cached = self._cached(table)
+            return None if cached is None else (cached.key[0], cached.text)
+
+    def summary(self, table: str) -> dict:
+        """What the hall shows of a table. Every hall page asks for every table on each
+        change, so it is read from the snapshot once per snapshot and shared: do not modify."""
+        with self._lock:
+            cached = self._cached(table)
+            if cached is None:
+                return {"table": table, "ready": False}
+            if cached.summary is None:
+                cached.summary = _summary(table, json.loads(cached.text))
+            return cached.summary
+
+    def _cached(self, table: str) -> _Snapshot | None:
+        """The table's snapshot as it stands now (the caller holds the lock)."""
+        view = self.views.get(table)
+        if view is None:
+            return None
+        key = (view.last_id, self.frames_version)
+        cached = self._snapshots.get(table)
+        if cached is None or cached.key != key:
+            text = json.dumps(view.snapshot(self.store.frames(table)), ensure_ascii=False)
+            cached = self._snapshots[table] = _Snapshot(key, text)
+        return cached
 
     def events_after(self, table: str, after_id: int) -> list[dict]:
         """The bodies of a table's events stored after global id ``after_id``."""

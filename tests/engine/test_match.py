@@ -502,3 +502,29 @@ def test_self_play_forgotten_reports_are_missed_reports():
     found = set(codes(m.violations))
     assert found == {"missed_report"}
     assert all(1 <= v.detail["count"] <= 7 for v in m.violations)
+
+
+def test_a_fork_goes_on_alone_and_ends_as_the_match_does():
+    """``Match.fork`` shares the finished parts of a match (the web API checks new events on a
+    fork): pushing onto the fork must leave the match as it was, at any point of it."""
+    p = profiles.load("linyi")
+    events = self_play(p, random.Random(2), max_hands=3, mistakes=0.2)
+
+    def state(m: Match) -> tuple:
+        return (m.levels, m.result, m.declarers, len(m.history), m.violations,
+                [(h.number, h.phase, h.counts, h.awaiting(), h.outcome, dict(h.tracker.seen)) for h in m.hands])
+
+    whole = Match(p, events[0])
+    for e in events[1:]:
+        whole.push(e)
+    m = Match(p, events[0])
+    for i, e in enumerate(events[1:], start=1):
+        if i % 13 == 0:
+            before = state(m)
+            fork = m.fork()
+            for later in events[i:]:
+                fork.push(later)
+            assert state(fork) == state(whole)
+            assert state(m) == before
+        m.push(e)
+    assert whole.violations and len(whole.hands) == 3

@@ -25,6 +25,21 @@ def test_tables_and_snapshot_are_public(client):
     assert snap["alerts"] and snap["alerts"][0]["status"] == "open"
 
 
+def test_the_hall_summary_is_read_once_per_snapshot(app, client, token):
+    hub = app.config["HUB"]
+    first = hub.summary("1")
+    assert hub.summary("1") is first  # every hall page after the first gets the parsed one
+    assert client.get("/api/tables").get_json() == [first | {"profile": "jiangsu"}]
+    alert = first["open_alerts"]
+    r = client.post("/api/tables/1/referee/alert_done", headers={"Authorization": f"Bearer {token}"},
+                    json={"alert": client.get("/api/tables/1").get_json()["alerts"][0]["id"], "action": "ack"})
+    assert r.status_code == 201
+    second = hub.summary("1")  # a new event: a new snapshot, read again
+    assert second is not first and second["open_alerts"] == alert - 1 and second["id"] > first["id"]
+    hub.frame_added()  # a new evidence frame: a new snapshot too
+    assert hub.summary("1") is not second and hub.summary("1") == second
+    assert hub.summary("nope") == {"table": "nope", "ready": False}
+
 def test_errors_are_json_with_a_message(client):
     r = client.get("/api/tables/nope")
     assert r.status_code == 404 and r.get_json() == {"error": "no table 'nope'"}
