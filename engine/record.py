@@ -43,18 +43,12 @@ def parse_lines(lines: Iterable[str]) -> Record:
     events: list[Event] = []
     numbers: list[int] = []
     for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})", number) from None
-        if isinstance(data, dict) and data.get("type") == VIOLATION:
-            continue
-        try:
-            event = event_from_json(data)
+            event = read_line(text)
         except RecordError as exc:
             raise RecordError(exc.message, number) from None
+        if event is None:
+            continue
         if not events and not isinstance(event, Header):
             raise RecordError('the first line must be the header ("type": "header")', number)
         events.append(event)
@@ -62,6 +56,21 @@ def parse_lines(lines: Iterable[str]) -> Record:
     if not events:
         raise RecordError("the record is empty")
     return Record(events, numbers)
+
+
+def read_line(text: str) -> Event | None:
+    """One line of a record as ``parse_lines`` reads it, wherever it stands in the record:
+    its event, or ``None`` for a line skipped. Shared with whatever reads a record's lines
+    a few at a time (the web API's check of new events), so both read them alike."""
+    if not text.strip():
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if isinstance(data, dict) and data.get("type") == VIOLATION:
+        return None
+    return event_from_json(data)
 
 
 def replay(record: Record, profile_for: Callable[[str], Profile]) -> Match:

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from engine.events import Correction, Event, RecordError, event_from_json
+from engine.events import Correction, Event, RecordError
 from engine.match import Match
 from engine.profile import Profile
-from engine.record import parse_lines, replay
+from engine.record import parse_lines, read_line, replay
 from scorer.store import StoredEvent
 
 ProfileFor = Callable[[str], Profile]
@@ -35,9 +35,10 @@ def replay_all(stored: Sequence[StoredEvent], new: list[dict], profile_for: Prof
     replay(parse_lines(json.dumps(b) for b in bodies), profile_for)
 
 
-def _parsed(body: dict) -> Event:
-    """An event as ``parse_lines`` reads it: from its JSON line (as the store will hold it)."""
-    return event_from_json(json.loads(json.dumps(body)))
+def _parsed(bodies: Iterable[dict]) -> list[Event]:
+    """The events of ``bodies`` as ``parse_lines`` reads them: from their JSON lines (as the
+    store holds them), skipping what it skips."""
+    return [e for e in (read_line(json.dumps(b)) for b in bodies) if e is not None]
 
 
 class _Table:
@@ -75,7 +76,7 @@ class _Table:
             return
         tail = stored[self.count:n]
         try:
-            events = [_parsed(s.body) for s in tail]
+            events = _parsed(s.body for s in tail)
         except RecordError:
             self.rebuild(stored)  # the record's own message, from the full replay
             return
@@ -141,7 +142,7 @@ class Replays:
             state.follow(stored)
             if state.parse_error is not None:
                 raise RecordError(state.parse_error)
-            events = [_parsed(b) for b in new if b["seq"] not in state.seqs]
+            events = _parsed(b for b in new if b["seq"] not in state.seqs)
             if any(isinstance(e, Correction) or e.seq in state.corrected for e in events):
                 replay_all(stored, new, profile_for)  # a correction acts on what came before it
                 return

@@ -145,3 +145,15 @@ def test_the_api_refuses_writes_to_a_record_another_writer_broke(client, store, 
         r = client.post("/api/tables/t9/events", headers=auth,
                         json={"events": [{"seq": 6, "t": 6, "type": "pass", "seat": "W"}]})
         assert r.status_code == 400 and r.get_json() == {"error": "the record would break: seq 4 does not follow 5"}
+
+
+def test_violation_lines_are_read_past_as_a_replay_reads_them(monkeypatch):
+    calls = []
+    monkeypatch.setattr(replays, "replay", lambda *a: calls.append(1) or replay(*a))
+    cache = Replays()
+    assert cached(cache, as_stored(DEMO[:50]), [DEMO[50]]) is None
+    line = {"type": "violation", "code": "wrong_report", "seat": "E", "seq": 49, "t": DEMO[49]["t"], "rule": "",
+            "detail": {}}  # derived, written by a scanner after the event that caused it
+    for new in ([DEMO[50]], [dict(line, seq=50), DEMO[50]]):
+        assert cached(cache, as_stored(DEMO[:50] + [line]), new) == full_replay(DEMO[:50] + [line], new)
+    assert len(calls) == 1  # read past, not replayed from the start
