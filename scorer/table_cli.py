@@ -97,7 +97,9 @@ def cmd_run(args: Namespace) -> None:
                        auto_commit=args.clock is None, resume=stored or None)
     if stored:
         print(f"# table {table}: going on from its {len(stored)} stored events", file=sys.stderr)
-    camera = LiveCamera(args.camera, on_status=lambda up, why: print(f"# camera: {why}", file=sys.stderr)).start()
+    recording = Path(args.camera).is_file()  # a video file stands in for the camera, in real time
+    camera = LiveCamera(args.camera, on_status=lambda up, why: print(f"# camera: {why}", file=sys.stderr),
+                        paced=recording).start()
     clock = _start_clock(args, runtime) if args.clock else None
     app = create_app(store)
     web = threading.Thread(target=serve, kwargs={"app": app, "host": "127.0.0.1", "port": args.port, "threads": 64},
@@ -105,10 +107,12 @@ def cmd_run(args: Namespace) -> None:
     web.start()
     print(f"# live table {table}: http://127.0.0.1:{args.port}/table/{table}", flush=True)
     try:
-        while True:
+        while not camera.ended:
             frame = camera.latest(timeout=5.0)
             if frame is not None:
                 runtime.process(frame)
+        print("# the recording has ended; the dashboard stays up until Ctrl+C", file=sys.stderr, flush=True)
+        threading.Event().wait()
     except KeyboardInterrupt:
         pass
     finally:

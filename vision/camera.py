@@ -5,7 +5,8 @@ takes the latest when it is ready and never works through a backlog (stale frame
 dropped and counted). When a live source stops giving frames it is reopened with backoff,
 and the loop is told the camera is down until it is back. A video file is read in order,
 frame by frame, as fast as the reader asks (``guandan scan``), its timestamps from the
-file's frame rate.
+file's frame rate. A recording can also stand in for a live camera (``paced``): its frames
+come at the file's own rate, as a camera's would, and its end is the end of the session.
 """
 
 from __future__ import annotations
@@ -59,9 +60,11 @@ class VideoFile:
 class LiveCamera:
     """The newest frame of a live source, reconnecting when it drops out."""
 
-    def __init__(self, source: str | int, on_status=None) -> None:
+    def __init__(self, source: str | int, on_status=None, paced: bool = False) -> None:
         self.source = source
         self.on_status = on_status
+        self.paced = paced
+        self.ended = False  # a paced recording has played to its end
         self.up: bool | None = None  # not known until the first attempt
         self.dropped = 0
         self.reconnects = 0
@@ -102,16 +105,28 @@ class LiveCamera:
                 self.reconnects += 1
             opened_before = True
             attempt = 0
+            fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
             while not self._stop.is_set():
                 ok, image = capture.read()
                 if not ok:
+                    if self.paced:
+                        self.ended = True
+                        self._status(False, "the recording ended")
+                        self._stop.set()
+                        with self._lock:
+                            self._lock.notify_all()
+                        break
                     self._status(False, "the camera stopped sending frames")
                     break
                 self._status(True, "camera up")
+                t = time.monotonic() - self._start
+                if self.paced:  # frame n is due n / fps after the start, as it was filmed
+                    t = n / fps
+                    self._stop.wait(max(0.0, self._start + t - time.monotonic()))
                 with self._lock:
                     if self._latest is not None and self._latest.number > self._taken:
                         self.dropped += 1  # the loop never asked for it: stale now
-                    self._latest = Frame(image, time.monotonic() - self._start, n)
+                    self._latest = Frame(image, t, n)
                     n += 1
                     self._lock.notify_all()
             capture.release()

@@ -63,3 +63,22 @@ def test_a_camera_that_never_opens_is_reported_down(tmp_path):
     finally:
         camera.stop()
     assert camera.up is False and events[0] == (False, "cannot open the camera")
+
+
+def test_a_recording_standing_in_for_a_camera_plays_in_real_time_and_ends(tmp_path):
+    path = tmp_path / "clip.avi"
+    write_video(path, frames=24, fps=24.0)  # one second
+    events = []
+    started = time.monotonic()
+    camera = LiveCamera(str(path), on_status=lambda up, why: events.append((up, why)), paced=True).start()
+    try:
+        frames = []
+        while (frame := camera.latest(timeout=2)) is not None:
+            frames.append(frame)
+        took = time.monotonic() - started
+    finally:
+        camera.stop()
+    assert camera.ended and events[-1] == (False, "the recording ended") and camera.reconnects == 0
+    assert took >= 0.9  # not faster than filmed
+    assert frames[-1].number == 23 and frames[-1].t == pytest.approx(23 / 24)
+    assert len(frames) >= 6  # a loop that keeps up sees many of them
