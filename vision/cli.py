@@ -7,18 +7,18 @@ import sys
 from argparse import Namespace
 from pathlib import Path
 
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards_openvino_model"
-
 
 class VisionError(ValueError):
     pass
 
 
-def default_weights() -> Path:
-    for candidate in (DEFAULT_MODEL, DEFAULT_MODEL.parent / "cards.onnx", DEFAULT_MODEL.parent / "cards.pt"):
-        if candidate.exists():
-            return candidate
-    raise VisionError("no trained model in models/ (train one with 'guandan train', or give --weights)")
+def default_weights(imgsz: int = 320) -> Path:
+    from vision.detector import DetectorError, committed_finder
+
+    try:
+        return committed_finder(imgsz)
+    except DetectorError as exc:
+        raise VisionError(str(exc)) from None
 
 
 def cmd_train(args: Namespace) -> None:
@@ -26,10 +26,40 @@ def cmd_train(args: Namespace) -> None:
 
     try:
         best = train(args.data, args.out, model=args.model, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
-                     resume=args.resume, fraction=args.fraction)
+                     resume=args.resume, fraction=args.fraction, hours=args.hours, lr0=args.lr0)
     except TrainError as exc:
         raise VisionError(str(exc)) from None
     print(f"best weights: {best}")
+
+
+def cmd_train_reader(args: Namespace) -> None:
+    import torch
+
+    from vision.reader_train import cut_patches, join_patches, train_reader
+
+    sets = [Path(d) for d in args.data]
+    for data in sets:
+        if not data.exists():
+            raise VisionError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
+    torch.set_num_threads(args.threads)
+    train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i) for i, d in enumerate(sets)])
+    val = join_patches([cut_patches(d, "val", copies=1, seed=args.seed + 100 + i) for i, d in enumerate(sets)])
+    start = Path(args.start) if args.start else None
+    if start is not None and not start.exists():
+        raise VisionError(f"{start}: no such reader weights (.pt written beside an earlier reader)")
+    figures = train_reader(train, val, Path(args.out), epochs=args.epochs, seed=args.seed, start=start, lr=args.lr,
+                           log=lambda line: print(line, flush=True))
+    if args.heldout:
+        from vision.reader import IndexReader
+
+        held = cut_patches(Path(args.heldout), "val", jitter=False)
+        reader = IndexReader(args.out)
+        probs = reader.probabilities(held.images)
+        figures["heldout_exact_box_accuracy"] = float((probs.argmax(1) == held.classes).mean())
+        print(f"held-out styles, exact boxes: {figures['heldout_exact_box_accuracy']:.4%} of "
+              f"{len(held.classes)} indices read right")
+    Path(args.out).with_suffix(".json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    print(f"reader written: {args.out}")
 
 
 def cmd_export(args: Namespace) -> None:
@@ -46,7 +76,7 @@ def _detector(args: Namespace):
     from vision.detector import CardDetector, DetectorError
 
     try:
-        return CardDetector(args.weights or default_weights(), imgsz=args.imgsz, conf=args.conf)
+        return CardDetector(args.weights or default_weights(args.imgsz), imgsz=args.imgsz, conf=args.conf)
     except DetectorError as exc:
         raise VisionError(str(exc)) from None
 
@@ -98,14 +128,15 @@ def cmd_detect(args: Namespace) -> None:
 
 
 def cmd_eval(args: Namespace) -> None:
-    from vision.evaluate import card_level, map_scores, split_images
+    from vision.evaluate import card_level, map_scores, run_detector, split_images
 
     data = Path(args.data)
     if not data.exists():
         raise VisionError(f"{data}: no such dataset YAML")
     detector = _detector(args)
-    scores = map_scores(detector.path, data, args.imgsz, args.split)
-    level = card_level(detector, split_images(data, args.split))
+    results = run_detector(detector, split_images(data, args.split), progress=not args.json)
+    scores = map_scores(results)
+    level = card_level(results, conf=args.conf)
     report = {"data": str(data), "weights": str(detector.path), "map50": scores["map50"],
               "map50_95": scores["map50_95"], "card_accuracy": level.accuracy, "labelled": level.labelled,
               "correct": level.correct, "wrong": level.wrong, "missed": level.missed, "duplicates": level.duplicates,
@@ -227,8 +258,10 @@ def add_parsers(sub) -> None:
     p.add_argument("--out", default="calibration.png", help="picture to write (default calibration.png)")
     p.set_defaults(func=cmd_calibrate)
 
-    p = sub.add_parser("train", help="train the card detector (offline, CPU; checkpoints every epoch)",
-                       description="Train a YOLO card detector from a model YAML on a built dataset.")
+    p = sub.add_parser("train", help="train the index finder (offline, CPU; checkpoints every epoch)",
+                       description="Train the one-class YOLO that finds corner indices, from a model YAML or "
+                                   "earlier weights, on a built dataset (its card classes are merged into one). "
+                                   "The reader that says which card each index is: 'guandan train-reader'.")
     p.add_argument("--data", default="", help="dataset YAML from 'guandan dataset build'")
     p.add_argument("--out", default="runs/cards", help="run folder (weights/last.pt, weights/best.pt)")
     p.add_argument("--model", default="yolo11n.yaml", help="model YAML (default yolo11n.yaml) or a local .pt")
@@ -236,8 +269,25 @@ def add_parsers(sub) -> None:
     p.add_argument("--imgsz", type=int, default=320)
     p.add_argument("--batch", type=int, default=32)
     p.add_argument("--fraction", type=float, default=1.0, help="train on this share of the training images")
+    p.add_argument("--hours", type=float, help="stop after this long, the learning-rate schedule fitted to it")
+    p.add_argument("--lr0", type=float, default=0.002, help="AdamW learning rate (default 0.002)")
     p.add_argument("--resume", action="store_true", help="go on from OUT/weights/last.pt")
     p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("train-reader", help="train the index reader (which card each found index is)",
+                       description="Cut patches around every labelled corner index of a built dataset (turned, "
+                                   "shifted, plus patches of no index) and train the small network that reads "
+                                   "them; writes ONNX and a JSON of figures beside it.")
+    p.add_argument("--data", required=True, nargs="+", help="dataset YAML(s) from 'guandan dataset build'")
+    p.add_argument("--out", default="models/reader.onnx", help="ONNX file to write (default models/reader.onnx)")
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--copies", type=int, default=2, help="patches cut per labelled index (default 2)")
+    p.add_argument("--heldout", help="dataset YAML of held-out deck styles, measured at the end")
+    p.add_argument("--start", help="go on from these reader weights (the .pt beside an earlier reader)")
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 0.003)")
+    p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_train_reader)
 
     p = sub.add_parser("export", help="export weights to ONNX and OpenVINO for the live loop")
     p.add_argument("weights", help="trained .pt")

@@ -1,14 +1,16 @@
-"""The card detector: corner indices found in an image, whatever backend runs the model.
+"""The card detector: corner indices found in an image and read, whatever backend runs the model.
 
-``CardDetector`` loads a trained model as PyTorch weights (``.pt``, for training), ONNX
-(``.onnx``) or OpenVINO (a ``*_openvino_model`` folder, the fastest on our CPUs) and
-returns the same ``Detection`` values from each: the card's platform name, the confidence
-and the box in pixels of the image given.
+Two steps. The *finder*, a one-class YOLO, boxes every corner index; the *reader*
+(``vision.reader``) says which card each box shows, or that it shows none. ``CardDetector``
+loads the finder as PyTorch weights (``.pt``, for training), ONNX (``.onnx``) or OpenVINO
+(a ``*_openvino_model`` folder, the fastest on our CPUs) and returns the same ``Detection``
+values from each: the card's platform name, the confidence and the box in pixels of the
+image given.
 
-Settings (documented in models/README.md): a detection counts from confidence 0.25;
-non-maximum suppression at IoU 0.5 is *class-agnostic*, because two indices never overlap
-on a real table — overlapping boxes of different cards are one index read two ways, and
-only the more confident reading is kept.
+Settings (documented in models/README.md): the finder proposes boxes from confidence
+``FIND`` with non-maximum suppression at IoU 0.5 (two indices never overlap on a real
+table); a detection's confidence is the finder's times the reader's, and it counts from
+``CONFIDENCE``.
 """
 
 from __future__ import annotations
@@ -19,10 +21,17 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import ALL_CARDS
+from vision.reader import NOT_AN_INDEX, IndexReader, ReaderError
 from vision.yolo_env import prepare
 
 CONFIDENCE = 0.25
+FIND = 0.05
 IOU = 0.5
+MODELS = Path(__file__).resolve().parent.parent / "models"
+READER = MODELS / "reader.onnx"
+#: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
+FINDERS = {320: (MODELS / "finder_openvino_model", MODELS / "finder.onnx", MODELS / "finder.pt"),
+           640: (MODELS / "finder_640_openvino_model", MODELS / "finder.pt")}
 
 
 @dataclass(frozen=True)
@@ -58,8 +67,23 @@ class DetectorError(ValueError):
     """A model file that is missing or not a card detector."""
 
 
+def reader_beside(weights: Path) -> Path:
+    """The reader that goes with a finder: ``reader.onnx`` in the same folder, else the committed one."""
+    beside = weights.parent / "reader.onnx"
+    return beside if beside.exists() else READER
+
+
+def committed_finder(imgsz: int = 320) -> Path:
+    """The committed finder for an input size, in its fastest backend present."""
+    for path in FINDERS.get(imgsz, FINDERS[320][-1:]):
+        if path.exists():
+            return path
+    raise DetectorError("no trained model in models/ (train one with 'guandan train', or give --weights)")
+
+
 class CardDetector:
-    def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU) -> None:
+    def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
+                 reader: str | Path | None = None) -> None:
         path = Path(weights)
         if not path.exists():
             raise DetectorError(f"{weights}: no such model file")
@@ -72,18 +96,26 @@ class CardDetector:
         self.iou = iou
         self.model = YOLO(str(path), task="detect")
         names = self.model.names if isinstance(self.model.names, dict) else dict(enumerate(self.model.names))
-        if names and len(names) != len(ALL_CARDS):
-            raise DetectorError(f"{weights}: has {len(names)} classes, a card detector has {len(ALL_CARDS)}")
-        self.names = [ALL_CARDS[i] for i in range(len(ALL_CARDS))]
+        if names and len(names) != 1:
+            raise DetectorError(f"{weights}: has {len(names)} classes, an index finder has one")
+        try:
+            self.reader = IndexReader(reader or reader_beside(path))
+        except ReaderError as exc:
+            raise DetectorError(str(exc)) from None
 
-    def detect(self, image: np.ndarray) -> list[Detection]:
-        """Detections in a BGR image (as OpenCV reads it), most confident first."""
-        result = self.model.predict(image, imgsz=self.imgsz, conf=self.conf, iou=self.iou, agnostic_nms=True,
-                                    device="cpu", verbose=False)[0]
+    def detect(self, image: np.ndarray, conf: float | None = None) -> list[Detection]:
+        """Detections in a BGR image (as OpenCV reads it), most confident first; ``conf``
+        overrides the detector's threshold (evaluation wants every detection)."""
+        floor = self.conf if conf is None else conf
+        result = self.model.predict(image, imgsz=self.imgsz, conf=min(FIND, floor), iou=self.iou, device="cpu",
+                                    verbose=False)[0]
         boxes = result.boxes
-        xyxy = boxes.xyxy.cpu().numpy() if len(boxes) else np.zeros((0, 4))
-        confs = boxes.conf.cpu().numpy() if len(boxes) else np.zeros(0)
-        classes = boxes.cls.cpu().numpy().astype(int) if len(boxes) else np.zeros(0, int)
-        out = [Detection(self.names[c], float(p), tuple(float(v) for v in b))
-               for b, p, c in zip(xyxy, confs, classes, strict=True)]
+        if not len(boxes):
+            return []
+        xyxy = [tuple(float(v) for v in b) for b in boxes.xyxy.cpu().numpy()]
+        found = boxes.conf.cpu().numpy()
+        out = []
+        for box, f, (cls, p) in zip(xyxy, found, self.reader.read(image, xyxy), strict=True):
+            if cls != NOT_AN_INDEX and f * p >= floor:
+                out.append(Detection(ALL_CARDS[cls], float(f * p), box))
         return sorted(out, key=lambda d: -d.conf)

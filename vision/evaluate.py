@@ -1,9 +1,12 @@
 """Honest figures for the card detector: mAP, per-class AP, card-level accuracy, confusions.
 
-mAP comes from ultralytics' validator. The card-level figures come from our own matching,
-because that is what a referee cares about: of the indices labelled in the set, how many
-were read as the right card, how many were missed, how many were read twice, and which
-cards are mistaken for which — with the classic confusions of card recognition named.
+Everything is computed here from the two-step detector's own output (finder then reader),
+because ultralytics' validator sees only the one-class finder. mAP is the COCO measure:
+per card, the area under the precision–recall curve (101-point interpolation) with IoU
+thresholds 0.50 and 0.50:0.95, averaged over the cards the set holds. The card-level
+figures are what a referee cares about: of the indices labelled in the set, how many were
+read as the right card at the working threshold, how many were missed, how many were read
+twice, and which cards are mistaken for which — with the classic confusions named.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import numpy as np
 import yaml
 
 from engine.cards import ALL_CARDS, rank_of, suit_of
-from vision.detector import CardDetector
+from vision.detector import CardDetector, Detection
+from vision.progress import Progress
 
 #: the confusions card readers are known for, by name
 CLASSIC = {
@@ -97,15 +101,34 @@ def split_images(data_yaml: Path, split: str) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
 
 
-def card_level(detector: CardDetector, images: list[Path], iou: float = 0.5) -> CardLevel:
-    """Match detections to labels image by image (greedy by confidence, IoU ≥ ``iou``)."""
+@dataclass
+class ImageResult:
+    """One image's labels and every detection down to the evaluation floor."""
+
+    truth: list[str]
+    truth_boxes: np.ndarray
+    detections: list[Detection]
+
+
+def run_detector(detector: CardDetector, images: list[Path], floor: float = 0.001,
+                 progress: bool = True) -> list[ImageResult]:
+    out = []
+    with Progress(len(images), "evaluating", enabled=progress) as bar:
+        for image_path in images:
+            image = cv2.imread(str(image_path))
+            h, w = image.shape[:2]
+            truth, truth_boxes = read_labels(label_for(image_path), w, h)
+            out.append(ImageResult(truth, truth_boxes, detector.detect(image, conf=floor)))
+            bar.update(1)
+    return out
+
+
+def card_level(results: list[ImageResult], conf: float, iou: float = 0.5) -> CardLevel:
+    """Match detections at or above ``conf`` to labels image by image (greedy by confidence, IoU ≥ ``iou``)."""
     out = CardLevel()
-    for image_path in images:
-        image = cv2.imread(str(image_path))
-        h, w = image.shape[:2]
-        label_path = label_for(image_path)
-        truth, truth_boxes = read_labels(label_path, w, h)
-        dets = detector.detect(image)
+    for result in results:
+        truth, truth_boxes = result.truth, result.truth_boxes
+        dets = [d for d in result.detections if d.conf >= conf]
         out.labelled += len(truth)
         matched: set[int] = set()
         if dets and len(truth):
@@ -131,12 +154,48 @@ def card_level(detector: CardDetector, images: list[Path], iou: float = 0.5) -> 
     return out
 
 
-def map_scores(weights: Path, data_yaml: Path, imgsz: int, split: str = "val") -> dict:
-    """mAP50, mAP50-95 and AP50 per class, from ultralytics' validator."""
-    from ultralytics import YOLO
+def average_precision(scores: list[float], hits: list[bool], positives: int) -> float:
+    """COCO AP: precision made monotone, sampled at 101 recall points."""
+    if not positives:
+        return 0.0
+    order = np.argsort(-np.asarray(scores, float), kind="stable")
+    tp = np.cumsum(np.asarray(hits, bool)[order])
+    fp = np.cumsum(~np.asarray(hits, bool)[order])
+    recall = tp / positives
+    precision = tp / np.maximum(tp + fp, 1)
+    envelope = np.maximum.accumulate(precision[::-1])[::-1] if len(precision) else precision
+    points = np.linspace(0, 1, 101)
+    at = np.searchsorted(recall, points, side="left")
+    return float(np.mean([envelope[k] if k < len(envelope) else 0.0 for k in at]))
 
-    metrics = YOLO(str(weights), task="detect").val(data=str(data_yaml), imgsz=imgsz, split=split, device="cpu",
-                                                    batch=16, workers=0, plots=False, verbose=False, agnostic_nms=True)
-    per_class = {ALL_CARDS[int(c)]: float(ap) for c, ap in zip(metrics.box.ap_class_index, metrics.box.ap50,
-                                                                 strict=True)}
-    return {"map50": float(metrics.box.map50), "map50_95": float(metrics.box.map), "ap50": per_class}
+
+def map_scores(results: list[ImageResult]) -> dict:
+    """mAP50, mAP50-95 and AP50 per card over the labelled cards of a set."""
+    thresholds = np.linspace(0.5, 0.95, 10)
+    per_class: dict[str, list[float]] = {}
+    for card in sorted({c for r in results for c in r.truth}, key=ALL_CARDS.index):
+        aps = []
+        for t in thresholds:
+            scores, hits, positives = [], [], 0
+            for r in results:
+                truth = r.truth_boxes[[i for i, c in enumerate(r.truth) if c == card]]
+                positives += len(truth)
+                dets = sorted((d for d in r.detections if d.card == card), key=lambda d: -d.conf)
+                used: set[int] = set()
+                ious = _iou(np.array([d.box for d in dets]).reshape(-1, 4), truth) if len(truth) else None
+                for i, d in enumerate(dets):
+                    scores.append(d.conf)
+                    hit = False
+                    if ious is not None:
+                        free = [j for j in np.argsort(-ious[i]) if j not in used and ious[i, j] >= t]
+                        if free:
+                            used.add(int(free[0]))
+                            hit = True
+                    hits.append(hit)
+            aps.append(average_precision(scores, hits, positives))
+        per_class[card] = aps
+    if not per_class:
+        return {"map50": 0.0, "map50_95": 0.0, "ap50": {}}
+    return {"map50": float(np.mean([a[0] for a in per_class.values()])),
+            "map50_95": float(np.mean([np.mean(a) for a in per_class.values()])),
+            "ap50": {c: a[0] for c, a in per_class.items()}}

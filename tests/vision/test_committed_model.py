@@ -1,9 +1,10 @@
-"""The committed detector (models/): it loads in every backend and the backends agree.
+"""The committed detector (models/): the finder in every backend, the reader, and what they read.
 
-How well it reads cards is measured honestly in models/README.md (this first checkpoint
-reads almost nothing yet); what is tested here is that the three files are the same model:
-PyTorch and ONNX Runtime give the same detections, OpenVINO the same boxes (it may run in
-bf16 on CPUs that have it, so near-tied classes can swap on weak detections).
+How well it reads cards is measured in models/README.md on 500 held-out zones; here it
+must read the committed sample zones (rendered in deck styles never used in training),
+and the three finder files must be the same model: PyTorch and ONNX Runtime give the same
+detections, OpenVINO the same boxes and cards for clear readings (it may run in bf16 on
+CPUs that have it, so confidences move a little).
 """
 
 from pathlib import Path
@@ -12,8 +13,12 @@ import cv2
 import numpy as np
 
 from vision.detector import CardDetector, Detection
+from vision.evaluate import card_level, run_detector
 
 MODELS = Path(__file__).parents[2] / "models"
+#: what the committed model must read of the sample zones' labelled indices, and the most
+#: wrong readings plus readings of nothing it may make there (models/README.md)
+ACCURACY, MISTAKES = 0.3, 12
 SAMPLES = sorted((Path(__file__).parents[2] / "datasets" / "samples" / "images").glob("*.jpg"))
 
 
@@ -28,28 +33,42 @@ def iou(a: Detection, b: Detection) -> float:
 
 def test_the_backends_are_the_same_model():
     assert SAMPLES
-    torch = CardDetector(MODELS / "cards.pt", conf=0.01)
-    onnx = CardDetector(MODELS / "cards.onnx", conf=0.01)
-    openvino = CardDetector(MODELS / "cards_openvino_model", conf=0.005)
+    torch = CardDetector(MODELS / "finder.pt")
+    onnx = CardDetector(MODELS / "finder.onnx")
+    openvino = CardDetector(MODELS / "finder_openvino_model")
     compared = 0
     for path in SAMPLES:
         image = cv2.imread(str(path))
-        t, o, v = torch.detect(image), onnx.detect(image), openvino.detect(image)
-        for d in (d for d in t if d.conf >= 0.03):
+        t, o, v = torch.detect(image, conf=0.1), onnx.detect(image, conf=0.05), openvino.detect(image, conf=0.05)
+        for d in t:
             twin = max(o, key=lambda e: iou(d, e))
-            assert twin.card == d.card and iou(d, twin) > 0.9 and abs(twin.conf - d.conf) < 0.01
+            assert twin.card == d.card and iou(d, twin) > 0.9 and abs(twin.conf - d.conf) < 0.02
             near = max(v, key=lambda e: iou(d, e))
             assert iou(d, near) > 0.7
-            if d.conf >= 0.1:  # clear readings: bf16 cannot swap them
+            if d.conf >= 0.5:  # clear readings: bf16 cannot swap them
                 assert near.card == d.card
             compared += 1
-    assert compared >= 3  # the comparison saw real detections
+    assert compared >= 20  # the comparison saw real detections
+
+
+def test_the_committed_model_reads_the_sample_zones():
+    level = card_level(run_detector(CardDetector(MODELS / "finder_openvino_model"), SAMPLES, progress=False),
+                       conf=0.25)
+    assert level.labelled >= 30
+    assert level.accuracy >= ACCURACY and level.wrong + level.false_positives <= MISTAKES, level
+
+
+def test_the_photo_size_export_finds_what_pytorch_finds_at_640():
+    image = cv2.resize(cv2.imread(str(SAMPLES[1])), (640, 640))
+    torch = CardDetector(MODELS / "finder.pt", imgsz=640).detect(image)
+    openvino = CardDetector(MODELS / "finder_640_openvino_model", imgsz=640).detect(image)
+    assert torch and abs(len(torch) - len(openvino)) <= 1
+    assert all(max(iou(d, e) for e in openvino) > 0.7 for d in torch if d.conf >= 0.5)
 
 
 def test_boxes_are_in_the_pixels_of_the_image_given():
     image = cv2.imread(str(SAMPLES[1]))
     big = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
-    detector = CardDetector(MODELS / "cards.pt", conf=0.02)
-    small_boxes = np.array([d.box for d in detector.detect(image)][:3])
-    big_boxes = np.array([d.box for d in CardDetector(MODELS / "cards.pt", imgsz=640, conf=0.02).detect(big)][:3])
+    small_boxes = np.array([d.box for d in CardDetector(MODELS / "finder.pt").detect(image)])
+    big_boxes = np.array([d.box for d in CardDetector(MODELS / "finder.pt", imgsz=640).detect(big)])
     assert len(small_boxes) and big_boxes.max() > image.shape[1]  # scaled with the image, not to the model input

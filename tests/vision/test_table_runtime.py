@@ -14,7 +14,7 @@ from vision.camera import Frame
 from vision.detector import CardDetector
 from vision.table_canvas import camera_homography, camera_view, table_canvas
 
-MODEL = Path(__file__).parents[2] / "models" / "cards_openvino_model"
+MODEL = Path(__file__).parents[2] / "models" / "finder_openvino_model"
 
 
 def frames_of(canvas, turn: float, start: float, n: int, first: int = 0):
@@ -94,3 +94,49 @@ def test_a_restarted_runtime_goes_on_from_the_stored_record(detector):
     assert on_table == {s: sorted(c) for s, c in expected.items()} and any(on_table.values())
     event = rt.record(Pass, seat=hidden[cut].seat)  # the record goes on where it stopped
     assert event.seq == hidden[cut - 1].seq + 1 and recorded == [event]
+
+
+def between_hands(seed: int, profile):
+    """A bots' match with hidden hands cut at its second deal, and the staged video from there
+    to the second hand's first play: tribute, return (or a resistance) shown on the table."""
+    import random
+
+    from engine.bots import self_play
+    from vision.render_game import hide, stage
+
+    events, jokers = hide(self_play(profile, random.Random(seed), max_hands=2), profile)
+    staging = stage(events, profile, None, jokers)
+    deals = [i for i, e in enumerate(staging.events) if e.type == "deal"]
+    first_play = next(i for i, e in enumerate(staging.events) if i > deals[1] and e.type == "play")
+    return staging, deals[1], first_play
+
+
+#: the committed detector still misreads these (models/README.md): strict, so a better model must drop the mark
+MISREAD = pytest.mark.xfail(strict=True, reason="the detector misreads the cards shown (models/README.md)")
+
+
+@pytest.mark.parametrize("seed", [pytest.param(1, marks=MISREAD),  # a tribute and its return
+                                  pytest.param(7, marks=MISREAD)])  # both big jokers shown: resisted
+def test_tribute_return_and_resistance_are_seen_between_hands(detector, seed):
+    from vision.render_game import Renderer
+
+    profile = profiles.load("jiangsu")
+    staging, deal, first_play = between_hands(seed, profile)
+    start, end = staging.events[deal].t, staging.events[first_play].t + 0.8
+    alerts: list[str] = []
+    rt = TableRuntime(detector, profile, alert=alerts.append, resume=staging.events[:deal])
+    renderer = Renderer(seed, (1280, 720))
+    drawn: dict[int, np.ndarray] = {}
+    t, n = start, 0
+    while t < end:  # 10 frames a second: enough to see cards settle
+        k = max(i for i, (kt, _) in enumerate(staging.keys) if kt <= t)
+        if k not in drawn:
+            drawn[k] = renderer.table(staging.keys[k][1])
+        rt.process(Frame(renderer.camera(drawn[k]), t, n))
+        t, n = t + 0.1, n + 1
+    truth = [(e.type, getattr(e, "seat", None), getattr(e, "card", None), getattr(e, "seats", None))
+             for e in staging.events[deal:first_play + 1]]
+    seen = [(e.type, getattr(e, "seat", None), getattr(e, "card", None), getattr(e, "seats", None))
+            for e in rt.events[deal:]]
+    assert seen == truth, alerts
+    assert rt.match.violations == []

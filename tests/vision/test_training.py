@@ -1,11 +1,13 @@
-"""The training path end to end on the smoke recipe: render, train one epoch offline on the
-CPU, export, and detect with every backend."""
+"""The training path end to end on the smoke recipe: render, train the finder and the reader
+for one epoch offline on the CPU, export, and detect with every backend."""
 
 from pathlib import Path
 
 import cv2
 
 from vision.detector import CardDetector, Detection
+from vision.reader import CLASSES, IndexReader
+from vision.reader_train import cut_patches, train_reader
 from vision.synth.build import build
 from vision.train import export, train
 
@@ -20,9 +22,19 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
     assert best.exists() and (tmp_path / "run" / "weights" / "last.pt").exists()
     written = export(best, tmp_path / "models", imgsz=320)
     names = {p.name for p in written}
-    assert {"best.pt", "best.onnx", "best_openvino_model"} <= names
+    assert {"finder.pt", "finder.onnx", "finder_openvino_model"} <= names
+
+    patches = cut_patches(data, "train", progress=False)
+    labelled = sum(len(p.read_text().split()) // 5 for p in (tmp_path / "smoke" / "labels" / "train").glob("*.txt"))
+    assert len(patches.classes) >= 2 * labelled and patches.classes.max() == CLASSES - 1  # with no-index patches
+    figures = train_reader(patches, cut_patches(data, "val", progress=False), tmp_path / "models" / "reader.onnx",
+                           epochs=1, log=lambda line: None)
+    assert 0.0 <= figures["best_val_accuracy"] <= 1.0 and figures["train_patches"] == len(patches.classes)
+    assert IndexReader(tmp_path / "models" / "reader.onnx").probabilities(patches.images[:3]).shape == (3, CLASSES)
+
     image = cv2.imread(str(next((tmp_path / "smoke" / "images" / "val").iterdir())))
     for path in written:
         detector = CardDetector(path, imgsz=320, conf=0.001)
+        assert detector.reader.path == tmp_path / "models" / "reader.onnx"  # the reader beside the finder
         found = detector.detect(image)
         assert all(isinstance(d, Detection) and d.card for d in found)

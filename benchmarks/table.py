@@ -1,0 +1,149 @@
+"""The whole table pipeline on rendered games: plays read, alerts, result, latency, speed.
+
+Renders games with ``vision.render_game`` (held-out deck styles, random felt, camera tilt,
+light and noise; some with injected illegal plays), scans each video with the same
+``TableRuntime`` as ``guandan scan``, and compares the scanned record with the truth:
+
+- plays read exactly: truth plays matched in order (longest common subsequence) by seat and
+  exactly the same cards, duplicates included;
+- alerts: every violation the truth's replay finds must be found on the same play, and none
+  other (false alerts);
+- the hand's result (finishing order) must be the same;
+- latency: scanned event time minus the moment the cards lay still (video time, so the
+  waiting for a zone to settle is in it), plus the time the runtime took over that frame;
+- speed: video seconds scanned per wall second.
+
+Targets: ≥ 99 % of plays exact, every illegal play alerted, no false alerts, the right
+result, latency ≤ 0.5 s, 1080p scan ≥ 2× real time.
+Run: ``.venv/bin/python benchmarks/table.py [--games 3] [--size 1280x720] [--illegal 0.05]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+if not __package__:  # run as a file: make the project importable
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from engine.events import PlayCards  # noqa: E402
+from engine.record import parse_lines, replay  # noqa: E402
+from scorer import profiles  # noqa: E402
+from scorer.table_runtime import TableRuntime  # noqa: E402
+from vision.camera import VideoFile  # noqa: E402
+from vision.detector import CardDetector, committed_finder  # noqa: E402
+from vision.render_game import render  # noqa: E402
+
+
+def key(event) -> tuple[str, tuple[str, ...]]:
+    return event.seat, tuple(sorted(event.cards))
+
+
+def matched_plays(truth: list, seen: list) -> list[tuple[int, int]]:
+    """Longest common subsequence of two play lists by (seat, cards): index pairs."""
+    a, b = [key(e) for e in truth], [key(e) for e in seen]
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) - 1, -1, -1):
+        for j in range(len(b) - 1, -1, -1):
+            table[i][j] = table[i + 1][j + 1] + 1 if a[i] == b[j] else max(table[i + 1][j], table[i][j + 1])
+    pairs, i, j = [], 0, 0
+    while i < len(a) and j < len(b):
+        if a[i] == b[j]:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def alerts_by_play(match, events) -> Counter:
+    """Violations keyed by the play they were found on (seat, cards) and their code."""
+    by_seq = {e.seq: e for e in events}
+    out: Counter = Counter()
+    for v in match.violations:
+        event = by_seq.get(v.seq)
+        out[(v.code, key(event) if isinstance(event, PlayCards) else (v.seat, ()))] += 1
+    return out
+
+
+def scan(video_path: Path, detector: CardDetector, profile) -> tuple[TableRuntime, list[float], list[float]]:
+    """Scan a video; returns the runtime, each frame's processing time and each event's."""
+    video = VideoFile(str(video_path))
+    runtime = TableRuntime(detector, profile, table=video_path.parent.name)
+    frame_ms, event_ms = [], []
+    while (frame := video.read()) is not None:
+        start = time.perf_counter()
+        made = runtime.process(frame)
+        took = (time.perf_counter() - start) * 1000
+        frame_ms.append(took)
+        event_ms += [took] * len(made)
+    video.close()
+    return runtime, frame_ms, event_ms
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--first-seed", type=int, default=100)
+    parser.add_argument("--size", default="1280x720", choices=["1280x720", "1920x1080"])
+    parser.add_argument("--illegal", type=float, default=0.05, help="illegal-play chance in every other game")
+    parser.add_argument("--max-events", type=int, help="cut each game after this many events (quicker)")
+    args = parser.parse_args()
+    size = tuple(int(v) for v in args.size.split("x"))
+    detector = CardDetector(committed_finder())
+    profile = profiles.load("jiangsu")
+    totals = Counter()
+    latencies, frame_times = [], []
+    video_s = wall_s = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in range(args.games):
+            seed = args.first_seed + n
+            mistakes = args.illegal if n % 2 else 0.0
+            out = Path(tmp) / f"game-{seed}"
+            meta = render(seed, out, size=size, max_events=args.max_events, mistakes=mistakes)
+            truth_record = parse_lines((out / "truth.jsonl").read_text(encoding="utf-8").splitlines())
+            truth = replay(truth_record, profiles.load)
+            started = time.perf_counter()
+            runtime, frame_ms, event_ms = scan(out / "game.mp4", detector, profile)
+            wall_s += time.perf_counter() - started
+            video_s += meta["frames"] / meta["fps"]
+            frame_times += frame_ms
+            t_plays = [e for e in truth_record.events if isinstance(e, PlayCards)]
+            s_plays = [e for e in runtime.events if isinstance(e, PlayCards)]
+            pairs = matched_plays(t_plays, s_plays)
+            by_seq = {e.seq: ms for e, ms in zip(runtime.events[1:], event_ms, strict=True)}  # 0: the header
+            for i, j in pairs:
+                latencies.append((s_plays[j].t - t_plays[i].t) + by_seq.get(s_plays[j].seq, 0.0) / 1000)
+            want, got = alerts_by_play(truth, truth_record.events), alerts_by_play(runtime.match, runtime.events)
+            hit, false = sum((want & got).values()), sum((got - want).values())
+            t_hand, s_hand = truth.hand, runtime.match.hand
+            right = (t_hand is not None and s_hand is not None and t_hand.outcome is not None
+                     and s_hand.outcome is not None and t_hand.outcome.order == s_hand.outcome.order)
+            totals.update(plays=len(t_plays), exact=len(pairs), extra=len(s_plays) - len(pairs),
+                          alerts=sum(want.values()), alerted=hit, false_alerts=false, results_right=int(right))
+            print(f"game {seed} ({meta['style']}, {'illegal plays' if mistakes else 'legal'}): "
+                  f"{len(pairs)}/{len(t_plays)} plays exact, {len(s_plays) - len(pairs)} extra, "
+                  f"alerts {hit}/{sum(want.values())}, false alerts {false}, result {'right' if right else 'WRONG'}",
+                  flush=True)
+    frame_times.sort()
+    print(f"\n{args.games} games at {args.size}: {totals['exact']}/{totals['plays']} plays read exactly "
+          f"({totals['exact'] / max(1, totals['plays']):.2%}; target ≥ 99%), {totals['extra']} extra plays")
+    print(f"illegal plays alerted: {totals['alerted']}/{totals['alerts']}; false alerts: {totals['false_alerts']}; "
+          f"results right: {totals['results_right']}/{args.games}")
+    if latencies:
+        latencies.sort()
+        print(f"latency from lying still to the event: median {statistics.median(latencies):.2f} s, "
+              f"max {latencies[-1]:.2f} s (target ≤ 0.5 s)")
+    print(f"runtime per frame: median {statistics.median(frame_times):.1f} ms, "
+          f"p99 {frame_times[int(len(frame_times) * 0.99)]:.1f} ms; scan {video_s / wall_s:.2f}× real time")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""The detector's figures (vision/evaluate.py): COCO-style AP and card-level matching."""
+
+import numpy as np
+import pytest
+
+from vision.detector import Detection
+from vision.evaluate import ImageResult, average_precision, card_level, classify_confusion, map_scores
+
+
+def image(truth: list[tuple[str, tuple]], dets: list[tuple[str, float, tuple]]) -> ImageResult:
+    return ImageResult([c for c, _ in truth], np.array([b for _, b in truth], float).reshape(-1, 4),
+                       [Detection(c, p, b) for c, p, b in dets])
+
+
+def test_average_precision_of_perfect_and_of_half_found():
+    assert average_precision([0.9, 0.8], [True, True], 2) == pytest.approx(1.0)
+    assert average_precision([0.9], [True], 2) == pytest.approx(51 / 101)  # recall 0.5: 51 of 101 points
+    # a false positive ranked first halves the precision everywhere
+    assert average_precision([0.9, 0.8], [False, True], 1) == pytest.approx(0.5)
+    assert average_precision([], [], 3) == 0.0
+
+
+def test_map_over_cards_counts_misreads_and_loose_boxes():
+    box = (10, 10, 30, 50)
+    perfect = [image([("S5", box), ("HR", (60, 10, 80, 50))], [("S5", 0.9, box), ("HR", 0.8, (60, 10, 80, 50))])]
+    assert map_scores(perfect)["map50"] == pytest.approx(1.0) and map_scores(perfect)["map50_95"] == pytest.approx(1.0)
+    misread = [image([("S5", box), ("HR", (60, 10, 80, 50))], [("S3", 0.9, box), ("HR", 0.8, (60, 10, 80, 50))])]
+    assert map_scores(misread)["map50"] == pytest.approx(0.5)  # S5 never found, HR perfect
+    loose = [image([("S5", box)], [("S5", 0.9, (12, 14, 30, 50))])]  # IoU 0.81: counts at 0.5-0.8, not above
+    scores = map_scores(loose)
+    assert scores["map50"] == pytest.approx(1.0) and scores["map50_95"] == pytest.approx(0.7)
+
+
+def test_card_level_names_wrong_missed_duplicate_and_false_readings():
+    box = (10, 10, 30, 50)
+    results = [image([("S6", box), ("H2", (60, 10, 80, 50)), ("DK", (100, 10, 120, 50))],
+                     [("S9", 0.9, box), ("H2", 0.8, (60, 10, 80, 50)), ("H2", 0.7, (61, 10, 81, 50)),
+                      ("CA", 0.6, (200, 10, 220, 50)), ("DK", 0.1, (100, 10, 120, 50))])]
+    level = card_level(results, conf=0.25)
+    assert (level.labelled, level.correct, level.wrong, level.duplicates, level.false_positives, level.missed) == \
+        (3, 1, 1, 1, 1, 1)
+    assert level.confusions["6/9 (180° rotation)"] == 1
+    assert classify_confusion("SB", "HR") == "jokers" and classify_confusion("H4", "D4") == "heart/diamond"

@@ -1,0 +1,56 @@
+"""The index reader's patches (vision/reader.py): framing, turning, borders, and model errors."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.reader import PAD, PATCH, IndexReader, ReaderError, patch, to_tensor
+
+
+def marked_image() -> np.ndarray:
+    """Grey image with a white 20×40 box at (100, 50); its top half red, so turning shows."""
+    image = np.full((200, 300, 3), 90, np.uint8)
+    image[50:90, 100:120] = 255
+    image[50:70, 100:120] = (0, 0, 255)
+    return image
+
+
+def test_a_patch_frames_the_box_square_and_centred():
+    out = patch(marked_image(), (100, 50, 120, 90))
+    assert out.shape == (PATCH, PATCH, 3) and out.dtype == np.uint8
+    bright = np.argwhere(out.max(axis=2) > 200)
+    (top, left), (bottom, right) = bright.min(axis=0), bright.max(axis=0)
+    height = bottom - top + 1
+    assert abs(height - PATCH / (1 + PAD)) <= 2  # the box's long side fills the patch, less the margin
+    assert abs((top + bottom) / 2 - (PATCH - 1) / 2) <= 1 and abs((left + right) / 2 - (PATCH - 1) / 2) <= 1
+
+
+def test_turning_a_patch_turns_its_content():
+    image = marked_image()
+    upright = patch(image, (100, 50, 120, 90))
+    turned = patch(image, (100, 50, 120, 90), angle=180)
+    red = lambda p: np.argwhere((p[:, :, 2] > 200) & (p[:, :, 1] < 80))[:, 0].mean()  # noqa: E731  row of red
+    assert red(upright) < PATCH / 2 < red(turned)  # red on top, then red at the bottom
+    assert np.abs(cv2.rotate(upright, cv2.ROTATE_180).astype(int) - turned.astype(int)).mean() < 8
+
+
+def test_a_box_at_the_edge_repeats_the_border_instead_of_black():
+    image = np.full((100, 100, 3), 200, np.uint8)
+    out = patch(image, (-10, -10, 10, 10))
+    assert out.min() == 200
+
+
+def test_model_input_is_channels_first_and_scaled():
+    x = to_tensor(np.full((2, PATCH, PATCH, 3), 255, np.uint8))
+    assert x.shape == (2, 3, PATCH, PATCH) and x.dtype == np.float32 and x.max() == 1.0
+
+
+def test_a_missing_or_foreign_model_is_a_clear_error(tmp_path):
+    with pytest.raises(ReaderError, match="no such reader model"):
+        IndexReader(tmp_path / "none.onnx")
+    import torch
+
+    net = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(3 * PATCH * PATCH, 7))
+    torch.onnx.export(net, torch.zeros(1, 3, PATCH, PATCH), str(tmp_path / "seven.onnx"), dynamo=False)
+    with pytest.raises(ReaderError, match="gives 7 classes"):
+        IndexReader(tmp_path / "seven.onnx")

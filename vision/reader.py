@@ -1,0 +1,102 @@
+"""The index reader: which card a corner index found by the finder is.
+
+The detector works in two steps. The finder (a one-class YOLO) says *where* the corner
+indices are; this reader looks at each one in a small square patch and says *which card*
+it is, or that it is no index at all. Splitting the two makes each easy to learn on our
+CPUs: the finder need not tell 54 look-alike classes apart, and the reader sees patches of
+40×40 pixels, hundreds of times cheaper than whole zones, so it can be trained on many
+more of them.
+
+A patch is cut square around the box's centre, ``PAD`` wider than the box's longer side,
+and scaled to ``PATCH`` pixels: a reader that sees the same framing at every scale. The
+same ``patch`` function cuts training and live patches, so the two cannot drift apart.
+The model runs under ONNX Runtime; it is a few megaflops per patch.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import ALL_CARDS
+
+PATCH = 40
+PAD = 0.2
+NOT_AN_INDEX = len(ALL_CARDS)  # the reader's last class: something the finder mistook for an index
+CLASSES = len(ALL_CARDS) + 1
+
+
+class ReaderError(ValueError):
+    """A reader model that is missing or of the wrong shape."""
+
+
+def patch(image: np.ndarray, box: tuple[float, float, float, float], angle: float = 0.0,
+          shift: tuple[float, float] = (0.0, 0.0), scale: float = 1.0) -> np.ndarray:
+    """The ``PATCH``×``PATCH`` BGR patch around ``box`` (x1, y1, x2, y2 in pixels).
+
+    ``angle`` (degrees), ``shift`` (fractions of the box's side) and ``scale`` are for
+    training, where patches are cut as a finder's imperfect boxes would cut them; live
+    reading uses the defaults. Outside the image the border pixels are repeated.
+    """
+    x1, y1, x2, y2 = box
+    side = max(x2 - x1, y2 - y1, 1.0) * (1.0 + PAD) * scale
+    # box edges are continuous coordinates; OpenCV samples pixel i at i, hence the half pixels
+    cx = (x1 + x2) / 2 - 0.5 + shift[0] * side
+    cy = (y1 + y2) / 2 - 0.5 + shift[1] * side
+    mid = (PATCH - 1) / 2
+    k = PATCH / side
+    a = math.radians(angle)
+    cos, sin = k * math.cos(a), k * math.sin(a)
+    # maps image → patch: rotate by angle and scale about the box centre, centre to the middle
+    m = np.array([[cos, sin, mid - cos * cx - sin * cy],
+                  [-sin, cos, mid + sin * cx - cos * cy]], dtype=np.float64)
+    flags = cv2.INTER_AREA if k < 0.5 else cv2.INTER_LINEAR
+    return cv2.warpAffine(image, m, (PATCH, PATCH), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def to_tensor(patches: np.ndarray) -> np.ndarray:
+    """N×PATCH×PATCH×3 uint8 BGR → N×3×PATCH×PATCH float32 in [0, 1], the model's input."""
+    return np.ascontiguousarray(patches.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class IndexReader:
+    """Reads patches with the exported model (``models/reader.onnx``)."""
+
+    def __init__(self, path: str | Path) -> None:
+        path = Path(path)
+        if not path.exists():
+            raise ReaderError(f"{path}: no such reader model")
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1  # tiny batches: one thread beats the cost of waking two
+        options.log_severity_level = 3
+        self.path = path
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        shape = self.session.get_outputs()[0].shape
+        if shape[-1] != CLASSES:
+            raise ReaderError(f"{path}: gives {shape[-1]} classes, a reader gives {CLASSES}")
+        self.input = self.session.get_inputs()[0].name
+
+    def probabilities(self, patches: np.ndarray) -> np.ndarray:
+        """N×CLASSES probabilities for N patches (class ``NOT_AN_INDEX`` last)."""
+        if len(patches) == 0:
+            return np.zeros((0, CLASSES), np.float32)
+        return softmax(self.session.run(None, {self.input: to_tensor(patches)})[0])
+
+    def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]
+             ) -> list[tuple[int, float]]:
+        """For each box: (class, probability); class ``NOT_AN_INDEX`` for no index."""
+        if not boxes:
+            return []
+        probs = self.probabilities(np.stack([patch(image, b) for b in boxes]))
+        best = probs.argmax(axis=1)
+        return [(int(c), float(probs[i, c])) for i, c in enumerate(best)]

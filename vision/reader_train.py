@@ -1,0 +1,239 @@
+"""Training the index reader on patches cut from a rendered dataset, and exporting it.
+
+Patches are cut from the dataset's own labels (``vision.synth`` renders and labels every
+visible corner index), each several times: turned — an index reads the same at any
+rotation, and a card's two corners are 180° copies of each other — and shifted and scaled
+a little, as the finder's boxes will be. Most turns are small or half turns, because
+players lay their cards nearly upright (the scenes too); the rest are any angle. *Not an index* patches come from places
+with no label: felt, card bodies, pips, face art, hands, props, half-hidden corners. Those
+teach the reader to turn down the finder's mistakes.
+
+The network is small (four stages of 3×3 convolutions, 16–128 channels); on two CPU cores
+an epoch of 100,000 patches takes a few minutes. The weights are exported to ONNX for
+``vision.reader.IndexReader``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import ALL_CARDS
+from vision.evaluate import label_for, read_labels, split_images
+from vision.progress import Progress
+from vision.reader import CLASSES, NOT_AN_INDEX, PATCH, patch, to_tensor
+
+
+@dataclass
+class Patches:
+    """Patches (N×PATCH×PATCH×3 uint8 BGR) and their classes (N, ``NOT_AN_INDEX`` for none)."""
+
+    images: np.ndarray
+    classes: np.ndarray
+
+
+def _iou_any(box: np.ndarray, boxes: np.ndarray) -> float:
+    if not len(boxes):
+        return 0.0
+    x1 = np.maximum(box[0], boxes[:, 0])
+    y1 = np.maximum(box[1], boxes[:, 1])
+    x2 = np.minimum(box[2], boxes[:, 2])
+    y2 = np.minimum(box[3], boxes[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return float((inter / np.minimum(area, (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))).max())
+
+
+def _turn(rng: np.random.Generator) -> float:
+    """A training patch's extra turn: mostly a little, or a little plus a half turn; now and then any."""
+    if rng.random() < 0.7:
+        return float(rng.normal(0, 8) + 180 * rng.integers(0, 2))
+    return float(rng.uniform(0, 360))
+
+
+def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 4, jitter: bool = True,
+                seed: int = 0, limit: int | None = None, progress: bool = True) -> Patches:
+    """Patches of every labelled index in a split (``copies`` each) and ``empties`` per image.
+
+    With ``jitter`` off each index is cut once, exactly around its label, and no empty
+    patches are cut: the measurement of reading alone, given perfect boxes.
+    """
+    rng = np.random.default_rng(seed)
+    paths = split_images(Path(data_yaml), split)[:limit]
+    images, classes = [], []
+    with Progress(len(paths), f"cutting {split} patches", enabled=progress) as bar:
+        for path in paths:
+            image = cv2.imread(str(path))
+            if image is None:
+                bar.update(1)
+                continue
+            h, w = image.shape[:2]
+            cards, boxes = read_labels(label_for(path), w, h)
+            for card, box in zip(cards, boxes, strict=True):
+                cls = ALL_CARDS.index(card)
+                for _ in range(copies if jitter else 1):
+                    if jitter:
+                        images.append(patch(image, tuple(box), angle=_turn(rng),
+                                            shift=tuple(rng.normal(0, 0.06, 2)), scale=float(rng.uniform(0.85, 1.2))))
+                    else:
+                        images.append(patch(image, tuple(box)))
+                    classes.append(cls)
+            if jitter and len(boxes):
+                sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+                made = tries = 0
+                while made < empties and tries < empties * 20:
+                    tries += 1
+                    side = float(rng.choice(sizes)) * rng.uniform(0.7, 1.6)
+                    x, y = rng.uniform(0, w - side), rng.uniform(0, h - side)
+                    box = np.array([x, y, x + side, y + side])
+                    if _iou_any(box, boxes) > 0.25:  # mostly one index: not an empty patch
+                        continue
+                    images.append(patch(image, tuple(box), angle=float(rng.uniform(0, 360))))
+                    classes.append(NOT_AN_INDEX)
+                    made += 1
+            bar.update(1)
+    if not images:
+        return Patches(np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64))
+    return Patches(np.stack(images), np.array(classes, np.int64))
+
+
+RANKS, SUITS = "23456789TJQKA", "SHCD"
+
+
+def card_map():
+    """The fixed map from the network's parts to card logits: a card's logit is its rank's
+    plus its suit's, so what the network learns about a spade's shape is learnt once for all
+    thirteen spades; the two jokers and *no index* have their own."""
+    import torch
+
+    parts = len(RANKS) + len(SUITS) + 3  # ranks, suits, small joker, big joker, no index
+    m = torch.zeros(CLASSES, parts)
+    for i, card in enumerate(ALL_CARDS):
+        if card == "SB":
+            m[i, len(RANKS) + len(SUITS)] = 1
+        elif card == "HR":
+            m[i, len(RANKS) + len(SUITS) + 1] = 1
+        else:
+            m[i, RANKS.index(card[1])] = m[i, len(RANKS) + SUITS.index(card[0])] = 1
+    m[NOT_AN_INDEX, -1] = 1
+    return m
+
+
+def join_patches(parts: list[Patches]) -> Patches:
+    """Patches of several datasets as one training set (more deck styles than one recipe holds)."""
+    return Patches(np.concatenate([p.images for p in parts]), np.concatenate([p.classes for p in parts]))
+
+
+def build_net():
+    """The reader network: 40×40 patch → CLASSES logits (through rank and suit parts)."""
+    import torch.nn as nn
+
+    def stage(cin: int, cout: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+                nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *stage(3, 16), nn.MaxPool2d(2),      # 20
+        *stage(16, 32), nn.MaxPool2d(2),     # 10
+        *stage(32, 64), nn.MaxPool2d(2),     # 5
+        *stage(64, 128), nn.AvgPool2d(PATCH // 8), nn.Flatten(),
+        nn.Dropout(0.2), nn.Linear(128, len(card_map()[0])), _fixed_linear(card_map()),
+    )
+
+
+def _fixed_linear(weights):
+    import torch.nn as nn
+
+    layer = nn.Linear(weights.shape[1], weights.shape[0], bias=False)
+    layer.weight.data.copy_(weights)
+    layer.weight.requires_grad_(False)
+    return layer
+
+
+def _augment(batch, rng: np.random.Generator):
+    """Light, cheap photometric changes per patch: contrast, brightness, colour cast, noise."""
+    import torch
+
+    n = batch.shape[0]
+    gain = torch.from_numpy(rng.uniform(0.6, 1.3, (n, 1, 1, 1)).astype(np.float32))
+    bias = torch.from_numpy(rng.uniform(-0.15, 0.15, (n, 1, 1, 1)).astype(np.float32))
+    cast = torch.from_numpy(rng.uniform(-0.06, 0.06, (n, 3, 1, 1)).astype(np.float32))
+    noise = torch.randn_like(batch) * torch.from_numpy(rng.uniform(0, 0.05, (n, 1, 1, 1)).astype(np.float32))
+    return (batch * gain + bias + cast + noise).clamp(0, 1)
+
+
+def accuracy(net, data: Patches, batch: int = 512) -> tuple[float, np.ndarray]:
+    """Share of patches read right, and the predicted classes."""
+    import torch
+
+    net.eval()
+    preds = []
+    with torch.no_grad():
+        for i in range(0, len(data.classes), batch):
+            x = torch.from_numpy(to_tensor(data.images[i:i + batch]))
+            preds.append(net(x).argmax(1).numpy())
+    pred = np.concatenate(preds) if preds else np.zeros(0, np.int64)
+    return (float((pred == data.classes).mean()) if len(pred) else 0.0), pred
+
+
+def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, batch: int = 256, lr: float = 3e-3,
+                 seed: int = 0, start: Path | None = None, log=print) -> dict:
+    """Train (from scratch, or on from the weights at ``start``), keep the best epoch by
+    validation accuracy, and write ``out`` (ONNX) with its weights beside it (``.pt``, to go
+    on from later); returns figures."""
+    import torch
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = build_net()
+    if start is not None:
+        net.load_state_dict(torch.load(start, map_location="cpu", weights_only=True))
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(train.classes) / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    best, best_state, history = -1.0, None, []
+    started = time.perf_counter()
+    for epoch in range(1, epochs + 1):
+        net.train()
+        order = rng.permutation(len(train.classes))
+        total = 0.0
+        with Progress(len(order), f"reader epoch {epoch}/{epochs}", unit="patch") as bar:
+            for i in range(0, len(order), batch):
+                idx = order[i:i + batch]
+                x = _augment(torch.from_numpy(to_tensor(train.images[idx])), rng)
+                y = torch.from_numpy(train.classes[idx])
+                opt.zero_grad()
+                loss = loss_fn(net(x), y)
+                loss.backward()
+                opt.step()
+                sched.step()
+                total += loss.item() * len(idx)
+                bar.update(len(idx))
+        acc, _ = accuracy(net, val)
+        history.append({"epoch": epoch, "loss": total / len(order), "val_accuracy": acc})
+        log(f"epoch {epoch}: loss {total / len(order):.4f}, val accuracy {acc:.4%}")
+        if acc > best:
+            best, best_state = acc, {k: v.clone() for k, v in net.state_dict().items()}
+    net.load_state_dict(best_state)
+    export_onnx(net, out)
+    torch.save(best_state, Path(out).with_suffix(".pt"))
+    return {"best_val_accuracy": best, "epochs": history, "seconds": time.perf_counter() - started,
+            "train_patches": len(train.classes), "val_patches": len(val.classes)}
+
+
+def export_onnx(net, out: Path) -> Path:
+    """Write the network as ONNX with a variable batch size."""
+    import torch
+
+    net.eval()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 3, PATCH, PATCH), str(out), input_names=["patches"], output_names=["logits"],
+                      dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    return out
