@@ -28,6 +28,7 @@ bench: $(STAMP) system
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/hall.py
 	$(BIN)/python benchmarks/detector.py
+	$(BIN)/python benchmarks/table.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

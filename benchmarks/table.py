@@ -124,19 +124,21 @@ def main() -> None:
             want, got = alerts_by_play(truth, truth_record.events), alerts_by_play(runtime.match, runtime.events)
             hit, false = sum((want & got).values()), sum((got - want).values())
             t_hand, s_hand = truth.hand, runtime.match.hand
-            right = (t_hand is not None and s_hand is not None and t_hand.outcome is not None
-                     and s_hand.outcome is not None and t_hand.outcome.order == s_hand.outcome.order)
+            finished = t_hand is not None and t_hand.outcome is not None  # --max-events may cut the hand
+            right = finished and s_hand is not None and s_hand.outcome is not None \
+                and t_hand.outcome.order == s_hand.outcome.order
             totals.update(plays=len(t_plays), exact=len(pairs), extra=len(s_plays) - len(pairs),
-                          alerts=sum(want.values()), alerted=hit, false_alerts=false, results_right=int(right))
+                          alerts=sum(want.values()), alerted=hit, false_alerts=false, results_right=int(right),
+                          finished=int(finished))
+            result = ("right" if right else "WRONG") if finished else "not reached (cut short)"
             print(f"game {seed} ({meta['style']}, {'illegal plays' if mistakes else 'legal'}): "
                   f"{len(pairs)}/{len(t_plays)} plays exact, {len(s_plays) - len(pairs)} extra, "
-                  f"alerts {hit}/{sum(want.values())}, false alerts {false}, result {'right' if right else 'WRONG'}",
-                  flush=True)
+                  f"alerts {hit}/{sum(want.values())}, false alerts {false}, result {result}", flush=True)
     frame_times.sort()
     print(f"\n{args.games} games at {args.size}: {totals['exact']}/{totals['plays']} plays read exactly "
           f"({totals['exact'] / max(1, totals['plays']):.2%}; target ≥ 99%), {totals['extra']} extra plays")
     print(f"illegal plays alerted: {totals['alerted']}/{totals['alerts']}; false alerts: {totals['false_alerts']}; "
-          f"results right: {totals['results_right']}/{args.games}")
+          f"results right: {totals['results_right']}/{totals['finished']} finished hands")
     if latencies:
         latencies.sort()
         print(f"latency from lying still to the event: median {statistics.median(latencies):.2f} s, "

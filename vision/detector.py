@@ -103,19 +103,25 @@ class CardDetector:
         except ReaderError as exc:
             raise DetectorError(str(exc)) from None
 
-    def detect(self, image: np.ndarray, conf: float | None = None) -> list[Detection]:
-        """Detections in a BGR image (as OpenCV reads it), most confident first; ``conf``
-        overrides the detector's threshold (evaluation wants every detection)."""
-        floor = self.conf if conf is None else conf
+    def find(self, image: np.ndarray, floor: float = FIND) -> list[tuple[tuple[float, float, float, float], float]]:
+        """The finder's boxes (pixels of ``image``) and confidences, from ``floor`` up."""
         result = self.model.predict(image, imgsz=self.imgsz, conf=min(FIND, floor), iou=self.iou, device="cpu",
                                     verbose=False)[0]
         boxes = result.boxes
         if not len(boxes):
             return []
-        xyxy = [tuple(float(v) for v in b) for b in boxes.xyxy.cpu().numpy()]
-        found = boxes.conf.cpu().numpy()
-        out = []
-        for box, f, (cls, p) in zip(xyxy, found, self.reader.read(image, xyxy), strict=True):
-            if cls != NOT_AN_INDEX and f * p >= floor:
-                out.append(Detection(ALL_CARDS[cls], float(f * p), box))
+        return [(tuple(float(v) for v in b), float(c)) for b, c in zip(boxes.xyxy.cpu().numpy(),
+                                                                        boxes.conf.cpu().numpy(), strict=True)
+                if c >= floor]
+
+    def detect(self, image: np.ndarray, conf: float | None = None) -> list[Detection]:
+        """Detections in a BGR image (as OpenCV reads it), most confident first; ``conf``
+        overrides the detector's threshold (evaluation wants every detection). A box the
+        finder is less sure of than the threshold is not read: the reader's probability is
+        at most 1, so it could not pass."""
+        floor = self.conf if conf is None else conf
+        found = self.find(image, floor)
+        readings = self.reader.read(image, [box for box, _ in found])
+        out = [Detection(ALL_CARDS[cls], f * p, box) for (box, f), (cls, p) in zip(found, readings, strict=True)
+               if cls != NOT_AN_INDEX and f * p >= floor]
         return sorted(out, key=lambda d: -d.conf)

@@ -10,7 +10,8 @@ more of them.
 A patch is cut square around the box's centre, ``PAD`` wider than the box's longer side,
 and scaled to ``PATCH`` pixels: a reader that sees the same framing at every scale. The
 same ``patch`` function cuts training and live patches, so the two cannot drift apart.
-The model runs under ONNX Runtime; it is a few megaflops per patch.
+The model is ONNX, run by OpenVINO (three times faster than ONNX Runtime on our CPUs: 3 ms
+for a busy zone's 27 patches); it is about 40 megaflops per patch.
 """
 
 from __future__ import annotations
@@ -74,23 +75,23 @@ class IndexReader:
         path = Path(path)
         if not path.exists():
             raise ReaderError(f"{path}: no such reader model")
-        import onnxruntime as ort
+        import openvino as ov
 
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1  # tiny batches: one thread beats the cost of waking two
-        options.log_severity_level = 3
         self.path = path
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        shape = self.session.get_outputs()[0].shape
-        if shape[-1] != CLASSES:
-            raise ReaderError(f"{path}: gives {shape[-1]} classes, a reader gives {CLASSES}")
-        self.input = self.session.get_inputs()[0].name
+        try:
+            model = ov.Core().read_model(str(path))
+        except RuntimeError as exc:
+            raise ReaderError(f"{path}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
+        classes = model.outputs[0].get_partial_shape()[-1]
+        if classes.is_dynamic or classes.get_length() != CLASSES:
+            raise ReaderError(f"{path}: gives {classes} classes, a reader gives {CLASSES}")
+        self.request = ov.Core().compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """N×CLASSES probabilities for N patches (class ``NOT_AN_INDEX`` last)."""
         if len(patches) == 0:
             return np.zeros((0, CLASSES), np.float32)
-        return softmax(self.session.run(None, {self.input: to_tensor(patches)})[0])
+        return softmax(np.asarray(self.request.infer({0: to_tensor(patches)})[0]))
 
     def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]
              ) -> list[tuple[int, float]]:

@@ -12,19 +12,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import CardDetector, Detection
+from vision.detector import CardDetector
 from vision.evaluate import card_level, run_detector
 
 MODELS = Path(__file__).parents[2] / "models"
 #: what the committed model must read of the sample zones' labelled indices, and the most
 #: wrong readings plus readings of nothing it may make there (models/README.md)
-ACCURACY, MISTAKES = 0.3, 12
+ACCURACY, MISTAKES = 0.4, 13
 SAMPLES = sorted((Path(__file__).parents[2] / "datasets" / "samples" / "images").glob("*.jpg"))
 
 
-def iou(a: Detection, b: Detection) -> float:
-    ax1, ay1, ax2, ay2 = a.box
-    bx1, by1, bx2, by2 = b.box
+def box_iou(a: tuple, b: tuple) -> float:
+    ax1, ay1, ax2, ay2 = a
+    bx1, by1, bx2, by2 = b
     w = max(0.0, min(ax2, bx2) - max(ax1, bx1))
     h = max(0.0, min(ay2, by2) - max(ay1, by1))
     inter = w * h
@@ -39,15 +39,16 @@ def test_the_backends_are_the_same_model():
     compared = 0
     for path in SAMPLES:
         image = cv2.imread(str(path))
-        t, o, v = torch.detect(image, conf=0.1), onnx.detect(image, conf=0.05), openvino.detect(image, conf=0.05)
-        for d in t:
-            twin = max(o, key=lambda e: iou(d, e))
-            assert twin.card == d.card and iou(d, twin) > 0.9 and abs(twin.conf - d.conf) < 0.02
-            near = max(v, key=lambda e: iou(d, e))
-            assert iou(d, near) > 0.7
-            if d.conf >= 0.5:  # clear readings: bf16 cannot swap them
-                assert near.card == d.card
+        t, o, v = torch.find(image, 0.1), onnx.find(image, 0.05), openvino.find(image, 0.05)
+        for box, conf in t:
+            twin, twin_conf = max(o, key=lambda e: box_iou(box, e[0]))
+            assert box_iou(box, twin) > 0.9 and abs(twin_conf - conf) < 0.02
+            assert max(box_iou(box, e[0]) for e in v) > 0.7
             compared += 1
+        # the same reader reads them: clear readings agree whatever the backend
+        sure = [d for d in torch.detect(image) if d.conf >= 0.5]
+        for d in sure:
+            assert max(openvino.detect(image, conf=0.05), key=lambda e: box_iou(d.box, e.box)).card == d.card
     assert compared >= 20  # the comparison saw real detections
 
 
@@ -63,7 +64,7 @@ def test_the_photo_size_export_finds_what_pytorch_finds_at_640():
     torch = CardDetector(MODELS / "finder.pt", imgsz=640).detect(image)
     openvino = CardDetector(MODELS / "finder_640_openvino_model", imgsz=640).detect(image)
     assert torch and abs(len(torch) - len(openvino)) <= 1
-    assert all(max(iou(d, e) for e in openvino) > 0.7 for d in torch if d.conf >= 0.5)
+    assert all(max(box_iou(d.box, e.box) for e in openvino) > 0.7 for d in torch if d.conf >= 0.5)
 
 
 def test_boxes_are_in_the_pixels_of_the_image_given():
