@@ -1,5 +1,6 @@
 """``guandan scan`` as a process: a rendered video in, a valid record out, clear errors."""
 
+import json
 import subprocess
 import sys
 
@@ -15,9 +16,15 @@ def test_scan_reads_a_rendered_game_into_a_record_that_replays(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "events" in done.stdout
-    record = parse_lines(out.read_text(encoding="utf-8").splitlines())
+    lines = out.read_text(encoding="utf-8").splitlines()
+    record = parse_lines(lines)
     assert record.header.table == "game"
-    replay(record, profiles.load)  # whatever the detector read, the record is well formed
+    match = replay(record, profiles.load)  # whatever the detector read, the record is well formed
+    plays = [json.loads(line) for line in lines if '"type": "play"' in line]
+    assert plays and all({"seat", "cards", "t"} <= set(p) for p in plays)
+    # each violation line is one the engine finds on replay, right after the event it is about
+    written = [json.loads(line) for line in lines if '"type": "violation"' in line]
+    assert [(v["code"], v["seat"], v["seq"]) for v in written] == [(v.code, v.seat, v.seq) for v in match.violations]
 
 
 def test_scan_of_a_missing_video_is_one_clear_line(tmp_path):
