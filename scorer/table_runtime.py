@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from engine.cards import BIG_JOKER
 from engine.events import Deal, Event, GiveBack, Header, Pass, PlayCards, Resist, Tribute
 from engine.hand import RETURN, TRIBUTE
 from engine.layout import reading_from_layout
@@ -184,14 +185,12 @@ class TableRuntime:
     def _tribute_seen(self, seat: str, cards: tuple[str, ...]) -> None:
         hand = self.match.hand
         self._shown[seat] = cards
-        jokers = sum(c.count("HR") for c in self._shown.values())
+        jokers = sum(c.count(BIG_JOKER) for c in self._shown.values())
         if jokers >= self.match.profile.tribute.resist_big_jokers:
             self.record(Resist, seats=tuple(hand.tributers))
             self._shown.clear()
             return
-        if len(cards) != 1:
-            self.alert(f"tribute: seat {seat} showed {len(cards)} cards ({' '.join(cards)}), one was expected; "
-                       "a referee must enter the tribute")
+        if not self._one_card("tribute", seat, cards):
             del self._shown[seat]
             return
         if len(self._shown) < len(hand.tributers):
@@ -202,12 +201,17 @@ class TableRuntime:
         self._shown.clear()
 
     def _return_seen(self, seat: str, cards: tuple[str, ...]) -> None:
-        if len(cards) != 1:
-            self.alert(f"return: seat {seat} showed {len(cards)} cards ({' '.join(cards)}), one was expected; "
-                       "a referee must enter the return")
-            return
-        event = self.record(GiveBack, seat=seat, card=cards[0])
-        self._keep_evidence(seat, event.seq)
+        if self._one_card("return", seat, cards):
+            event = self.record(GiveBack, seat=seat, card=cards[0])
+            self._keep_evidence(seat, event.seq)
+
+    def _one_card(self, what: str, seat: str, cards: tuple[str, ...]) -> bool:
+        """A tribute or a return is one card; anything else is for a referee to enter."""
+        if len(cards) == 1:
+            return True
+        self.alert(f"{what}: seat {seat} showed {len(cards)} cards ({' '.join(cards)}), one was expected; "
+                   f"a referee must enter the {what}")
+        return False
 
     def _passes_before(self, seat: str) -> None:
         """Seats the turn went past without laying anything knocked: record their passes."""

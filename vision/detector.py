@@ -105,14 +105,10 @@ class CardDetector:
 
     def find(self, image: np.ndarray, floor: float = FIND) -> list[tuple[tuple[float, float, float, float], float]]:
         """The finder's boxes (pixels of ``image``) and confidences, from ``floor`` up."""
-        result = self.model.predict(image, imgsz=self.imgsz, conf=min(FIND, floor), iou=self.iou, device="cpu",
-                                    verbose=False)[0]
-        boxes = result.boxes
-        if not len(boxes):
-            return []
-        return [(tuple(float(v) for v in b), float(c)) for b, c in zip(boxes.xyxy.cpu().numpy(),
-                                                                        boxes.conf.cpu().numpy(), strict=True)
-                if c >= floor]
+        boxes = self.model.predict(image, imgsz=self.imgsz, conf=floor, iou=self.iou, device="cpu",
+                                   verbose=False)[0].boxes
+        return [(tuple(float(v) for v in b), float(c))
+                for b, c in zip(boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy(), strict=True)]
 
     def detect(self, image: np.ndarray, conf: float | None = None) -> list[Detection]:
         """Detections in a BGR image (as OpenCV reads it), most confident first; ``conf``

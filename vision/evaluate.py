@@ -174,20 +174,25 @@ def map_scores(results: list[ImageResult]) -> dict:
     thresholds = np.linspace(0.5, 0.95, 10)
     per_class: dict[str, list[float]] = {}
     for card in sorted({c for r in results for c in r.truth}, key=ALL_CARDS.index):
+        # per image, once: the card's detections (most confident first), their IoU with its
+        # labels and, per detection, the labels from best overlap to worst
+        seen, positives = [], 0
+        for r in results:
+            truth = r.truth_boxes[[i for i, c in enumerate(r.truth) if c == card]]
+            positives += len(truth)
+            dets = sorted((d for d in r.detections if d.card == card), key=lambda d: -d.conf)
+            ious = _iou(np.array([d.box for d in dets]).reshape(-1, 4), truth) if len(truth) else None
+            seen.append((dets, ious, None if ious is None else np.argsort(-ious, axis=1)))
         aps = []
         for t in thresholds:
-            scores, hits, positives = [], [], 0
-            for r in results:
-                truth = r.truth_boxes[[i for i, c in enumerate(r.truth) if c == card]]
-                positives += len(truth)
-                dets = sorted((d for d in r.detections if d.card == card), key=lambda d: -d.conf)
+            scores, hits = [], []
+            for dets, ious, best_first in seen:
                 used: set[int] = set()
-                ious = _iou(np.array([d.box for d in dets]).reshape(-1, 4), truth) if len(truth) else None
                 for i, d in enumerate(dets):
                     scores.append(d.conf)
                     hit = False
                     if ious is not None:
-                        free = [j for j in np.argsort(-ious[i]) if j not in used and ious[i, j] >= t]
+                        free = [j for j in best_first[i] if j not in used and ious[i, j] >= t]
                         if free:
                             used.add(int(free[0]))
                             hit = True

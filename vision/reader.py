@@ -78,14 +78,15 @@ class IndexReader:
         import openvino as ov
 
         self.path = path
+        core = ov.Core()
         try:
-            model = ov.Core().read_model(str(path))
+            model = core.read_model(str(path))
         except RuntimeError as exc:
             raise ReaderError(f"{path}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
         classes = model.outputs[0].get_partial_shape()[-1]
         if classes.is_dynamic or classes.get_length() != CLASSES:
             raise ReaderError(f"{path}: gives {classes} classes, a reader gives {CLASSES}")
-        self.request = ov.Core().compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
+        self.request = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """N×CLASSES probabilities for N patches (class ``NOT_AN_INDEX`` last)."""

@@ -23,10 +23,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import ALL_CARDS
+from engine.cards import ALL_CARDS, BIG_JOKER, RANKS, SMALL_JOKER, SUITS, rank_of, suit_of
 from vision.evaluate import label_for, read_labels, split_images
 from vision.progress import Progress
 from vision.reader import CLASSES, NOT_AN_INDEX, PATCH, patch, to_tensor
+from vision.synth.labels import CLASS_OF
 
 
 @dataclass
@@ -37,7 +38,8 @@ class Patches:
     classes: np.ndarray
 
 
-def _iou_any(box: np.ndarray, boxes: np.ndarray) -> float:
+def _overlap(box: np.ndarray, boxes: np.ndarray) -> float:
+    """The largest share of either box that ``box`` and one of ``boxes`` have in common."""
     if not len(boxes):
         return 0.0
     x1 = np.maximum(box[0], boxes[:, 0])
@@ -75,7 +77,7 @@ def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 
             h, w = image.shape[:2]
             cards, boxes = read_labels(label_for(path), w, h)
             for card, box in zip(cards, boxes, strict=True):
-                cls = ALL_CARDS.index(card)
+                cls = CLASS_OF[card]
                 for _ in range(copies if jitter else 1):
                     if jitter:
                         images.append(patch(image, tuple(box), angle=_turn(rng),
@@ -91,7 +93,7 @@ def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 
                     side = float(rng.choice(sizes)) * rng.uniform(0.7, 1.6)
                     x, y = rng.uniform(0, w - side), rng.uniform(0, h - side)
                     box = np.array([x, y, x + side, y + side])
-                    if _iou_any(box, boxes) > 0.25:  # mostly one index: not an empty patch
+                    if _overlap(box, boxes) > 0.25:  # mostly one index: not an empty patch
                         continue
                     images.append(patch(image, tuple(box), angle=float(rng.uniform(0, 360))))
                     classes.append(NOT_AN_INDEX)
@@ -100,9 +102,6 @@ def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 
     if not images:
         return Patches(np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64))
     return Patches(np.stack(images), np.array(classes, np.int64))
-
-
-RANKS, SUITS = "23456789TJQKA", "SHCD"
 
 
 def card_map():
@@ -114,12 +113,12 @@ def card_map():
     parts = len(RANKS) + len(SUITS) + 3  # ranks, suits, small joker, big joker, no index
     m = torch.zeros(CLASSES, parts)
     for i, card in enumerate(ALL_CARDS):
-        if card == "SB":
+        if card == SMALL_JOKER:
             m[i, len(RANKS) + len(SUITS)] = 1
-        elif card == "HR":
+        elif card == BIG_JOKER:
             m[i, len(RANKS) + len(SUITS) + 1] = 1
         else:
-            m[i, RANKS.index(card[1])] = m[i, len(RANKS) + SUITS.index(card[0])] = 1
+            m[i, RANKS.index(rank_of(card))] = m[i, len(RANKS) + SUITS.index(suit_of(card))] = 1
     m[NOT_AN_INDEX, -1] = 1
     return m
 
@@ -133,6 +132,8 @@ def build_net():
     """The reader network: 40×40 patch → CLASSES logits (through rank and suit parts)."""
     import torch.nn as nn
 
+    parts = card_map()
+
     def stage(cin: int, cout: int) -> list:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
                 nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
@@ -142,7 +143,7 @@ def build_net():
         *stage(16, 32), nn.MaxPool2d(2),     # 10
         *stage(32, 64), nn.MaxPool2d(2),     # 5
         *stage(64, 128), nn.AvgPool2d(PATCH // 8), nn.Flatten(),
-        nn.Dropout(0.2), nn.Linear(128, len(card_map()[0])), _fixed_linear(card_map()),
+        nn.Dropout(0.2), nn.Linear(128, parts.shape[1]), _fixed_linear(parts),
     )
 
 
@@ -167,8 +168,8 @@ def _augment(batch, rng: np.random.Generator):
     return (batch * gain + bias + cast + noise).clamp(0, 1)
 
 
-def accuracy(net, data: Patches, batch: int = 512) -> tuple[float, np.ndarray]:
-    """Share of patches read right, and the predicted classes."""
+def accuracy(net, data: Patches, batch: int = 512) -> float:
+    """Share of patches read right."""
     import torch
 
     net.eval()
@@ -178,7 +179,7 @@ def accuracy(net, data: Patches, batch: int = 512) -> tuple[float, np.ndarray]:
             x = torch.from_numpy(to_tensor(data.images[i:i + batch]))
             preds.append(net(x).argmax(1).numpy())
     pred = np.concatenate(preds) if preds else np.zeros(0, np.int64)
-    return (float((pred == data.classes).mean()) if len(pred) else 0.0), pred
+    return float((pred == data.classes).mean()) if len(pred) else 0.0
 
 
 def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, batch: int = 256, lr: float = 3e-3,
@@ -215,7 +216,7 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
                 sched.step()
                 total += loss.item() * len(idx)
                 bar.update(len(idx))
-        acc, _ = accuracy(net, val)
+        acc = accuracy(net, val)
         history.append({"epoch": epoch, "loss": total / len(order), "val_accuracy": acc})
         log(f"epoch {epoch}: loss {total / len(order):.4f}, val accuracy {acc:.4%}")
         if acc > best:

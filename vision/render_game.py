@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from engine.bots import self_play
+from engine.cards import BIG_JOKER
 from engine.events import Deal, Event, GiveBack, Header, Pass, PlayCards, Resist, Tribute
 from engine.match import Match
 from engine.record import dumps
@@ -135,7 +136,7 @@ def _lay(state: TableState, keys: list, seat: str, cards: list[str], t: float) -
 def _shown_cards(ev: Event, jokers: dict[str, int]) -> dict[str, list[str]]:
     """What each seat shows for a tribute, a return or a resistance (its big jokers)."""
     if isinstance(ev, Resist):
-        return {s: ["HR"] * jokers[s] for s in ev.seats if jokers.get(s)}
+        return {s: [BIG_JOKER] * jokers[s] for s in ev.seats if jokers.get(s)}
     return {ev.seat: [ev.card]}
 
 
@@ -259,6 +260,6 @@ def hide(events: list[Event], profile) -> tuple[list[Event], dict[int, dict[str,
         out.append(Deal(seq=event.seq, t=event.t, leader=event.leader))
         hand = match.hand
         if hand.resisted:
-            jokers[len(out)] = {s: hand.holdings[s]["HR"] for s in hand.tributers}
+            jokers[len(out)] = {s: hand.holdings[s][BIG_JOKER] for s in hand.tributers}
             out.append(Resist(seq=event.seq, t=event.t, seats=tuple(hand.tributers)))
     return out, jokers
