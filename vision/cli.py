@@ -35,6 +35,7 @@ def cmd_train(args: Namespace) -> None:
 def cmd_train_reader(args: Namespace) -> None:
     import torch
 
+    from vision.evaluate import Legibility
     from vision.reader_train import cut_patches, join_patches, train_reader
 
     sets = [Path(d) for d in args.data]
@@ -42,8 +43,11 @@ def cmd_train_reader(args: Namespace) -> None:
         if not data.exists():
             raise VisionError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
     torch.set_num_threads(args.threads)
-    train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i) for i, d in enumerate(sets)])
-    val = join_patches([cut_patches(d, "val", copies=1, seed=args.seed + 100 + i) for i, d in enumerate(sets)])
+    readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
+    train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i, legibility=readable)
+                          for i, d in enumerate(sets)])
+    val = join_patches([cut_patches(d, "val", copies=1, seed=args.seed + 100 + i, legibility=readable)
+                        for i, d in enumerate(sets)])
     start = Path(args.start) if args.start else None
     if start is not None and not start.exists():
         raise VisionError(f"{start}: no such reader weights (.pt written beside an earlier reader)")
@@ -127,31 +131,56 @@ def cmd_detect(args: Namespace) -> None:
         raise VisionError(f"{failed} of {len(args.images)} images could not be read")
 
 
+def _figures(results: list, conf: float) -> dict:
+    from vision.evaluate import card_level, map_scores
+
+    scores = map_scores(results)
+    level = card_level(results, conf=conf)
+    return {"map50": scores["map50"], "map50_95": scores["map50_95"], "card_accuracy": level.accuracy,
+            "labelled": level.labelled, "correct": level.correct, "wrong": level.wrong, "missed": level.missed,
+            "duplicates": level.duplicates, "false_positives": level.false_positives,
+            "confusions": dict(level.confusions.most_common()),
+            "worst_pairs": [[a, b, n] for (a, b), n in level.pairs.most_common(10)], "ap50": scores["ap50"]}
+
+
+def _print_figures(title: str, f: dict) -> None:
+    print(f"{title}: mAP50 {f['map50']:.4f}   mAP50-95 {f['map50_95']:.4f}")
+    print(f"  card-level: {f['correct']}/{f['labelled']} right ({f['card_accuracy']:.2%}), {f['wrong']} wrong, "
+          f"{f['missed']} missed, {f['duplicates']} duplicates, {f['false_positives']} false positives")
+    print("  confusions: " + (", ".join(f"{k} {v}" for k, v in f["confusions"].items()) or "none"))
+    weakest = sorted(f["ap50"].items(), key=lambda kv: kv[1])[:8]
+    print("  weakest classes (AP50): " + ", ".join(f"{c} {ap:.3f}" for c, ap in weakest))
+
+
 def cmd_eval(args: Namespace) -> None:
-    from vision.evaluate import card_level, map_scores, run_detector, split_images
+    from vision.evaluate import LEGIBLE, by_sharpness, run_detector, split_images
 
     data = Path(args.data)
     if not data.exists():
         raise VisionError(f"{data}: no such dataset YAML")
     detector = _detector(args)
     results = run_detector(detector, split_images(data, args.split), progress=not args.json)
-    scores = map_scores(results)
-    level = card_level(results, conf=args.conf)
-    report = {"data": str(data), "weights": str(detector.path), "map50": scores["map50"],
-              "map50_95": scores["map50_95"], "card_accuracy": level.accuracy, "labelled": level.labelled,
-              "correct": level.correct, "wrong": level.wrong, "missed": level.missed, "duplicates": level.duplicates,
-              "false_positives": level.false_positives, "confusions": dict(level.confusions),
-              "worst_pairs": [[a, b, n] for (a, b), n in level.pairs.most_common(10)], "ap50": scores["ap50"]}
+    report = {"data": str(data), "weights": str(detector.path), **_figures(results, args.conf)}
+    has_meta = any(r.meta is not None for r in results)
+    if has_meta:
+        report["legible"] = {"min_sharp_px_per_cm": LEGIBLE.min_sharp, "min_visible": LEGIBLE.min_visible,
+                             **_figures([r.only(LEGIBLE) for r in results], args.conf)}
+        report["by_sharpness"] = by_sharpness(results, args.conf)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return
     print(f"{data}  ({args.split})  weights {detector.path}")
-    print(f"mAP50 {report['map50']:.4f}   mAP50-95 {report['map50_95']:.4f}")
-    print(f"card-level: {level.correct}/{level.labelled} right ({level.accuracy:.2%}), {level.wrong} wrong, "
-          f"{level.missed} missed, {level.duplicates} duplicates, {level.false_positives} false positives")
-    print("confusions: " + (", ".join(f"{k} {v}" for k, v in level.confusions.most_common()) or "none"))
-    weakest = sorted(scores["ap50"].items(), key=lambda kv: kv[1])[:8]
-    print("weakest classes (AP50): " + ", ".join(f"{c} {ap:.3f}" for c, ap in weakest))
+    _print_figures("all labelled indices", report)
+    if has_meta:
+        _print_figures(f"legible (fully visible, photographed at >= {LEGIBLE.min_sharp:g} sharp px/cm)",
+                       report["legible"])
+        print("fully visible indices read right, by sharp px/cm of table:")
+        for row in report["by_sharpness"]:
+            lo, hi = row["sharp_px_per_cm"]
+            band = f"{lo:g}-{hi:g}" if hi is not None else f">={lo:g}"
+            print(f"  {band:>7}: {row['correct']:5d}/{row['labelled']:<5d} {row['accuracy']:.2%}")
+    else:
+        print("(no sidecars in this dataset: rebuild it with 'guandan dataset build' for the legible figures)")
 
 
 def cmd_markers(args: Namespace) -> None:
@@ -282,6 +311,10 @@ def add_parsers(sub) -> None:
     p.add_argument("--out", default="models/reader.onnx", help="ONNX file to write (default models/reader.onnx)")
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--copies", type=int, default=2, help="patches cut per labelled index (default 2)")
+    p.add_argument("--min-sharp", type=float, default=4.0,
+                   help="leave out indices in images with fewer sharp px/cm of table (default 4; 0 keeps all)")
+    p.add_argument("--min-visible", type=float, default=0.8,
+                   help="leave out indices less visible than this share (default 0.8)")
     p.add_argument("--heldout", help="dataset YAML of held-out deck styles, measured at the end")
     p.add_argument("--start", help="go on from these reader weights (the .pt beside an earlier reader)")
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 0.003)")

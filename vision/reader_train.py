@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from engine.cards import ALL_CARDS, BIG_JOKER, RANKS, SMALL_JOKER, SUITS, rank_of, suit_of
-from vision.evaluate import label_for, read_labels, split_images
+from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
 from vision.progress import Progress
 from vision.reader import CLASSES, NOT_AN_INDEX, PATCH, patch, to_tensor
 from vision.synth.labels import CLASS_OF
@@ -59,11 +59,14 @@ def _turn(rng: np.random.Generator) -> float:
 
 
 def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 4, jitter: bool = True,
-                seed: int = 0, limit: int | None = None, progress: bool = True) -> Patches:
+                seed: int = 0, limit: int | None = None, progress: bool = True,
+                legibility: Legibility | None = None) -> Patches:
     """Patches of every labelled index in a split (``copies`` each) and ``empties`` per image.
 
     With ``jitter`` off each index is cut once, exactly around its label, and no empty
-    patches are cut: the measurement of reading alone, given perfect boxes.
+    patches are cut: the measurement of reading alone, given perfect boxes. With
+    ``legibility``, indices it rules unreadable (the dataset's sidecars say how sharp and
+    how visible) are not cut: a patch no one could read only teaches the reader to guess.
     """
     rng = np.random.default_rng(seed)
     paths = split_images(Path(data_yaml), split)[:limit]
@@ -76,7 +79,10 @@ def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 
                 continue
             h, w = image.shape[:2]
             cards, boxes = read_labels(label_for(path), w, h)
-            for card, box in zip(cards, boxes, strict=True):
+            wanted = legibility.mask(read_meta(path), len(cards)) if legibility else np.ones(len(cards), bool)
+            for card, box, want in zip(cards, boxes, wanted, strict=True):
+                if not want:
+                    continue
                 cls = CLASS_OF[card]
                 for _ in range(copies if jitter else 1):
                     if jitter:
@@ -186,7 +192,7 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
                  seed: int = 0, start: Path | None = None, log=print) -> dict:
     """Train (from scratch, or on from the weights at ``start``), keep the best epoch by
     validation accuracy, and write ``out`` (ONNX) with its weights beside it (``.pt``, to go
-    on from later); returns figures."""
+    on from later, written after every better epoch); returns figures."""
     import torch
 
     torch.manual_seed(seed)
@@ -219,11 +225,12 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
         acc = accuracy(net, val)
         history.append({"epoch": epoch, "loss": total / len(order), "val_accuracy": acc})
         log(f"epoch {epoch}: loss {total / len(order):.4f}, val accuracy {acc:.4%}")
-        if acc > best:
+        if acc > best:  # written at once: a run stopped later keeps its best epoch so far
             best, best_state = acc, {k: v.clone() for k, v in net.state_dict().items()}
+            Path(out).parent.mkdir(parents=True, exist_ok=True)
+            torch.save(best_state, Path(out).with_suffix(".pt"))
     net.load_state_dict(best_state)
     export_onnx(net, out)
-    torch.save(best_state, Path(out).with_suffix(".pt"))
     return {"best_val_accuracy": best, "epochs": history, "seconds": time.perf_counter() - started,
             "train_patches": len(train.classes), "val_patches": len(val.classes)}
 

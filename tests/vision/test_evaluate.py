@@ -4,7 +4,15 @@ import numpy as np
 import pytest
 
 from vision.detector import Detection
-from vision.evaluate import ImageResult, average_precision, card_level, classify_confusion, map_scores
+from vision.evaluate import (
+    ImageResult,
+    Legibility,
+    average_precision,
+    by_sharpness,
+    card_level,
+    classify_confusion,
+    map_scores,
+)
 
 
 def image(truth: list[tuple[str, tuple]], dets: list[tuple[str, float, tuple]]) -> ImageResult:
@@ -41,3 +49,38 @@ def test_card_level_names_wrong_missed_duplicate_and_false_readings():
         (3, 1, 1, 1, 1, 1)
     assert level.confusions["6/9 (180° rotation)"] == 1
     assert classify_confusion("SB", "HR") == "jokers" and classify_confusion("H4", "D4") == "heart/diamond"
+
+
+def test_illegible_labels_become_ignore_regions_not_misses_or_false_readings():
+    sharp, hidden = (10, 10, 30, 50), (60, 10, 80, 50)
+    meta = {"sharp_px_per_cm": 9.0, "visible": [1.0, 0.7]}
+    result = ImageResult(["S5", "H3"], np.array([sharp, hidden], float),
+                         [Detection("S5", 0.9, sharp), Detection("H8", 0.8, hidden),
+                          Detection("CA", 0.7, (200, 10, 220, 50))], meta)
+    legible = result.only(Legibility(min_sharp=8, min_visible=0.95))
+    assert legible.truth == ["S5"] and [d.card for d in legible.detections] == ["S5", "CA"]
+    level = card_level([legible], conf=0.25)
+    assert (level.labelled, level.correct, level.wrong, level.false_positives) == (1, 1, 0, 1)
+    # the same image photographed too coarsely: nothing in it is asked of the reader
+    blurred = ImageResult(result.truth, result.truth_boxes, result.detections, {**meta, "sharp_px_per_cm": 5.0})
+    assert card_level([blurred.only(Legibility(min_sharp=8))], conf=0.25).labelled == 0
+    # without a sidecar every label counts
+    bare = ImageResult(result.truth, result.truth_boxes, result.detections)
+    assert bare.only() is bare
+
+
+def test_a_sidecar_that_disagrees_with_its_labels_is_an_error():
+    with pytest.raises(ValueError, match="sidecar lists 1 labels"):
+        Legibility().mask({"sharp_px_per_cm": 9.0, "visible": [1.0]}, 2)
+
+
+def test_accuracy_by_sharpness_puts_each_image_in_its_band():
+    box = (10, 10, 30, 50)
+    coarse = ImageResult(["S5"], np.array([box], float), [Detection("S3", 0.9, box)],
+                         {"sharp_px_per_cm": 5.0, "visible": [1.0]})
+    fine = ImageResult(["S5"], np.array([box], float), [Detection("S5", 0.9, box)],
+                       {"sharp_px_per_cm": 16.0, "visible": [1.0]})
+    rows = {tuple(r["sharp_px_per_cm"]): r for r in by_sharpness([coarse, fine], conf=0.25)}
+    assert rows[(4, 6)]["labelled"] == 1 and rows[(4, 6)]["wrong"] == 1 and rows[(4, 6)]["accuracy"] == 0
+    assert rows[(15, None)]["correct"] == 1 and rows[(15, None)]["accuracy"] == 1
+    assert sum(r["labelled"] for r in rows.values()) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import time
 from pathlib import Path
 
@@ -59,12 +60,24 @@ def test_written_labels_are_valid_yolo(smoke):
     assert total > 16
 
 
+def test_every_image_has_a_sidecar_with_its_sharpness_and_each_labels_visibility(smoke):
+    out, _ = smoke
+    for image in (out / "images").rglob("*.jpg"):
+        meta = json.loads((out / "meta" / image.parent.name / f"{image.stem}.json").read_text())
+        labels = parse_yolo((out / "labels" / image.parent.name / f"{image.stem}.txt").read_text())
+        assert len(meta["visible"]) == len(labels)
+        assert all(0.6 <= v <= 1.0 for v in meta["visible"])  # the renderer labels from 60 % visible
+        # sharp px/cm never exceeds what the camera itself sampled
+        assert 0 < meta["sharp_px_per_cm"] <= meta["px_per_cm"] * meta["camera_scale"] + 0.02
+
+
 def test_same_recipe_same_bytes_whatever_the_workers(smoke, tmp_path):
     out, _ = smoke
     again = tmp_path / "again"
     build(SMOKE, again, progress=False, workers=2)
     assert _digest(out, "labels/*/*.txt") == _digest(again, "labels/*/*.txt")
     assert _digest(out, "images/*/*.jpg") == _digest(again, "images/*/*.jpg")
+    assert _digest(out, "meta/*/*.json") == _digest(again, "meta/*/*.json")
     # building over an earlier build replaces it
     build(SMOKE, again, progress=False, workers=1)
     assert _digest(out, "labels/*/*.txt") == _digest(again, "labels/*/*.txt")

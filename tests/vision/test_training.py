@@ -6,6 +6,7 @@ from pathlib import Path
 import cv2
 
 from vision.detector import CardDetector, Detection
+from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
 from vision.reader import CLASSES, IndexReader
 from vision.reader_train import cut_patches, train_reader
 from vision.synth.build import build
@@ -27,6 +28,12 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
     patches = cut_patches(data, "train", progress=False)
     labelled = sum(len(p.read_text().split()) // 5 for p in (tmp_path / "smoke" / "labels" / "train").glob("*.txt"))
     assert len(patches.classes) >= 2 * labelled and patches.classes.max() == CLASSES - 1  # with no-index patches
+    # the sidecars leave out what no one could read: exactly the labels the rule keeps are cut
+    rule = Legibility(min_sharp=6.0, min_visible=0.9)
+    kept = sum(int(rule.mask(read_meta(p), len(read_labels(label_for(p), 320, 320)[0])).sum())
+               for p in split_images(data, "train"))
+    readable = cut_patches(data, "train", jitter=False, legibility=rule, progress=False)
+    assert 0 < len(readable.classes) == kept < labelled
     figures = train_reader(patches, cut_patches(data, "val", progress=False), tmp_path / "models" / "reader.onnx",
                            epochs=1, log=lambda line: None)
     assert 0.0 <= figures["best_val_accuracy"] <= 1.0 and figures["train_patches"] == len(patches.classes)

@@ -1,5 +1,8 @@
 """Write an ultralytics dataset from a recipe: ``images/{split}/*.jpg``, ``labels/{split}/*.txt``
-and ``data.yaml`` (class names in ``engine.cards.ALL_CARDS`` order, absolute ``path``).
+and ``data.yaml`` (class names in ``engine.cards.ALL_CARDS`` order, absolute ``path``), and
+beside them ``meta/{split}/*.json``: how sharp each image is and how visible each label
+(``scene_meta``), which ultralytics ignores and the evaluation uses to tell the indices
+anyone could read from those no one could.
 
 Every image is a pure function of (recipe seed, split, index): its random stream is seeded
 from those three numbers and its deck styles are picked by index, so the output does not
@@ -12,6 +15,7 @@ each with OpenCV held to one thread, which is how two cores are used best.
 
 from __future__ import annotations
 
+import json
 import multiprocessing as mp
 import os
 import shutil
@@ -96,11 +100,22 @@ def _work(task: tuple[int, int, int]) -> tuple[str, int, int]:
             raise OSError(f"cannot write {out / 'images' / plan.name / stem}.jpg")
         text = yolo_text(scene.labels, recipe.image_size, recipe.image_size)
         (out / "labels" / plan.name / f"{stem}.txt").write_text(text, encoding="ascii", newline="\n")
+        (out / "meta" / plan.name / f"{stem}.json").write_text(json.dumps(scene_meta(scene)), encoding="ascii")
         n_labels += len(scene.labels)
     return plan.name, stop - start, n_labels
 
 
 # ----------------------------------------------------------------------------- output
+
+def scene_meta(scene: Scene) -> dict:
+    """What the labels cannot say: the photograph's sharpness (``Capture``) and each
+    label's visible share, in label-file order."""
+    cap = scene.capture
+    return {"px_per_cm": round(scene.px_per_cm, 3), "camera_scale": round(cap.scale, 3),
+            "motion_px": round(cap.motion_px, 3), "defocus_px": round(cap.defocus_px, 3),
+            "sharp_px_per_cm": round(scene.sharp_px_per_cm, 3),
+            "visible": [round(lab.visible, 3) for lab in scene.labels]}
+
 
 def _prepare(out: Path, recipe: Recipe) -> None:
     """Make ``out`` ready: new, empty, or a dataset this builder wrote (then replaced)."""
@@ -109,7 +124,7 @@ def _prepare(out: Path, recipe: Recipe) -> None:
     if out.is_dir() and any(out.iterdir()):
         if not (out / "data.yaml").is_file():
             raise RecipeError(f"{out}: not empty and not a dataset built here; refusing to overwrite it")
-        for sub in ("images", "labels"):
+        for sub in ("images", "labels", "meta"):
             shutil.rmtree(out / sub, ignore_errors=True)
         for f in out.glob("*.cache"):
             f.unlink()
@@ -117,6 +132,7 @@ def _prepare(out: Path, recipe: Recipe) -> None:
         if split in ("train", "val") or any(p.name == split for p in recipe.splits):
             (out / "images" / split).mkdir(parents=True, exist_ok=True)
             (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+            (out / "meta" / split).mkdir(parents=True, exist_ok=True)
 
 
 def data_yaml(out: Path, recipe: Recipe) -> str:

@@ -7,6 +7,11 @@ blocks in camera pixels, then (4) resampled back into the rectified plane. Simul
 in that order puts the noise and the blocking artefacts where real ones are (stretched
 and smoothed by the warp) instead of crisp on the zone grid. Geometry is unchanged: the
 warp back is the exact inverse, so the labels drawn in the zone plane still hold.
+
+Each round trip also says how sharp its result is (``Capture``): how many camera pixels
+fell on a centimetre of the table, and how wide the blur was. An index photographed at
+3 px/cm, or smeared by a moving camera, cannot be read by anyone; the evaluation and the
+reader's training need to know which labels those are (``sharp_px_per_cm``).
 """
 
 from __future__ import annotations
@@ -32,6 +37,25 @@ class CameraConfig:
     jpeg_quality: tuple[int, int] = (30, 95)
 
 
+@dataclass(frozen=True)
+class Capture:
+    """How one zone image was photographed: the drawn camera settings, in camera pixels."""
+
+    scale: float          # camera pixels per zone pixel
+    motion_px: float      # length of the motion smear (0: none)
+    defocus_px: float     # Gaussian defocus sigma (0: in focus)
+
+    def blur_sigma(self) -> float:
+        """The spread of the camera's point image (camera px): a pixel's own half pixel,
+        the defocus, and the smear as a box of its length (variance L²/12)."""
+        return float(np.sqrt(0.25 + self.defocus_px ** 2 + self.motion_px ** 2 / 12))
+
+    def sharp_px_per_cm(self, px_per_cm: float) -> float:
+        """Pixels per centimetre of the table that carry detail: the camera's own
+        resolution, divided by how much wider than a pixel its blur is."""
+        return px_per_cm * self.scale * 0.5 / self.blur_sigma()
+
+
 def random_homography(rng: np.random.Generator, size: int, scale: float,
                       warp: float) -> tuple[np.ndarray, tuple[int, int]]:
     """A mild perspective from the zone square to a camera image; returns (H, camera size)."""
@@ -53,8 +77,10 @@ def motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
     return k / max(k.sum(), 1e-6)
 
 
-def camera_round_trip(img: np.ndarray, rng: np.random.Generator, cfg: CameraConfig = CameraConfig()) -> np.ndarray:
-    """The zone image as the detector would get it from a real camera (uint8 BGR, same size)."""
+def camera_round_trip(img: np.ndarray, rng: np.random.Generator,
+                      cfg: CameraConfig = CameraConfig()) -> tuple[np.ndarray, Capture]:
+    """The zone image as the detector would get it from a real camera (uint8 BGR, same
+    size), and the settings it was photographed with."""
     size = img.shape[0]
     src = np.clip(img, 0, 255).astype(np.uint8) if img.dtype != np.uint8 else img
     scale = float(rng.uniform(*cfg.scale))
@@ -62,10 +88,13 @@ def camera_round_trip(img: np.ndarray, rng: np.random.Generator, cfg: CameraConf
     if scale < 0.95:  # optics low-pass before the coarser sensor samples it
         src = cv2.GaussianBlur(src, (0, 0), 0.45 * (1 / scale - 1) + 0.3)
     cam = cv2.warpPerspective(src, hom, cam_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    motion = defocus = 0.0
     if rng.random() < cfg.motion_prob:
-        cam = cv2.filter2D(cam, -1, motion_kernel(rng, rng.uniform(1.5, 5)))
+        motion = float(rng.uniform(1.5, 5))
+        cam = cv2.filter2D(cam, -1, motion_kernel(rng, motion))
     if rng.random() < cfg.defocus_prob:
-        cam = cv2.GaussianBlur(cam, (0, 0), rng.uniform(0.3, 1.0))
+        defocus = float(rng.uniform(0.3, 1.0))
+        cam = cv2.GaussianBlur(cam, (0, 0), defocus)
     f = cam.astype(np.float32)
     sigma = rng.uniform(*cfg.noise)
     shot = rng.uniform(0, 0.35)
@@ -80,4 +109,5 @@ def camera_round_trip(img: np.ndarray, rng: np.random.Generator, cfg: CameraConf
         if ok:
             cam = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     interp = cv2.INTER_CUBIC if rng.random() < 0.3 else cv2.INTER_LINEAR
-    return cv2.warpPerspective(cam, np.linalg.inv(hom), (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    back = cv2.warpPerspective(cam, np.linalg.inv(hom), (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return back, Capture(scale, motion, defocus)

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.synth import lighting, plays, props
-from vision.synth.camera import CameraConfig, camera_round_trip
+from vision.synth.camera import CameraConfig, Capture, camera_round_trip
 from vision.synth.deck import card_image
 from vision.synth.labels import OCCLUDER, Label, Placed, scene_labels
 from vision.synth.raster import paste_affine, rotation
@@ -104,6 +104,12 @@ class Scene:
     placed: list[Placed]
     labels: list[Label]
     px_per_cm: float
+    capture: Capture
+
+    @property
+    def sharp_px_per_cm(self) -> float:
+        """Table detail the photograph kept (``Capture.sharp_px_per_cm``)."""
+        return self.capture.sharp_px_per_cm(self.px_per_cm)
 
 
 def level_for(ppc: float) -> float:
@@ -245,6 +251,6 @@ def render_scene(rng: np.random.Generator | int, decks: Sequence[DeckStyle],
         gloss = np.where(ids == 0, 0.15, np.where(ids == OCCLUDER, 0.5, 1.0)).astype(np.float32)
         lighting.glare(canvas, rng, gloss, ppc)
     lighting.colour_cast(canvas, rng)
-    image = camera_round_trip(canvas, rng, cfg.camera)
+    image, capture = camera_round_trip(canvas, rng, cfg.camera)
     labels = scene_labels(ids, placed, cfg.min_visible)
-    return Scene(image, ids, placed, labels, ppc)
+    return Scene(image, ids, placed, labels, ppc, capture)
