@@ -3,11 +3,15 @@
 The detector finds corner indices, not cards. In a rectified zone (``PX_PER_CM``, upright as
 the player sees it) a play is a row of overlapping cards, each showing its top-left index;
 the last card also shows its bottom-right index, upside down, about one card lower and to
-the right. So: indices in the row's top band are cards (two of the same name side by side
-are two cards — two decks hold two of each), and an index that sits one card-diagonal
-below and right of a top-band index of the same name is that card's other corner. Reading
-the top band left to right gives the order the cards were laid, which is what chooses a
-wildcard's reading (DESIGN §5).
+the right. Some decks print all four corners (``four_index``): then every card also shows its
+bottom-left index straight below the top-left one, and the last card its top-right index
+beside it, in the top band like a card of its own. So: indices in the row's top band are
+cards (two of the same name side by side are two cards — two decks hold two of each), except
+a last one that is the card before it's top-right corner; an index lower down, where one of
+a card's other corners lies, is that corner. Every corner of a card is a reading of it: the
+most confident one names the card, and corners that disagree make it doubtful (flagged for
+the referee, not guessed). Reading the top band left to right gives the order the cards were
+laid, which is what chooses a wildcard's reading (DESIGN §5).
 """
 
 from __future__ import annotations
@@ -17,11 +21,15 @@ from dataclasses import dataclass
 from vision.calibration import PX_PER_CM
 from vision.detector import Detection
 
-#: top-left to bottom-right index offset on a card, cm (poker 6.3 × 8.8 and bridge 5.7 × 8.8
-#: cards, indices about 1 × 2 cm): the bottom-right index's centre sits this far away
-DIAGONAL_CM = ((3.6, 5.8), (5.6, 7.6))
+#: offsets between a card's index centres, cm (poker 6.3 × 8.8 and bridge 5.7 × 8.8 cards,
+#: indices about 1 × 2 cm, small or jumbo): across (top-left → top-right) and down
+#: (top-left → bottom-left); the bottom-right index is across and down
+ACROSS_CM = (3.0, 5.6)
+DOWN_CM = (5.0, 8.2)
 TOP_BAND_CM = 3.0
 SAME_CARD_CM = 0.8
+#: a row's last gap this much wider than its others is a corner of the last card, not a card
+WIDE_GAP = 1.4
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,27 @@ def _centre_cm(d: Detection, px_per_cm: float) -> tuple[float, float]:
     return ((x1 + x2) / 2 / px_per_cm, (y1 + y2) / 2 / px_per_cm)
 
 
+def _within(value: float, span: tuple[float, float]) -> bool:
+    return span[0] <= value <= span[1]
+
+
+def _reading(corners: list[Detection], rivals: list[Detection]) -> tuple[str, float]:
+    """One card's name and confidence from its corners (and ``rivals``: other names read on
+    one of them): the surest corner names it, other corners that agree add to it (each could
+    have been the one that read it), and readings of another name take that much away."""
+    best = max(corners, key=lambda d: d.conf)
+    doubt_for = doubt_against = 1.0
+    for d in corners:
+        if d.card == best.card:
+            doubt_for *= 1.0 - d.conf
+        else:
+            doubt_against *= 1.0 - d.conf
+    for d in rivals:
+        if d.card != best.card:
+            doubt_against *= 1.0 - d.conf
+    return best.card, (1.0 - doubt_for) * doubt_against
+
+
 def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> Laid:
     """The cards of one zone's detections, left to right."""
     if not detections:
@@ -51,20 +80,44 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
     top = min(y for _, y in centres)
     band = [i for i, (_, y) in enumerate(centres) if y - top <= TOP_BAND_CM]
     lower = [i for i in range(len(detections)) if i not in band]
-    # two detections of one index (same name, same place) are one card
+    # two detections in one place are one index read twice (the next card would cover it):
+    # the surer one stands, another name there is a doubt about it
     cards: list[int] = []
+    rivals: dict[int, list[Detection]] = {}
     for i in sorted(band, key=lambda i: -detections[i].conf):
-        if not any(detections[j].card == detections[i].card
-                   and abs(centres[j][0] - centres[i][0]) < SAME_CARD_CM for j in cards):
+        same_place = next((j for j in cards if abs(centres[j][0] - centres[i][0]) < SAME_CARD_CM), None)
+        if same_place is None:
             cards.append(i)
+            rivals[i] = []
+        elif detections[same_place].card != detections[i].card:
+            rivals[same_place].append(detections[i])
+    cards.sort(key=lambda i: centres[i][0])
+
+    def below(i: int, j: int) -> bool:  # is lower index i straight below top index j?
+        return abs(centres[i][0] - centres[j][0]) < SAME_CARD_CM and _within(centres[i][1] - centres[j][1], DOWN_CM)
+
+    corners = {j: [detections[j]] for j in cards}
+    under = {j: j for j in cards}  # top-band index → the card whose lower corner lies below it
+    if len(cards) >= 2:
+        last, before = cards[-1], cards[-2]
+        gap = centres[last][0] - centres[before][0]
+        gaps = sorted(centres[b][0] - centres[a][0] for a, b in zip(cards[:-2], cards[1:-1], strict=True))
+        four_index = any(below(i, j) for i in lower for j in cards[:-1])
+        wide = bool(gaps) and gap >= WIDE_GAP * gaps[len(gaps) // 2]
+        if detections[last].card == detections[before].card and _within(gap, ACROSS_CM) and (four_index or wide):
+            cards.pop()  # not a card: the last card's top-right corner
+            corners[before].append(detections[last])
+            under[last] = before
     stray = []
-    (dx_lo, dy_lo), (dx_hi, dy_hi) = DIAGONAL_CM
     for i in lower:
         x, y = centres[i]
-        is_other_corner = any(detections[j].card == detections[i].card
-                              and dx_lo <= x - centres[j][0] <= dx_hi and dy_lo <= y - centres[j][1] <= dy_hi
-                              for j in cards)
-        if not is_other_corner:
+        owner = next((card for j, card in under.items() if below(i, j)), None)
+        if owner is None:  # a bottom-right corner, one card-diagonal from its top-left
+            owner = next((j for j in cards if _within(x - centres[j][0], ACROSS_CM)
+                          and _within(y - centres[j][1], DOWN_CM)), None)
+        if owner is None:
             stray.append(detections[i].card)
-    cards.sort(key=lambda i: centres[i][0])
-    return Laid(tuple(detections[i].card for i in cards), tuple(detections[i].conf for i in cards), tuple(stray))
+        else:
+            corners[owner].append(detections[i])
+    readings = [_reading(corners[j], rivals[j]) for j in cards]
+    return Laid(tuple(c for c, _ in readings), tuple(p for _, p in readings), tuple(stray))

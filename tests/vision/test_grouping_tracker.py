@@ -1,6 +1,7 @@
 """Corner indices into cards, and a zone over time: settled plays, new cards, cleared tricks."""
 
 import numpy as np
+import pytest
 
 from vision.detector import Detection
 from vision.grouping import Laid, group_cards
@@ -26,6 +27,34 @@ def test_the_last_cards_bottom_right_index_is_not_another_card():
     assert laid.cards == ("C6", "S7") and laid.stray == ()
 
 
+def test_a_four_index_deck_shows_each_card_twice_and_the_last_card_four_times():
+    # top band: C6, H9, S7 and S7's top-right corner; below: each card's bottom-left corner
+    # and S7's bottom-right one (under its top-right)
+    dets = [index("C6", 8, 3), index("H9", 10, 3), index("S7", 12, 3), index("S7", 16.3, 3),
+            index("C6", 8, 9.4), index("H9", 10, 9.4), index("S7", 12, 9.4), index("S7", 16.3, 9.4)]
+    laid = group_cards(dets)
+    assert laid.cards == ("C6", "H9", "S7") and laid.stray == ()
+    # the same lay with the top-right corner not found at all: still three cards
+    assert group_cards(dets[:3] + dets[4:]).cards == ("C6", "H9", "S7")
+
+
+def test_a_last_gap_far_wider_than_the_rest_is_the_last_cards_top_right_corner():
+    dets = [index("C6", 8, 3), index("H9", 10, 3), index("S7", 12, 3), index("S7", 16.5, 3)]
+    assert group_cards(dets).cards == ("C6", "H9", "S7")
+    # evenly laid, two identical cards stay two, even far apart in a two-index deck
+    assert group_cards([index("S5", 8, 3), index("S5", 12, 3), index("S5", 16.6, 9.8)]).cards == ("S5", "S5")
+
+
+def test_corners_of_one_card_vote_agreeing_ones_add_and_a_disagreeing_one_makes_it_doubtful():
+    agree = group_cards([index("S2", 8, 3, 0.6), index("S2", 8, 9.4, 0.5), index("H9", 10, 3)])
+    assert agree.cards == ("S2", "H9") and agree.confidences[0] == pytest.approx(0.8)
+    # the bottom-left corner reads a club: the surer corner names the card, the other casts doubt
+    clash = group_cards([index("S2", 8, 3, 0.6), index("C2", 8, 9.4, 0.5), index("H9", 10, 3)])
+    assert clash.cards == ("S2", "H9") and clash.confidences[0] == pytest.approx(0.3)
+    better_below = group_cards([index("S2", 8, 3, 0.4), index("C2", 8, 9.4, 0.9), index("H9", 10, 3)])
+    assert better_below.cards == ("C2", "H9") and better_below.confidences[0] == pytest.approx(0.54)
+
+
 def test_two_identical_cards_side_by_side_are_two_cards():
     dets = [index("S5", 8, 3), index("S5", 10.2, 3), index("H5", 12.4, 3), index("D5", 14.6, 3)]
     assert group_cards(dets).cards == ("S5", "S5", "H5", "D5")
@@ -35,6 +64,12 @@ def test_one_index_read_twice_is_one_card_and_the_confidence_is_the_weakest():
     dets = [index("S9", 8, 3, 0.95), index("S9", 8.2, 3.1, 0.6), index("HK", 10, 3, 0.7)]
     laid = group_cards(dets)
     assert laid.cards == ("S9", "HK") and laid.confidence == 0.7
+
+
+def test_one_index_read_as_two_names_is_one_doubtful_card():
+    dets = [index("H8", 8, 3, 0.6), index("D8", 8.1, 3, 0.5), index("S4", 10, 3)]
+    laid = group_cards(dets)
+    assert laid.cards == ("H8", "S4") and laid.confidences[0] == pytest.approx(0.3)
 
 
 def test_an_index_that_fits_no_card_is_reported_as_stray():
