@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
+	./scripts/system-packages.sh demo
 	$(BIN)/guandan demo
 
 system:

@@ -34,33 +34,11 @@ if not __package__:  # run as a file: make the project importable
 from engine.events import PlayCards  # noqa: E402
 from engine.record import parse_lines, replay  # noqa: E402
 from scorer import profiles  # noqa: E402
+from scorer.compare import key, matched_plays  # noqa: E402
 from scorer.table_runtime import TableRuntime  # noqa: E402
 from vision.camera import VideoFile  # noqa: E402
 from vision.detector import CardDetector, committed_finder  # noqa: E402
 from vision.render_game import render  # noqa: E402
-
-
-def key(event) -> tuple[str, tuple[str, ...]]:
-    return event.seat, tuple(sorted(event.cards))
-
-
-def matched_plays(truth: list, seen: list) -> list[tuple[int, int]]:
-    """Longest common subsequence of two play lists by (seat, cards): index pairs."""
-    a, b = [key(e) for e in truth], [key(e) for e in seen]
-    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
-    for i in range(len(a) - 1, -1, -1):
-        for j in range(len(b) - 1, -1, -1):
-            table[i][j] = table[i + 1][j + 1] + 1 if a[i] == b[j] else max(table[i + 1][j], table[i][j + 1])
-    pairs, i, j = [], 0, 0
-    while i < len(a) and j < len(b):
-        if a[i] == b[j]:
-            pairs.append((i, j))
-            i, j = i + 1, j + 1
-        elif table[i + 1][j] >= table[i][j + 1]:
-            i += 1
-        else:
-            j += 1
-    return pairs
 
 
 def alerts_by_play(match, events) -> Counter:

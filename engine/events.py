@@ -58,12 +58,18 @@ class Header(Event):
     #: whose level the first hand is played at (matters only when start levels differ,
     #: as when a match is resumed from a paper score sheet)
     declarers: str = "EW"
+    #: whether the record can hold the players' spoken card counts (报牌): a camera table
+    #: cannot hear them, so there a report not in the record is not a missed report
+    reports_heard: bool = True
     type = "header"
 
     def _fields(self) -> dict:
-        return {"format": FORMAT, "profile": self.profile, "table": self.table,
-                "players": dict(self.players), "start_levels": dict(self.start_levels),
-                "declarers": self.declarers}
+        fields = {"format": FORMAT, "profile": self.profile, "table": self.table,
+                  "players": dict(self.players), "start_levels": dict(self.start_levels),
+                  "declarers": self.declarers}
+        if not self.reports_heard:
+            fields["reports_heard"] = False
+        return fields
 
 
 @dataclass(frozen=True)
@@ -400,8 +406,11 @@ def event_from_json(data: object) -> Event:
         declarers = data.get("declarers", "EW")
         if declarers not in SIDES:
             raise RecordError(f"'declarers' must be EW or NS, got {declarers!r}")
+        heard = data.get("reports_heard", True)
+        if not isinstance(heard, bool):
+            raise RecordError("'reports_heard' must be true or false")
         return Header(**base, profile=profile, table=str(data.get("table", "")),
-                      players=players, start_levels=levels, declarers=declarers)
+                      players=players, start_levels=levels, declarers=declarers, reports_heard=heard)
     if cls is Deal:
         hands = data.get("hands")
         if hands is not None:

@@ -71,8 +71,9 @@ class Hand:
     """The state of one hand, advanced by ``push``; ``violations`` lists what went wrong."""
 
     def __init__(self, number: int, level: str, declarers: str, profile: Profile,
-                 deal: Deal, previous: Outcome | None) -> None:
+                 deal: Deal, previous: Outcome | None, reports_heard: bool = True) -> None:
         self.number = number
+        self.reports_heard = reports_heard
         self.level = level
         self.declarers = declarers
         self.profile = profile
@@ -382,7 +383,7 @@ class Hand:
             self.finished.append(seat)
             if self._hand_over(ev.seq):
                 return play
-        elif self.counts[seat] <= self.profile.report.threshold and (
+        elif self.reports_heard and self.counts[seat] <= self.profile.report.threshold and (
                 self.profile.report.mode == "each_play" or seat not in self.reported):
             self.report_due[seat] = self.counts[seat]
         if legal or in_turn:

@@ -239,7 +239,8 @@ class Match:
             raise RecordError("a deal while the previous hand is still being played")
         number = len(self.hands) + 1
         level = self.level_of(self.declarers)
-        self.hand = Hand(number, level, self.declarers, self.profile, event, self.last_outcome)
+        self.hand = Hand(number, level, self.declarers, self.profile, event, self.last_outcome,
+                         self.header.reports_heard)
         self.hands.append(self.hand)
         entry.hand = number
         entry.violations = list(self.hand.violations)

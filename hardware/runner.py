@@ -53,9 +53,13 @@ class MatchTurns:
     play zone: the cards in the order laid, or a play's fields (cards, confidence, reading)
     from the camera; nothing is a pass."""
 
-    def __init__(self, match: Match, zone: Callable[[str], list[str]]) -> None:
+    def __init__(self, match: Match, zone: Callable[[str], list[str]],
+                 deal: Callable[[str], bool] | None = None) -> None:
         self.match = match
         self.zone = zone
+        #: a camera table has no deal button: a press with cards laid, when no hand is in
+        #: play, deals it (``deal(seat)`` records the deal and says whether it did)
+        self.deal = deal
 
     def awaiting(self) -> tuple[str, tuple[str, ...]]:
         hand = self.match.hand
@@ -65,6 +69,8 @@ class MatchTurns:
 
     def press(self, seat: str, record) -> bool:
         action, seats = self.awaiting()
+        if action == "over" and self.deal is not None and self.deal(seat):
+            action, seats = self.awaiting()
         if seat not in seats or action in ("tribute", "return", "over"):
             return False  # the press alone is the record; the engine flags it if out of turn
         laid = self.zone(seat)

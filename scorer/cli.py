@@ -65,14 +65,23 @@ def cmd_replay(args: argparse.Namespace) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> None:
+    if not args.from_record:
+        if not args.serve:
+            raise UserError("--no-serve goes with --from-record (the camera demo is the dashboard)")
+        from scorer.demo import run_camera_demo
+
+        args.speed = args.speed or 1.0
+        run_camera_demo(args)
+        return
     print(f"# {DEMO_RECORD.name}: a bundled match record replayed through the rules engine\n")
     match = _read_record(str(DEMO_RECORD))
     for line in account(match, args.lang):
         print(line)
     if args.serve:
-        from scorer.demo import serve_demo
+        from scorer.demo import serve_record_demo
 
-        serve_demo(args, DEMO_RECORD)
+        args.speed = args.speed or 4.0
+        serve_record_demo(args, DEMO_RECORD)
 
 
 def cmd_rules(args: argparse.Namespace) -> None:
@@ -125,14 +134,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result and violations as JSON")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("demo", help="the bundled demo match: its account, then live on the dashboard",
-                       description="Replay the bundled demo match record and print the account; then play it "
-                                   "back live into a fresh store (var/demo.db) and serve the dashboard on "
-                                   "localhost until Ctrl-C.")
+    p = sub.add_parser("demo", help="the demo table: a bundled recording read live by the camera pipeline",
+                       description="Play the bundled table recording as if it were the camera, in real time, "
+                                   "through the whole pipeline (calibration, card detector, tracker, rules engine) "
+                                   "with the table clock emulated on a pseudo-terminal and the players' presses "
+                                   "scripted; events go to a fresh store (var/demo.db) shown by the dashboard on "
+                                   "localhost until Ctrl-C. --from-record replays the bundled match record instead "
+                                   "(no camera): its account, then played back live.")
     p.add_argument("--lang", choices=LANGS, default="zh", help="language (default zh)")
-    p.add_argument("--no-serve", dest="serve", action="store_false", help="only print the account")
+    p.add_argument("--from-record", action="store_true", help="the bundled match record instead of the recording")
+    p.add_argument("--no-serve", dest="serve", action="store_false",
+                   help="with --from-record: only print the account")
     p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")
-    p.add_argument("--speed", type=float, default=4.0, help="times real time for the playback (default 4)")
+    p.add_argument("--speed", type=float, help="times real time (default 1 for the recording, 4 for the record)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("rules", help="JSON-lines rules service on stdin/stdout",

@@ -1,9 +1,17 @@
-"""``guandan demo``: the bundled match, told hand by hand, then live on the dashboard.
+"""``guandan demo``: a table filmed from above, read live by the whole camera pipeline.
 
-The record is replayed through the rules engine and printed; then it is played back into
-a fresh SQLite store (``var/demo.db``) at a multiple of real time while the web server
-shows it: the hall, the table page and the OBS overlay on localhost. Until the camera
-pipeline exists this stands in for a live table.
+The bundled recording (``scorer/data/demo-table.mp4``, a hand rendered by ``guandan
+render-game``; ``docs/vision.md`` says how it was made) stands in for the camera: it plays
+as it was filmed through the table runtime — markers and calibration, seat zones, the card
+detector, the zone tracker, the rules engine — with the table clock emulated on a real
+pseudo-terminal pair. The players' button presses are scripted from the recording's truth
+(a moment after a play lies still, or at the pass), and go through the emulated box, the
+serial line and the clock driver like real ones. Every event goes to a fresh SQLite store
+(``var/demo.db``) that the dashboard on localhost follows, and is printed as it happens. When
+the recording ends, what the camera read is compared with the truth; the dashboard stays
+up until Ctrl-C.
+
+``--from-record`` plays the bundled match record back instead (no camera, no detector).
 """
 
 from __future__ import annotations
@@ -13,10 +21,133 @@ import time
 from argparse import Namespace
 from pathlib import Path
 
+from engine.events import Pass, PlayCards
 from engine.record import Record, parse_lines
+from scorer.account import entry_lines
+from scorer.compare import matched_plays, plays_of
+from scorer.i18n import term
 from scorer.store import Store
 
 VAR = Path(__file__).resolve().parent.parent / "var"
+DATA = Path(__file__).resolve().parent / "data"
+DEMO_VIDEO = DATA / "demo-table.mp4"
+DEMO_TRUTH = DATA / "demo-table-truth.jsonl"
+#: a player presses the clock this long after the cards lie still (the camera needs ~0.4 s)
+PRESS_AFTER_S = 0.8
+WAIT_S = 3.0
+
+
+def fresh_store() -> Store:
+    VAR.mkdir(exist_ok=True)
+    db = VAR / "demo.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    return Store(db)
+
+
+def presses(truth: Record) -> list[tuple[float, str, bool]]:
+    """When each seat presses its clock button (video seconds) and whether it laid cards:
+    after each play, at each pass."""
+    out = []
+    for event in truth.events:
+        if isinstance(event, PlayCards):
+            out.append((event.t + PRESS_AFTER_S, event.seat, True))
+        elif isinstance(event, Pass):
+            out.append((event.t, event.seat, False))
+    return sorted(out)
+
+
+def _ready(due: tuple[float, str, bool], runtime, t: float) -> bool:
+    """Is this press due at video time ``t``? A player presses once their cards lie still; when
+    the machine plays the recording faster than it can read it, the camera may not have seen
+    them settle yet, and the scripted player waits for that (up to ``WAIT_S``)."""
+    at, seat, laid = due
+    if t < at:
+        return False
+    return not laid or bool(runtime.zones[seat].tracker.new_cards()) or t >= at + WAIT_S
+
+
+def _serve(store: Store, port: int, stop_words: str) -> threading.Thread:
+    from waitress import serve
+
+    from web import create_app
+
+    app = create_app(store)
+    web = threading.Thread(target=serve, kwargs={"app": app, "host": "127.0.0.1", "port": port, "threads": 64,
+                                                 "connection_limit": 200, "ident": "guandan-demo"}, daemon=True)
+    web.start()
+    base = f"http://127.0.0.1:{port}"
+    print(f"# live: {base}/  ·  table {base}/table/demo  ·  OBS overlay {base}/overlay/demo  ({stop_words})",
+          flush=True)
+    return web
+
+
+def run_camera_demo(args: Namespace) -> None:
+    from scorer import profiles
+    from scorer.table_cli import start_clock
+    from scorer.table_runtime import TableRuntime
+    from vision.camera import LiveCamera
+    from vision.detector import CardDetector, committed_finder
+
+    truth = parse_lines(DEMO_TRUTH.read_text(encoding="utf-8").splitlines())
+    store = fresh_store()
+    lang = args.lang
+
+    def write(event) -> None:
+        if event.type == "header":
+            store.add_table("demo", event.to_json())
+            return
+        store.append("demo", [event.to_json()])
+        for line in entry_lines(runtime.match, runtime.match.history[-1], lang):
+            print(line, flush=True)
+
+    what = ("一段俯拍牌桌录像，实时经过整条摄像流水线（标定、识牌、跟踪、规则引擎、计时器）" if lang == "zh"
+            else "a table filmed from above, read live by the whole camera pipeline")
+    print(f"# {DEMO_VIDEO.name}: {what}", flush=True)
+    runtime = TableRuntime(CardDetector(committed_finder()), profiles.load(truth.header.profile), table="demo",
+                           record=write, evidence=lambda seq, jpeg: store.put_frame("demo", seq, jpeg),
+                           alert=lambda text: print(f"! {text}", flush=True), auto_commit=False)
+    runtime.warm_up()
+    clock, box = start_clock("emulator", runtime)
+    _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops")
+    camera = LiveCamera(str(DEMO_VIDEO), paced=True, speed=args.speed).start()
+    due = presses(truth)
+    try:
+        while not camera.ended:
+            frame = camera.latest(timeout=5.0)
+            if frame is None:
+                continue
+            runtime.process(frame)
+            while due and _ready(due[0], runtime, frame.t):
+                box.press(due.pop(0)[1])
+        time.sleep(1.0)  # the last press's round trip through the serial line
+        clock.stop()  # the players have left the table: no more turns to time
+        _report(truth, runtime, lang)
+        print("# " + ("录像已结束；仪表板继续运行，Ctrl-C 退出" if lang == "zh"
+                      else "the recording has ended; the dashboard stays up until Ctrl-C"), flush=True)
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        camera.stop()
+        clock.stop()
+
+
+def _report(truth: Record, runtime, lang: str) -> None:
+    """What the camera read against the truth: plays read exactly, and what was flagged."""
+    want, got = plays_of(truth.events), plays_of(runtime.events)
+    exact = len(matched_plays(want, got))
+    flagged = len(runtime.match.violations)
+    if lang == "zh":
+        print(f"\n# 摄像识别：{len(want)} 手出牌中 {exact} 手完全正确；另有 {len(got) - exact} 手有误；"
+              f"裁判提示 {flagged} 条", flush=True)
+    else:
+        print(f"\n# the camera read {exact} of {len(want)} plays exactly, {len(got) - exact} with mistakes; "
+              f"{flagged} referee alerts", flush=True)
+    hand = runtime.match.hand
+    if hand is not None and hand.outcome is not None:
+        order = " ".join(term(s, lang) for s in hand.outcome.order)
+        print(f"# {term('finishing', lang)}: {order}", flush=True)
 
 
 def play_back(store: Store, table: str, record: Record, speed: float, stop: threading.Event | None = None) -> None:
@@ -31,28 +162,14 @@ def play_back(store: Store, table: str, record: Record, speed: float, stop: thre
         store.append(table, [event.to_json()])
 
 
-def serve_demo(args: Namespace, record_path: Path) -> None:
-    from waitress import serve
-
-    from web import create_app
-
-    VAR.mkdir(exist_ok=True)
-    db = VAR / "demo.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{db}{suffix}").unlink(missing_ok=True)
-    store = Store(db)
-    stop = threading.Event()
+def serve_record_demo(args: Namespace, record_path: Path) -> None:
+    """The bundled match record played back into the store while the dashboard shows it."""
+    store = fresh_store()
     record = parse_lines(record_path.read_text(encoding="utf-8").splitlines())
     store.add_table("demo", record.header.to_json())
-    player = threading.Thread(target=play_back, args=(store, "demo", record, args.speed, stop), daemon=True)
-    app = create_app(store)
-    base = f"http://127.0.0.1:{args.port}"
-    print(f"\n# live: {base}/  ·  table {base}/table/demo  ·  OBS overlay {base}/overlay/demo"
-          f"  ({args.speed:g}× real time; Ctrl-C stops)", flush=True)
-    player.start()
+    _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops")
     try:
-        serve(app, host="127.0.0.1", port=args.port, threads=64, connection_limit=200, ident="guandan-demo")
+        play_back(store, "demo", record, args.speed)
+        threading.Event().wait()
     except KeyboardInterrupt:
         pass
-    finally:
-        stop.set()

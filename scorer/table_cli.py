@@ -97,10 +97,11 @@ def cmd_run(args: Namespace) -> None:
                        auto_commit=args.clock is None, resume=stored or None)
     if stored:
         print(f"# table {table}: going on from its {len(stored)} stored events", file=sys.stderr)
+    runtime.warm_up()
     recording = Path(args.camera).is_file()  # a video file stands in for the camera, in real time
     camera = LiveCamera(args.camera, on_status=lambda up, why: print(f"# camera: {why}", file=sys.stderr),
                         paced=recording).start()
-    clock = _start_clock(args, runtime) if args.clock else None
+    clock = start_clock(args.clock, runtime)[0] if args.clock else None
     app = create_app(store)
     web = threading.Thread(target=serve, kwargs={"app": app, "host": "127.0.0.1", "port": args.port, "threads": 64},
                            daemon=True)
@@ -121,23 +122,26 @@ def cmd_run(args: Namespace) -> None:
             clock.stop()
 
 
-def _start_clock(args: Namespace, runtime):
+def start_clock(port: str, runtime):
+    """The table clock on ``port`` (or on a device emulator over a pseudo-terminal pair, for
+    ``emulator``) driving ``runtime``'s turns; returns the runner and the emulated box
+    (None for a real one), whose ``press`` a script can use."""
     from hardware.driver import ClockDriver
     from hardware.runner import ClockRunner, MatchTurns
 
-    port = args.clock
+    box = None
     if port == "emulator":
         from hardware.emulator import DeviceEmulator
         from hardware.ptypair import PtyPair
 
         pair = PtyPair()
         pair.plug()
-        DeviceEmulator(pair.device_end).start()
+        box = DeviceEmulator(pair.device_end).start()
         port = pair.host_end
     driver = ClockDriver(port).start()
-    runner = ClockRunner(driver, runtime.match.profile, MatchTurns(runtime.match, runtime.zone),
+    runner = ClockRunner(driver, runtime.match.profile, MatchTurns(runtime.match, runtime.zone, runtime.deal),
                          recorder=runtime.record)
-    return runner.start()
+    return runner.start(), box
 
 
 def add_parsers(sub) -> None:

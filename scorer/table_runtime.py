@@ -9,7 +9,9 @@ referee instead of being trusted silently (the play event carries its confidence
 
 Without a clock a play is committed when it has settled, and the seats the turn passed
 over without laying anything are recorded as passes (they knocked). With a clock the
-seat's button press commits (``hardware.runner.MatchTurns``, ``zone`` below).
+seat's button press commits (``hardware.runner.MatchTurns``, ``zone`` below). The clock's
+presses arrive on the serial driver's thread while frames arrive on the camera loop's: one
+lock keeps the record's order and numbering whole.
 
 Tribute and return are seen the same way, clock or not: between hands, the card a seat
 that owes tribute (进贡) lays face up in its zone is its tribute, and the card a receiver
@@ -21,6 +23,7 @@ each is a resistance, not two tributes.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -35,7 +38,7 @@ from engine.match import Match
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER
 from vision.annotate import draw_detections
-from vision.calibration import Calibration, CalibrationError, rectify_zone
+from vision.calibration import Calibration, CalibrationError, rectify_zone, zone_size
 from vision.camera import Frame
 from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards
@@ -43,6 +46,9 @@ from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion, thumbnail
 
 RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
 REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much from the last read
+BARE_LEVEL = 4.0  # a zone this close to how it looked empty is empty (vision.tracker.motion)
+COVERED_ALERT_S = 3.0  # a zone covered this long is worth a word to the referee
+COVERED_MAX_S = 30.0  # covered this long, it is the new look of the empty zone (a cloth, a lamp moved)
 
 
 @dataclass
@@ -53,6 +59,9 @@ class SeatZone:
     read_thumb: np.ndarray | None = None
     laid: Laid = field(default_factory=lambda: Laid((), ()))
     detections: list[Detection] = field(default_factory=list)
+    bare: np.ndarray | None = None  # the thumbnail of the zone when it last lay empty
+    covered_since: float | None = None  # no card read, yet not bare: a hand or an object over it
+    covered_told: bool = False  # the referee has been told
 
 
 class TableRuntime:
@@ -62,7 +71,9 @@ class TableRuntime:
                  alert: Callable[[str], None] | None = None, auto_commit: bool = True,
                  resume: list[Event] | None = None) -> None:
         self.detector = detector
-        self.match = Match(profile, resume[0] if resume else Header(seq=0, t=0.0, profile=profile.name, table=table))
+        # a camera cannot hear the spoken card counts (报牌): their absence is no violation here
+        header = Header(seq=0, t=0.0, profile=profile.name, table=table, reports_heard=False)
+        self.match = Match(profile, resume[0] if resume else header)
         self.events: list[Event] = [self.match.header]
         self.sink = record
         self.evidence = evidence
@@ -73,10 +84,21 @@ class TableRuntime:
         self._checked_at = -RECHECK_S
         self._frame: Frame | None = None
         self._shown: dict[str, tuple[str, ...]] = {}  # tributers' cards not yet recorded
+        self.lock = threading.RLock()  # frames (camera loop) and presses (clock thread)
         if resume:
             self._resume(resume[1:])
         elif record is not None:
             record(self.match.header)
+
+    def warm_up(self) -> None:
+        """Run the detector once on a blank zone: its first run compiles the models (seconds),
+        which would otherwise happen on the first frames of the game."""
+        from vision.reader import PATCH
+
+        width, height = zone_size()
+        detect_tiled(self.detector, np.full((height, width, 3), 128, np.uint8))
+        if self.detector.reader is not None:
+            self.detector.reader.probabilities(np.full((1, PATCH, PATCH, 3), 128, np.uint8))
 
     def _resume(self, events: list[Event]) -> None:
         """Go on from a stored record (a restarted process): the match is replayed, and the
@@ -93,18 +115,23 @@ class TableRuntime:
     # --- the record ---------------------------------------------------------------------
 
     def record(self, cls, **fields) -> Event:
-        t = self._frame.t if self._frame is not None else 0.0
-        event = cls(seq=self.match.history[-1].event.seq + 1, t=round(t, 3), **fields)
-        self.match.push(event)
-        self.events.append(event)
-        if self.sink is not None:
-            self.sink(event)
-        return event
+        with self.lock:
+            t = self._frame.t if self._frame is not None else 0.0
+            event = cls(seq=self.match.history[-1].event.seq + 1, t=round(t, 3), **fields)
+            self.match.push(event)
+            self.events.append(event)
+            if self.sink is not None:
+                self.sink(event)
+            return event
 
     # --- frames -------------------------------------------------------------------------
 
     def process(self, frame: Frame) -> list[Event]:
         """Take one frame; return the record events it led to."""
+        with self.lock:
+            return self._process(frame)
+
+    def _process(self, frame: Frame) -> list[Event]:
         self._frame = frame
         before = len(self.events)
         if not self._calibrated(frame):
@@ -119,10 +146,34 @@ class TableRuntime:
                 zone.detections = detect_tiled(self.detector, image)
                 zone.laid = group_cards(zone.detections)
                 zone.read_image, zone.read_thumb = image, thumb
-            for change in zone.tracker.update(frame.t, zone.laid, moving):
+            covered = not moving and self._covered(seat, zone, frame.t, thumb)
+            for change in zone.tracker.update(frame.t, zone.laid, moving or covered):
                 if isinstance(change, Settled) and change.new and (self.auto_commit or self._between_hands()):
                     self._commit(seat)
         return self.events[before:]
+
+    def _covered(self, seat: str, zone: SeatZone, t: float, thumb: np.ndarray) -> bool:
+        """No card read in a still zone that does not look empty either: a hand left over the
+        cards, a cup, a sheet. That is not the trick being cleared away (which would make the
+        cards count as new when it lifts); the zone waits, and the referee hears of it."""
+        if zone.laid.cards:
+            zone.covered_since = None
+            return False
+        if zone.bare is None or motion(zone.bare, thumb) < BARE_LEVEL:
+            zone.bare, zone.covered_since = thumb, None  # empty: keep up with the light
+            return False
+        if zone.covered_since is None:
+            zone.covered_since, zone.covered_told = t, False
+        elif t - zone.covered_since >= COVERED_MAX_S:
+            zone.bare, zone.covered_since = thumb, None
+            self.alert(f"seat {seat}: the play zone has looked the same for {COVERED_MAX_S:g} s with no card "
+                       "read; taken as its empty look from now on")
+            return False
+        elif t - zone.covered_since >= COVERED_ALERT_S and not zone.covered_told:
+            zone.covered_told = True
+            self.alert(f"seat {seat}: something lies over the play zone (a hand?); its cards are not read "
+                       "until it is clear")
+        return True
 
     def _calibrated(self, frame: Frame) -> bool:
         due = frame.t - self._checked_at >= RECHECK_S
@@ -141,7 +192,7 @@ class TableRuntime:
         if self.calibration is not None:
             self.alert("camera moved: recalibrated")
             for zone in self.zones.values():
-                zone.previous = zone.read_image = zone.read_thumb = None
+                zone.previous = zone.read_image = zone.read_thumb = zone.bare = None
         self.calibration = fresh
         return True
 
@@ -149,8 +200,19 @@ class TableRuntime:
 
     def zone(self, seat: str) -> dict | None:
         """For a clock press: the new cards in the seat's zone as a play's fields, or None."""
-        cards = self.zones[seat].tracker.commit()
-        return self._play_fields(seat, cards) if cards else None
+        with self.lock:
+            cards = self.zones[seat].tracker.commit()
+            return self._play_fields(seat, cards) if cards else None
+
+    def deal(self, seat: str) -> bool:
+        """For a clock press when no hand is in play: with cards newly laid in the seat's zone,
+        the hand has begun (the first hand's leader is whoever lays first); record its deal."""
+        with self.lock:
+            hand = self.match.hand
+            if (hand is not None and hand.outcome is None) or not self.zones[seat].tracker.new_cards():
+                return False
+            self.record(Deal, leader=seat if not self.match.hands else None)
+            return True
 
     def _play_fields(self, seat: str, cards: tuple[str, ...]) -> dict:
         level = self.match.hand.level if self.match.hand else "2"

@@ -5,9 +5,11 @@
 # real headless browser, with a Chinese font), Mosquitto (the hall tests run a real MQTT
 # broker), and the PostgreSQL server (the store tests run each store on a real PostgreSQL too,
 # started from its binaries in a temporary folder; see tests/pg.py). Installs only what is missing.
+# `system-packages.sh demo`: only what `make demo` needs (socat: the demo's emulated clock).
 set -euo pipefail
 need=()
 command -v socat >/dev/null || need+=(socat)
+if [ "${1:-}" != demo ]; then
 command -v avr-gcc >/dev/null || need+=(gcc-avr binutils-avr avr-libc)
 [ -d /usr/share/arduino/hardware/arduino/avr/cores/arduino ] || need+=(arduino-core-avr)
 command -v simavr >/dev/null || need+=(simavr)
@@ -15,6 +17,7 @@ command -v chromium >/dev/null || need+=(chromium)
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # Debian puts it in /usr/sbin
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)  # Debian keeps it off PATH
 fc-list 2>/dev/null | grep -qi "wqy\|noto sans cjk" || need+=(fonts-wqy-microhei)  # Chinese in screenshots
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo

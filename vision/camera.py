@@ -60,10 +60,11 @@ class VideoFile:
 class LiveCamera:
     """The newest frame of a live source, reconnecting when it drops out."""
 
-    def __init__(self, source: str | int, on_status=None, paced: bool = False) -> None:
+    def __init__(self, source: str | int, on_status=None, paced: bool = False, speed: float = 1.0) -> None:
         self.source = source
         self.on_status = on_status
-        self.paced = paced
+        self.paced = paced  # a recording played as it was filmed, ``speed`` times as fast
+        self.speed = speed
         self.ended = False  # a paced recording has played to its end
         self.up: bool | None = None  # not known until the first attempt
         self.dropped = 0
@@ -122,7 +123,7 @@ class LiveCamera:
                 t = time.monotonic() - self._start
                 if self.paced:  # frame n is due n / fps after the start, as it was filmed
                     t = n / fps
-                    self._stop.wait(max(0.0, self._start + t - time.monotonic()))
+                    self._stop.wait(max(0.0, self._start + t / self.speed - time.monotonic()))
                 with self._lock:
                     if self._latest is not None and self._latest.number > self._taken:
                         self.dropped += 1  # the loop never asked for it: stale now

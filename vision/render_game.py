@@ -47,6 +47,8 @@ class TableState:
     rows: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in "ESWN"})
     piles: dict[str, int] = field(default_factory=lambda: {s: 0 for s in "ESWN"})
     hand: tuple[str, float] | None = None  # seat and how far in (0–1)
+    #: a card knocked out of its row: seat → (its place in the row, dx, dy in cm of the table)
+    knocked: dict[str, tuple[int, float, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -192,7 +194,11 @@ class Renderer:
                 bgr, alpha = _facing(back_image(self.style, CANVAS_PX_PER_CM), seat)
                 direction = {"S": (0, -1), "N": (0, 1), "E": (1, 0), "W": (-1, 0)}[seat]
                 self._place(canvas, bgr, alpha, np.array(direction, float) * PILE_CM)
-            for centre, card in zip(self._row_centres(seat, len(state.rows[seat])), state.rows[seat], strict=True):
+            centres = self._row_centres(seat, len(state.rows[seat]))
+            if seat in state.knocked:
+                k, dx, dy = state.knocked[seat]
+                centres[k] = centres[k] + (dx, dy)
+            for centre, card in zip(centres, state.rows[seat], strict=True):
                 bgr, alpha = self._card(card, seat)
                 self._place(canvas, bgr, alpha, centre)
         if state.hand is not None:

@@ -26,6 +26,7 @@ from engine.events import (
     Report,
     Resist,
     Tribute,
+    event_from_json,
 )
 from engine.hand import OVER, PLAY, RETURN, TRIBUTE, Hand, Outcome, correct_tributes, return_allowed
 from engine.legal import legal_plays
@@ -78,9 +79,10 @@ class Table:
     """Auto-numbered events into a ``Match`` (or a lone ``Hand``), with a model of the cards
     each seat holds (kept for hidden hands too, so the driver knows what it may play)."""
 
-    def __init__(self, profile: str = "jiangsu", levels: dict | None = None) -> None:
+    def __init__(self, profile: str = "jiangsu", levels: dict | None = None, reports_heard: bool = True) -> None:
         self.profile = profiles.load(profile)
-        header = Header(seq=0, t=0.0, profile=profile, start_levels=levels or {"EW": "2", "NS": "2"})
+        header = Header(seq=0, t=0.0, profile=profile, start_levels=levels or {"EW": "2", "NS": "2"},
+                        reports_heard=reports_heard)
         self.match = Match(self.profile, header)
         self.lone: Hand | None = None
         self.seq = 0
@@ -627,6 +629,16 @@ def test_a_missed_report_is_flagged_at_the_next_players_pass():
     # 27 - 24 = 3 left after the third bomb: a report was due before the first pass
     assert codes(t.violations) == ["missed_report"]
     assert t.violations[0].detail["count"] == 3
+
+
+def test_a_camera_table_cannot_hear_reports_so_none_is_missed():
+    t = Table(reports_heard=False)
+    t.deal(hidden=True, leader="E")
+    for rank in "345":
+        t.lead_round("E", *[s + rank for s in "SHCD" for _ in range(2)], report=False)
+    assert t.violations == [] and t.hand.report_due == {}
+    assert event_from_json(t.match.header.to_json()).reports_heard is False  # kept in the record
+    assert "reports_heard" not in Header(seq=0, t=0.0).to_json()  # records that hear them are as before
 
 
 def test_a_late_report_does_not_excuse_the_missed_one():

@@ -74,7 +74,7 @@ def test_user_mistakes_get_one_line_and_status_2(tmp_path, content, message):
 
 def test_demo_replays_the_bundled_record():
     assert DEMO_RECORD.exists()
-    out = guandan("demo", "--no-serve")
+    out = guandan("demo", "--from-record", "--no-serve")
     assert out.returncode == 0, out.stderr
     assert "第1把" in out.stdout and ("胜方" in out.stdout or "平局" in out.stdout)
 
@@ -88,7 +88,8 @@ def test_demo_then_plays_the_match_live_on_the_dashboard():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "demo", "--port", str(port), "--speed", "50"],
+    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "demo", "--from-record", "--port", str(port),
+                             "--speed", "50"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30
@@ -105,6 +106,46 @@ def test_demo_then_plays_the_match_live_on_the_dashboard():
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=20) == 0
+
+
+def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_emulated_clock():
+    """The real thing end to end: video → detector → tracker → clock presses over a
+    pseudo-terminal → engine → store → the dashboard's API, at four times real time."""
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "demo", "--port", str(port), "--speed", "4",
+                             "--lang", "en"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        events = []
+        while time.monotonic() < deadline:
+            try:
+                events = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/demo/events",
+                                                           timeout=2).read())
+                if sum(e["type"] == "play" for e in events) >= 3:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.5)
+        types = [e["type"] for e in events]
+        assert types[0] == "header" and types.count("play") >= 3, types
+        assert types.index("deal") < types.index("play")  # the first press with cards laid dealt the hand
+        assert events[0].get("reports_heard") is False  # a camera table
+        plays = [e for e in events if e["type"] == "play"]
+        assert all(e["seat"] in "ESWN" and e["cards"] for e in plays)
+        presses = [e for e in events if e["type"] == "press"]  # the clock's button presses are recorded too
+        assert presses and presses[0]["seat"] == plays[0]["seat"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "# live: http://127.0.0.1" in out
 
 
 def test_profiles_lists_and_shows():

@@ -140,3 +140,37 @@ def test_tribute_return_and_resistance_are_seen_between_hands(detector, seed):
             for e in rt.events[deal:]]
     assert seen == truth, alerts
     assert rt.match.violations == []
+
+
+def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(detector):
+    """A hand resting over a played row hides every card: that is not the trick being
+    cleared (its cards would come back as a second play when the hand lifts). A card knocked
+    askew afterwards is the same card. Clearing the zone still ends the trick."""
+    from vision.render_game import Renderer, TableState
+
+    renderer = Renderer(5, (1920, 1080))
+    alerts: list[str] = []
+    rt = TableRuntime(detector, profiles.load("jiangsu"), alert=alerts.append)
+    clock = {"t": 0.0, "n": 0}
+
+    def show(state: TableState, seconds: float) -> list:
+        image = renderer.camera(renderer.table(state))
+        made = []
+        for _ in range(int(seconds * 10)):  # 10 frames a second is plenty for a still scene
+            made += rt.process(Frame(image, clock["t"], clock["n"]))
+            clock["t"] += 0.1
+            clock["n"] += 1
+        return made
+
+    row = ["S5", "H9", "CK"]
+    assert show(TableState(), 1.0) == []
+    laid = show(TableState(rows={"S": row, "E": [], "W": [], "N": []}), 1.5)
+    assert [e.type for e in laid] == ["deal", "play"] and len(laid[1].cards) == 3
+    covered = TableState(rows={"S": row, "E": [], "W": [], "N": []}, hand=("S", 1.0))
+    assert show(covered, 4.0) == []
+    assert any("seat S: something lies over the play zone" in a for a in alerts)
+    knocked = TableState(rows={"S": row, "E": [], "W": [], "N": []}, knocked={"S": (1, 0.9, 0.6)})
+    assert show(knocked, 2.0) == []
+    assert rt.zones["S"].tracker.on_table  # the played cards still count as lying there
+    show(TableState(), 1.0)  # turned face down and taken away: the trick is over in that zone
+    assert not rt.zones["S"].tracker.on_table
