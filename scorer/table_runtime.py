@@ -49,6 +49,7 @@ REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much fro
 BARE_LEVEL = 4.0  # a zone this close to how it looked empty is empty (vision.tracker.motion)
 COVERED_ALERT_S = 3.0  # a zone covered this long is worth a word to the referee
 COVERED_MAX_S = 30.0  # covered this long, it is the new look of the empty zone (a cloth, a lamp moved)
+FROZEN_S = 5.0  # a live camera's sensor noise makes every frame differ: this long the same is a frozen feed
 
 
 @dataclass
@@ -82,6 +83,9 @@ class TableRuntime:
         self.calibration: Calibration | None = None
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
         self._checked_at = -RECHECK_S
+        self._picture: bytes = b""  # a sample of the last frame's pixels, to notice a frozen feed
+        self._same_since: float | None = None
+        self._frozen = False
         self._frame: Frame | None = None
         self._shown: dict[str, tuple[str, ...]] = {}  # tributers' cards not yet recorded
         self.lock = threading.RLock()  # frames (camera loop) and presses (clock thread)
@@ -134,6 +138,7 @@ class TableRuntime:
     def _process(self, frame: Frame) -> list[Event]:
         self._frame = frame
         before = len(self.events)
+        self._watch_for_freeze(frame)
         if not self._calibrated(frame):
             return []
         for seat in PLAY_ORDER:
@@ -151,6 +156,21 @@ class TableRuntime:
                 if isinstance(change, Settled) and change.new and (self.auto_commit or self._between_hands()):
                     self._commit(seat)
         return self.events[before:]
+
+    def _watch_for_freeze(self, frame: Frame) -> None:
+        """A camera or capture card that hangs can keep sending its last picture: the table
+        would look still while the game goes on. Say so, and say when it moves again."""
+        picture = frame.image[::23, ::23].tobytes()
+        if picture != self._picture:
+            self._picture, self._same_since = picture, frame.t
+            if self._frozen:
+                self._frozen = False
+                self.alert("camera: the picture moves again")
+            return
+        if not self._frozen and self._same_since is not None and frame.t - self._same_since >= FROZEN_S:
+            self._frozen = True
+            self.alert(f"camera: the same picture, to the pixel, for {FROZEN_S:g} s: the feed looks frozen "
+                       "(check the camera and its cable); plays are not being seen")
 
     def _covered(self, seat: str, zone: SeatZone, t: float, thumb: np.ndarray) -> bool:
         """No card read in a still zone that does not look empty either: a hand left over the

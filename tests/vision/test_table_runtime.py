@@ -174,3 +174,16 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
     assert rt.zones["S"].tracker.on_table  # the played cards still count as lying there
     show(TableState(), 1.0)  # turned face down and taken away: the trick is over in that zone
     assert not rt.zones["S"].tracker.on_table
+
+
+def test_a_frozen_feed_is_told_and_so_is_its_recovery(detector):
+    alerts: list[str] = []
+    rt = runtime(detector, alerts)
+    still = frames_of(table_canvas(8.0), 0.0, 0.0, 1)[0].image
+    for n in range(70):  # 7 s of one picture, to the pixel
+        rt.process(Frame(still, n / 10, n))
+    assert sum("feed looks frozen" in a for a in alerts) == 1
+    moved = still.copy()
+    moved[0, 0] ^= 1  # a live sensor never repeats a frame exactly
+    rt.process(Frame(moved, 7.0, 70))
+    assert alerts[-1] == "camera: the picture moves again"
