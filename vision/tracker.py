@@ -54,6 +54,15 @@ def motion(previous: np.ndarray | None, current: np.ndarray) -> float:
     return float(np.abs(previous - current).mean())
 
 
+def _new(laid: tuple[str, ...], committed: Counter) -> tuple[str, ...]:
+    """The cards of a zone beyond those committed. No more cards than were committed is
+    nothing new, whatever the names: a card read one way when committed and another way
+    now (knocked askew, a shadow, a closer look) is the same card, not a play."""
+    if len(laid) <= sum(committed.values()):
+        return ()
+    return _beyond(laid, committed)
+
+
 def _beyond(laid: tuple[str, ...], committed: Counter) -> tuple[str, ...]:
     """The cards of ``laid`` not accounted for by ``committed``, keeping the laid order."""
     left = Counter(committed)
@@ -92,7 +101,7 @@ class ZoneTracker:
                 self.on_table.clear()
                 return [Cleared(self.seat, t)]
             return []
-        new = _beyond(laid.cards, self.on_table)
+        new = _new(laid.cards, self.on_table)
         event = Settled(self.seat, t, laid, new)
         if self.auto_commit and new:
             self.commit()
@@ -100,7 +109,7 @@ class ZoneTracker:
 
     def new_cards(self) -> tuple[str, ...]:
         """What a press would commit now: the settled cards beyond those committed."""
-        return _beyond(self.stable.cards, self.on_table)
+        return _new(self.stable.cards, self.on_table)
 
     def commit(self) -> tuple[str, ...]:
         new = self.new_cards()

@@ -97,6 +97,17 @@ def test_a_play_settles_only_after_the_hand_is_gone_and_it_lies_still():
     assert isinstance(e, Settled) and e.new == ("S3", "S4")
 
 
+def test_a_committed_card_read_another_way_later_is_not_a_new_play():
+    z = ZoneTracker("S", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("S5", "H9", "SK"), False), (0.3, ("S5", "H9", "SK"), False)])
+    # knocked askew, the king now reads as a club: three cards lie there, three were committed
+    (e,) = run(z, [(1.0, ("S5", "H9", "CK"), False), (1.3, ("S5", "H9", "CK"), False)])
+    assert isinstance(e, Settled) and e.new == () and z.new_cards() == ()
+    # a fourth card is a new play
+    (e,) = run(z, [(2.0, ("S5", "H9", "SK", "D2"), False), (2.3, ("S5", "H9", "SK", "D2"), False)])
+    assert e.new == ("D2",)
+
+
 def test_a_second_play_in_the_same_trick_is_only_the_new_cards_and_a_cleared_zone_ends_it():
     z = ZoneTracker("E", settle_s=0.2, auto_commit=True)
     run(z, [(0, ("S3",), False), (0.3, ("S3",), False)])
