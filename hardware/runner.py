@@ -131,7 +131,7 @@ class ClockRunner:
 
     def stop(self) -> None:
         self._stop.set()
-        if self._thread:
+        if self._thread is not None and self._thread.ident is not None:  # Ctrl-C may come mid-start
             self._thread.join(timeout=5)
 
     def _tick_loop(self) -> None:

@@ -24,6 +24,7 @@ import contextlib
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -137,7 +138,7 @@ class Database:
         if self.dialect is SQLITE:
             raw = sqlite3.connect(self.target, timeout=30, isolation_level=None, check_same_thread=False)
             try:
-                raw.execute("PRAGMA journal_mode=WAL")
+                _wal(raw)
                 # NORMAL in WAL mode: a commit survives a killed process; FULL: a power cut too
                 raw.execute(f"PRAGMA synchronous={self._synchronous}")
                 raw.execute("PRAGMA foreign_keys=ON")
@@ -241,3 +242,17 @@ class Database:
         for conn in idle:
             with contextlib.suppress(*DATABASE_ERRORS):
                 conn.raw.close()
+
+
+def _wal(raw: sqlite3.Connection, tries: int = 40) -> None:
+    """Switch a SQLite file to write-ahead logging. On a new file opened by several processes
+    at once the switch itself can be refused as "locked" without SQLite's busy wait (two
+    connections each holding a read lock and wanting the write lock): it is tried again."""
+    for attempt in range(tries):
+        try:
+            raw.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == tries - 1:
+                raise
+            time.sleep(min(0.5, 0.02 * (attempt + 1)))
