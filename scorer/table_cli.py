@@ -8,6 +8,7 @@ follow, and optionally the table clock whose button presses commit plays.
 
 from __future__ import annotations
 
+import atexit
 import json
 import sys
 import threading
@@ -136,6 +137,7 @@ def start_clock(port: str, runtime):
 
         pair = PtyPair()
         pair.plug()
+        atexit.register(pair.unplug)  # socat is a process of its own: it must not outlive us
         box = DeviceEmulator(pair.device_end).start()
         port = pair.host_end
     driver = ClockDriver(port).start()
