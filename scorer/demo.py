@@ -26,6 +26,7 @@ from engine.record import Record, parse_lines
 from scorer.account import entry_lines
 from scorer.compare import matched_plays, plays_of
 from scorer.i18n import term
+from scorer.serve_cli import record_into, serve_in_background
 from scorer.store import Store
 
 VAR = Path(__file__).resolve().parent.parent / "var"
@@ -67,19 +68,11 @@ def _ready(due: tuple[float, str, bool], runtime, t: float) -> bool:
     return not laid or bool(runtime.zones[seat].tracker.new_cards()) or t >= at + WAIT_S
 
 
-def _serve(store: Store, port: int, stop_words: str) -> threading.Thread:
-    from waitress import serve
-
-    from web import create_app
-
-    app = create_app(store)
-    web = threading.Thread(target=serve, kwargs={"app": app, "host": "127.0.0.1", "port": port, "threads": 64,
-                                                 "connection_limit": 200, "ident": "guandan-demo"}, daemon=True)
-    web.start()
+def _serve(store: Store, port: int, stop_words: str) -> None:
+    serve_in_background(store, port, connection_limit=200, ident="guandan-demo")
     base = f"http://127.0.0.1:{port}"
     print(f"# live: {base}/  ·  table {base}/table/demo  ·  OBS overlay {base}/overlay/demo  ({stop_words})",
           flush=True)
-    return web
 
 
 def run_camera_demo(args: Namespace) -> None:
@@ -93,13 +86,13 @@ def run_camera_demo(args: Namespace) -> None:
     store = fresh_store()
     lang = args.lang
 
-    def write(event) -> None:
-        if event.type == "header":
-            store.add_table("demo", event.to_json())
-            return
-        store.append("demo", [event.to_json()])
-        for line in entry_lines(runtime.match, runtime.match.history[-1], lang):
-            print(line, flush=True)
+    into_store = record_into(store, "demo")
+
+    def write(event) -> None:  # stored, and told as it happens
+        into_store(event)
+        if event.type != "header":
+            for line in entry_lines(runtime.match, runtime.match.history[-1], lang):
+                print(line, flush=True)
 
     what = ("一段俯拍牌桌录像，实时经过整条摄像流水线（标定、识牌、跟踪、规则引擎、计时器）" if lang == "zh"
             else "a table filmed from above, read live by the whole camera pipeline")

@@ -12,9 +12,10 @@ from __future__ import annotations
 import getpass
 import sys
 from argparse import Namespace
+from collections.abc import Callable
 from pathlib import Path
 
-from engine.events import Header, RecordError
+from engine.events import Event, Header, RecordError
 from engine.record import parse_lines
 from scorer import profiles
 from scorer.db import display, is_url
@@ -37,6 +38,31 @@ def open_store(path: str, must_exist: bool = False) -> Store:
         return Store(path)
     except StoreError as exc:
         raise ServeError(str(exc)) from None
+
+
+def record_into(store: Store, table: str) -> Callable[[Event], None]:
+    """A live table's record sink: its header makes the table, every event after it is appended."""
+    def write(event: Event) -> None:
+        if isinstance(event, Header):
+            store.add_table(table, event.to_json())
+        else:
+            store.append(table, [event.to_json()])
+
+    return write
+
+
+def serve_in_background(store: Store, port: int, **options) -> None:
+    """The web pages of ``store`` on localhost from a daemon thread, while the calling thread
+    runs the table (``options`` go to waitress)."""
+    import threading
+
+    from waitress import serve as waitress_serve
+
+    from web import create_app
+
+    threading.Thread(target=waitress_serve, daemon=True,
+                     kwargs={"app": create_app(store), "host": "127.0.0.1", "port": port, "threads": 64,
+                             **options}).start()
 
 
 def serve(args: Namespace) -> None:

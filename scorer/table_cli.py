@@ -18,7 +18,7 @@ from pathlib import Path
 from engine.events import event_from_json
 from engine.record import violation_line
 from scorer import profiles
-from scorer.serve_cli import DB_HELP, open_store
+from scorer.serve_cli import DB_HELP, open_store, record_into, serve_in_background
 from vision.cli import VisionError, default_weights
 from vision.progress import Progress
 
@@ -78,22 +78,13 @@ def cmd_scan(args: Namespace) -> None:
 
 
 def cmd_run(args: Namespace) -> None:
-    from waitress import serve
-
     from vision.camera import LiveCamera
-    from web import create_app
 
     store = open_store(args.db)
     table = args.table
     stored = [event_from_json(s.body) for s in store.events(table)] if store.has_table(table) else []
-
-    def write(event) -> None:
-        if event.type == "header":
-            store.add_table(table, event.to_json())
-        else:
-            store.append(table, [event.to_json()])
-
-    runtime = _runtime(args, table=table, record=write, evidence=lambda seq, jpeg: store.put_frame(table, seq, jpeg),
+    runtime = _runtime(args, table=table, record=record_into(store, table),
+                       evidence=lambda seq, jpeg: store.put_frame(table, seq, jpeg),
                        alert=lambda text: print(f"! {text}", file=sys.stderr, flush=True),
                        auto_commit=args.clock is None, resume=stored or None)
     if stored:
@@ -103,10 +94,7 @@ def cmd_run(args: Namespace) -> None:
     camera = LiveCamera(args.camera, on_status=lambda up, why: print(f"# camera: {why}", file=sys.stderr),
                         paced=recording).start()
     clock = start_clock(args.clock, runtime)[0] if args.clock else None
-    app = create_app(store)
-    web = threading.Thread(target=serve, kwargs={"app": app, "host": "127.0.0.1", "port": args.port, "threads": 64},
-                           daemon=True)
-    web.start()
+    serve_in_background(store, args.port)
     print(f"# live table {table}: http://127.0.0.1:{args.port}/table/{table}", flush=True)
     try:
         while not camera.ended:

@@ -84,7 +84,7 @@ class TableRuntime:
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
         self._checked_at = -RECHECK_S
         self._picture: bytes = b""  # a sample of the last frame's pixels, to notice a frozen feed
-        self._same_since: float | None = None
+        self._same_since = 0.0
         self._frozen = False
         self._frame: Frame | None = None
         self._shown: dict[str, tuple[str, ...]] = {}  # tributers' cards not yet recorded
@@ -101,8 +101,7 @@ class TableRuntime:
 
         width, height = zone_size()
         detect_tiled(self.detector, np.full((height, width, 3), 128, np.uint8))
-        if self.detector.reader is not None:
-            self.detector.reader.probabilities(np.full((1, PATCH, PATCH, 3), 128, np.uint8))
+        self.detector.reader.probabilities(np.full((1, PATCH, PATCH, 3), 128, np.uint8))  # no box on grey
 
     def _resume(self, events: list[Event]) -> None:
         """Go on from a stored record (a restarted process): the match is replayed, and the
@@ -167,7 +166,7 @@ class TableRuntime:
                 self._frozen = False
                 self.alert("camera: the picture moves again")
             return
-        if not self._frozen and self._same_since is not None and frame.t - self._same_since >= FROZEN_S:
+        if not self._frozen and frame.t - self._same_since >= FROZEN_S:
             self._frozen = True
             self.alert(f"camera: the same picture, to the pixel, for {FROZEN_S:g} s: the feed looks frozen "
                        "(check the camera and its cable); plays are not being seen")
