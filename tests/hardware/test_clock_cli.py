@@ -1,11 +1,12 @@
 """``guandan clock`` as a club would run it: a real process on a real pty."""
 
 import os
-import selectors
 import signal
 import subprocess
 import sys
+import threading
 import time
+from queue import Empty, Queue
 
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
@@ -17,22 +18,40 @@ def start(*args):
 
 
 def read_until(proc, *texts: str, timeout: float = 10.0) -> list[str]:
-    """Read lines until every one of ``texts`` has been printed, in any order."""
+    """Read lines until every one of ``texts`` has been printed, in any order.
+
+    A thread does the reading: select() on the pipe cannot see lines already pulled into the
+    text wrapper's buffer, so a burst of lines read in one chunk would wait for the next write."""
     lines = []
     waiting = set(texts)
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)
+    queue = _lines_of(proc)
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if sel.select(timeout=0.1):
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lines.append(line.rstrip("\n"))
-            waiting = {t for t in waiting if t not in line}
-            if not waiting:
-                return lines
-    raise AssertionError(f"{waiting} not printed; got {lines}")
+    while waiting and time.monotonic() < deadline:
+        try:
+            line = queue.get(timeout=0.1)
+        except Empty:
+            continue
+        if line is None:
+            break
+        lines.append(line)
+        waiting = {t for t in waiting if t not in line}
+    if waiting:
+        raise AssertionError(f"{waiting} not printed; got {lines}")
+    return lines
+
+
+def _lines_of(proc) -> Queue:
+    """One queue of ``proc``'s output lines per process (None at end of output)."""
+    if not hasattr(proc, "line_queue"):
+        proc.line_queue = Queue()
+
+        def pump() -> None:
+            for line in proc.stdout:
+                proc.line_queue.put(line.rstrip("\n"))
+            proc.line_queue.put(None)
+
+        threading.Thread(target=pump, daemon=True).start()
+    return proc.line_queue
 
 
 def stop(proc) -> int:
