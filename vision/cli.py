@@ -291,7 +291,9 @@ def add_parsers(sub) -> None:
                        description="Train the one-class YOLO that finds corner indices, from a model YAML or "
                                    "earlier weights, on a built dataset (its card classes are merged into one). "
                                    "The reader that says which card each index is: 'guandan train-reader'.")
-    p.add_argument("--data", default="", help="dataset YAML from 'guandan dataset build'")
+    p.add_argument("--data", nargs="+", default=[], metavar="DATA.yaml",
+                   help="dataset YAML(s) from 'guandan dataset build'; with several, training uses all their "
+                        "training images and validates on the first's")
     p.add_argument("--out", default="runs/cards", help="run folder (weights/last.pt, weights/best.pt)")
     p.add_argument("--model", default="yolo11n.yaml", help="model YAML (default yolo11n.yaml) or a local .pt")
     p.add_argument("--epochs", type=int, default=30)

@@ -19,8 +19,39 @@ class TrainError(ValueError):
     pass
 
 
-def train(data: str | Path, out: str | Path, *, model: str = "yolo11n.yaml", epochs: int = 30, imgsz: int = 320,
-          batch: int = 32, resume: bool = False, patience: int = 50, fraction: float = 1.0,
+def combine(datasets: list[str | Path], out: str | Path) -> Path:
+    """One dataset YAML (``OUT/data.yaml``) training on every dataset's training images and
+    validating on the first one's, so the finder can learn from several rendered sets (each
+    with its own deck styles) without copying images. The sets must name the same classes."""
+    import yaml
+
+    specs = []
+    for path in map(Path, datasets):
+        if not path.exists():
+            raise TrainError(f"{path}: no such dataset YAML (build one with 'guandan dataset build')")
+        spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(spec, dict) or "train" not in spec or "names" not in spec:
+            raise TrainError(f"{path}: not a dataset YAML (it has no train images or class names)")
+        root = Path(spec.get("path") or path.parent)
+        root = root if root.is_absolute() else (path.parent / root).resolve()
+        specs.append((path, root, spec))
+    first_path, first_root, first = specs[0]
+    for path, _, spec in specs[1:]:
+        if list(spec["names"]) != list(first["names"]):
+            raise TrainError(f"{path}: its classes differ from {first_path}'s")
+    out = Path(out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    combined = {"train": [str(root / spec["train"]) for _, root, spec in specs],
+                "val": str(first_root / first["val"]), "nc": len(first["names"]), "names": list(first["names"])}
+    target = out / "data.yaml"
+    sources = " + ".join(str(p) for p, _, _ in specs)
+    target.write_text(f"# {sources}\n" + yaml.safe_dump(combined, allow_unicode=True, default_flow_style=None),
+                      encoding="utf-8")
+    return target
+
+
+def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = "yolo11n.yaml", epochs: int = 30,
+          imgsz: int = 320, batch: int = 32, resume: bool = False, patience: int = 50, fraction: float = 1.0,
           hours: float | None = None, lr0: float = 0.002) -> Path:
     """Train (or resume) the index finder and return the best weights' path (``OUT/weights/best.pt``).
 
@@ -39,6 +70,10 @@ def train(data: str | Path, out: str | Path, *, model: str = "yolo11n.yaml", epo
             raise TrainError(f"{last}: nothing to resume (no checkpoint yet)")
         YOLO(str(last)).train(resume=True)
     else:
+        if isinstance(data, (list, tuple)):
+            data = combine(data, out) if len(data) > 1 else (data[0] if data else "")
+        if not str(data):
+            raise TrainError("give the dataset: --data DATA.yaml (build one with 'guandan dataset build')")
         data = Path(data)
         if not data.exists():
             raise TrainError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")

@@ -1,16 +1,20 @@
 """The training path end to end on the smoke recipe: render, train the finder and the reader
 for one epoch offline on the CPU, export, and detect with every backend."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
+import pytest
 
 from vision.detector import CardDetector, Detection
 from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
 from vision.reader import CLASSES, IndexReader
 from vision.reader_train import cut_patches, train_reader
 from vision.synth.build import build
-from vision.train import export, train
+from vision.train import TrainError, combine, export, train
 
 RECIPE = Path(__file__).parents[2] / "datasets" / "smoke.yaml"
 
@@ -45,3 +49,38 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
         assert detector.reader.path == tmp_path / "models" / "reader.onnx"  # the reader beside the finder
         found = detector.detect(image)
         assert all(isinstance(d, Detection) and d.card for d in found)
+
+
+def _dataset(root: Path, names: list[str]) -> Path:
+    """A dataset folder as 'guandan dataset build' lays it out, with one blank image a split."""
+    for split in ("train", "val"):
+        (root / "images" / split).mkdir(parents=True)
+        (root / "labels" / split).mkdir(parents=True)
+        cv2.imwrite(str(root / "images" / split / "a.png"), np.zeros((32, 32, 3), np.uint8))
+        (root / "labels" / split / "a.txt").write_text("0 0.5 0.5 0.2 0.2\n")
+    (root / "data.yaml").write_text(
+        f"path: {root}\ntrain: images/train\nval: images/val\nnc: {len(names)}\nnames: {names}\n")
+    return root / "data.yaml"
+
+
+def test_several_datasets_train_as_one_validated_on_the_first(tmp_path):
+    from ultralytics.data.utils import check_det_dataset
+
+    first, second = _dataset(tmp_path / "a", ["S2", "H2"]), _dataset(tmp_path / "b", ["S2", "H2"])
+    combined = combine([first, second], tmp_path / "run")
+    spec = check_det_dataset(str(combined))  # ultralytics itself accepts it and finds every folder
+    assert spec["train"] == [str(tmp_path / d / "images" / "train") for d in "ab"]
+    assert spec["val"] == str(tmp_path / "a" / "images" / "val") and spec["names"] == {0: "S2", 1: "H2"}
+
+
+def test_datasets_that_name_other_classes_are_refused(tmp_path):
+    first, other = _dataset(tmp_path / "a", ["S2", "H2"]), _dataset(tmp_path / "b", ["H2", "S2"])
+    with pytest.raises(TrainError, match="classes differ"):
+        combine([first, other], tmp_path / "run")
+    with pytest.raises(TrainError, match="no such dataset"):
+        combine([first, tmp_path / "none.yaml"], tmp_path / "run")
+
+
+def test_train_without_a_dataset_is_one_clear_line():
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "train"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "--data" in done.stderr and "Traceback" not in done.stderr
