@@ -35,7 +35,8 @@ def main() -> None:
         sys.exit("no sample images in datasets/samples/images")
     zone = cv2.imread(str(samples[1]))  # a busy zone: 25 indices, so the reader has work too
     big = cv2.resize(zone, (640, 640))
-    runs = [("openvino", MODELS / "finder_openvino_model", 320, zone), ("onnx", MODELS / "finder.onnx", 320, zone),
+    runs = [("ov-int8", MODELS / "finder_int8_openvino_model", 320, zone),
+            ("openvino", MODELS / "finder_openvino_model", 320, zone), ("onnx", MODELS / "finder.onnx", 320, zone),
             ("torch", MODELS / "finder.pt", 320, zone), ("openvino", MODELS / "finder_640_openvino_model", 640, big),
             ("torch", MODELS / "finder.pt", 640, big)]
     print(f"{'backend':10} {'size':>5} {'median':>9} {'p90':>9}  found")

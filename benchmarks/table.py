@@ -51,6 +51,11 @@ def alerts_by_play(match, events) -> Counter:
     return out
 
 
+def codes(counts: Counter) -> str:
+    """`` (code ×n, ...)``: which rules the false alerts named, most first."""
+    return " (" + ", ".join(f"{code} ×{n}" for code, n in counts.most_common()) + ")" if counts else ""
+
+
 def scan(video_path: Path, detector: CardDetector, profile) -> tuple[TableRuntime, list[float], list[float]]:
     """Scan a video; returns the runtime, each frame's processing time and each event's."""
     video = VideoFile(str(video_path))
@@ -101,6 +106,9 @@ def main() -> None:
                 latencies.append((s_plays[j].t - t_plays[i].t) + by_seq.get(s_plays[j].seq, 0.0) / 1000)
             want, got = alerts_by_play(truth, truth_record.events), alerts_by_play(runtime.match, runtime.events)
             hit, false = sum((want & got).values()), sum((got - want).values())
+            false_codes = Counter()
+            for (code, _play), n in (got - want).items():
+                false_codes[code] += n
             t_hand, s_hand = truth.hand, runtime.match.hand
             finished = t_hand is not None and t_hand.outcome is not None  # --max-events may cut the hand
             right = finished and s_hand is not None and s_hand.outcome is not None \
@@ -111,7 +119,8 @@ def main() -> None:
             result = ("right" if right else "WRONG") if finished else "not reached (cut short)"
             print(f"game {seed} ({meta['style']}, {'illegal plays' if mistakes else 'legal'}): "
                   f"{len(pairs)}/{len(t_plays)} plays exact, {len(s_plays) - len(pairs)} extra, "
-                  f"alerts {hit}/{sum(want.values())}, false alerts {false}, result {result}", flush=True)
+                  f"alerts {hit}/{sum(want.values())}, false alerts {false}{codes(false_codes)}, result {result}",
+                  flush=True)
     frame_times.sort()
     print(f"\n{args.games} games at {args.size}: {totals['exact']}/{totals['plays']} plays read exactly "
           f"({totals['exact'] / max(1, totals['plays']):.2%}; target ≥ 99%), {totals['extra']} extra plays")

@@ -70,7 +70,8 @@ def cmd_export(args: Namespace) -> None:
     from vision.train import TrainError, export
 
     try:
-        for path in export(args.weights, args.out, imgsz=args.imgsz, formats=tuple(args.formats)):
+        for path in export(args.weights, args.out, imgsz=args.imgsz, formats=tuple(args.formats),
+                           calibration=args.calibration):
             print(path)
     except TrainError as exc:
         raise VisionError(str(exc)) from None
@@ -328,7 +329,11 @@ def add_parsers(sub) -> None:
     p.add_argument("weights", help="trained .pt")
     p.add_argument("--out", default="models", help="folder (default models/)")
     p.add_argument("--imgsz", type=int, default=320)
-    p.add_argument("--formats", nargs="+", default=["onnx", "openvino"], choices=["onnx", "openvino"])
+    p.add_argument("--formats", nargs="+", default=["onnx", "openvino"], choices=["onnx", "openvino", "openvino-int8"],
+                   help="backends to write (default onnx openvino); openvino-int8 is quantized, the live loop's "
+                        "first choice when present")
+    p.add_argument("--calibration", metavar="DATA.yaml",
+                   help="for openvino-int8: a built dataset whose validation images calibrate the quantization")
     p.set_defaults(func=cmd_export)
 
     eval_text = ("mAP, card-level accuracy and confusions on a built dataset: for every labelled index, for the "

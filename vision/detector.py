@@ -30,7 +30,8 @@ IOU = 0.5
 MODELS = Path(__file__).resolve().parent.parent / "models"
 READER = MODELS / "reader.onnx"
 #: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
-FINDERS = {320: (MODELS / "finder_openvino_model", MODELS / "finder.onnx", MODELS / "finder.pt"),
+FINDERS = {320: (MODELS / "finder_int8_openvino_model", MODELS / "finder_openvino_model", MODELS / "finder.onnx",
+                 MODELS / "finder.pt"),
            640: (MODELS / "finder_640_openvino_model", MODELS / "finder.pt")}
 
 

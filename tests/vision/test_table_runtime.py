@@ -1,7 +1,6 @@
 """The table runtime on rendered frames with the committed detector: what it does when the
 camera misbehaves. (How well it reads cards depends on the detector: models/README.md.)"""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,10 +10,10 @@ from scorer import profiles
 from scorer.table_runtime import TableRuntime
 from vision.calibration import zone_size
 from vision.camera import Frame
-from vision.detector import CardDetector
+from vision.detector import CardDetector, committed_finder
 from vision.table_canvas import camera_homography, camera_view, table_canvas
 
-MODEL = Path(__file__).parents[2] / "models" / "finder_openvino_model"
+MODEL = committed_finder()  # the live loop's backend
 
 
 def frames_of(canvas, turn: float, start: float, n: int, first: int = 0):

@@ -25,9 +25,10 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
     assert data.exists() and summary is not None
     best = train(data, tmp_path / "run", epochs=1, imgsz=320, batch=8)
     assert best.exists() and (tmp_path / "run" / "weights" / "last.pt").exists()
-    written = export(best, tmp_path / "models", imgsz=320)
+    written = export(best, tmp_path / "models", imgsz=320, formats=("onnx", "openvino", "openvino-int8"),
+                     calibration=data)
     names = {p.name for p in written}
-    assert {"finder.pt", "finder.onnx", "finder_openvino_model"} <= names
+    assert {"finder.pt", "finder.onnx", "finder_openvino_model", "finder_int8_openvino_model"} <= names
 
     patches = cut_patches(data, "train", progress=False)
     labelled = sum(len(p.read_text().split()) // 5 for p in (tmp_path / "smoke" / "labels" / "train").glob("*.txt"))
@@ -84,3 +85,8 @@ def test_datasets_that_name_other_classes_are_refused(tmp_path):
 def test_train_without_a_dataset_is_one_clear_line():
     done = subprocess.run([sys.executable, "-m", "scorer.cli", "train"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "--data" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_int8_export_without_calibration_images_is_refused(tmp_path):
+    with pytest.raises(TrainError, match="--calibration"):
+        export(tmp_path / "none.pt", tmp_path, formats=("openvino-int8",))
