@@ -401,7 +401,8 @@ class Hand:
             self.holdings[seat] -= cards
         elif len(ev.cards) > self.counts[seat]:
             self._flag("card_count_mismatch", seat, ev.seq, held=self.counts[seat], played=len(ev.cards))
-        over = [c for c, n in (self.tracker.seen + cards).items() if n > 2]
+        # only this play's cards: a copy too many is this play's fault, not every later one's
+        over = [c for c in cards if self.tracker.seen[c] + cards[c] > 2]
         if over:
             self._flag("duplicate_card", seat, ev.seq, cards=sorted(over))
         self.counts[seat] = max(0, self.counts[seat] - len(ev.cards))

@@ -573,6 +573,17 @@ def test_duplicate_card_with_hidden_hands_a_third_copy():
     assert v.code == "duplicate_card" and v.seat == "E" and v.detail["cards"] == ["S3"]
 
 
+def test_a_third_copy_is_the_fault_of_the_play_that_shows_it_and_no_later_one():
+    t = Table()
+    t.deal(hidden=True, leader="E")
+    t.lead_round("E", "S3")
+    t.lead_round("E", "S3")
+    t.lead_round("E", "S3")  # the third: flagged here
+    t.lead_round("E", "H4")  # and not again with every later play
+    t.lead_round("E", "S5", "S5")
+    assert [(v.code, v.detail["cards"]) for v in t.violations] == [("duplicate_card", ["S3"])]
+
+
 def test_duplicate_card_within_one_play_seen_with_earlier_plays():
     t = Table()
     t.deal(hidden=True, leader="E")
