@@ -41,7 +41,7 @@ from vision.annotate import draw_detections
 from vision.calibration import Calibration, CalibrationError, rectify_zone, zone_size
 from vision.camera import Frame
 from vision.detector import CardDetector, Detection, detect_tiled
-from vision.grouping import Laid, group_cards
+from vision.grouping import Laid, group_cards, own_side
 from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion, thumbnail
 
 RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
@@ -147,7 +147,7 @@ class TableRuntime:
             moving = motion(zone.previous, thumb) >= MOTION_LEVEL
             zone.previous = thumb
             if not moving and (zone.read_thumb is None or motion(zone.read_thumb, thumb) >= REDETECT_LEVEL):
-                zone.detections = detect_tiled(self.detector, image)
+                zone.detections = own_side(seat, detect_tiled(self.detector, image))
                 zone.laid = group_cards(zone.detections)
                 zone.read_image, zone.read_thumb = image, thumb
             covered = not moving and self._covered(seat, zone, frame.t, thumb)

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vision.calibration import PX_PER_CM
+import numpy as np
+
+from vision.calibration import PX_PER_CM, seat_of, zone_point_to_table
 from vision.detector import Detection
 
 #: offsets between a card's index centres, cm (poker 6.3 × 8.8 and bridge 5.7 × 8.8 cards,
@@ -72,14 +74,47 @@ def _reading(corners: list[Detection], rivals: list[Detection]) -> tuple[str, fl
     return best.card, (1.0 - doubt_for) * doubt_against
 
 
+def own_side(seat: str, detections: list[Detection], px_per_cm: float = PX_PER_CM) -> list[Detection]:
+    """The detections of a seat's rectified zone that lie on that seat's side of the table.
+
+    Neighbouring zones overlap at their corners (DESIGN §5): a long row laid by East reaches
+    into the corner of North's zone, turned a quarter round. Read there, its indices would
+    make North lay cards it never touched. A point belongs to the seat whose direction from
+    the table's centre it lies most along (``vision.calibration.seat_of``)."""
+    if not detections:
+        return []
+    centres = np.array([((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in (d.box for d in detections)])
+    table = zone_point_to_table(seat, centres, px_per_cm)
+    return [d for d, (x, y) in zip(detections, table, strict=True) if seat_of((float(x), float(y))) == seat]
+
+
+#: a band holding less than this share of the strongest band's readings is no row of its own
+ROW_SHARE = 0.5
+
+
+def _row_top(detections: list[Detection], centres: list[tuple[float, float]]) -> float:
+    """Where the row's top band starts: the highest band of ``TOP_BAND_CM`` that holds at
+    least ``ROW_SHARE`` of what the strongest band holds (readings weighed by confidence).
+    Not simply the highest index: a corner of a neighbour's card at the zone's edge, or one
+    false reading above the row, would push the whole row out of the band. A four-index
+    deck's bottom corners make a second band as strong as the first; the higher one is the
+    row."""
+    weight = {}
+    for _, y0 in centres:
+        weight[y0] = sum(d.conf for d, (_, y) in zip(detections, centres, strict=True) if y0 <= y <= y0 + TOP_BAND_CM)
+    strongest = max(weight.values())
+    return min(y0 for y0, w in weight.items() if w >= ROW_SHARE * strongest)
+
+
 def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> Laid:
     """The cards of one zone's detections, left to right."""
     if not detections:
         return Laid((), ())
     centres = [_centre_cm(d, px_per_cm) for d in detections]
-    top = min(y for _, y in centres)
-    band = [i for i, (_, y) in enumerate(centres) if y - top <= TOP_BAND_CM]
-    lower = [i for i in range(len(detections)) if i not in band]
+    top = _row_top(detections, centres)
+    band = [i for i, (_, y) in enumerate(centres) if top <= y <= top + TOP_BAND_CM]
+    lower = [i for i, (_, y) in enumerate(centres) if y > top + TOP_BAND_CM]
+    above = [detections[i].card for i, (_, y) in enumerate(centres) if y < top]
     # two detections in one place are one index read twice (the next card would cover it):
     # the surer one stands, another name there is a doubt about it
     cards: list[int] = []
@@ -108,7 +143,7 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
             cards.pop()  # not a card: the last card's top-right corner
             corners[before].append(detections[last])
             under[last] = before
-    stray = []
+    stray = above
     for i in lower:
         x, y = centres[i]
         owner = next((card for j, card in under.items() if below(i, j)), None)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from vision.detector import Detection
-from vision.grouping import Laid, group_cards
+from vision.grouping import Laid, group_cards, own_side
 from vision.tracker import Cleared, Settled, ZoneTracker, motion, thumbnail
 
 PX = 10.0  # rectified zones are 10 px/cm
@@ -75,6 +75,23 @@ def test_one_index_read_as_two_names_is_one_doubtful_card():
 def test_an_index_that_fits_no_card_is_reported_as_stray():
     dets = [index("C6", 8, 3), index("DA", 20, 8)]
     assert group_cards(dets).stray == ("DA",)
+
+
+def test_a_reading_above_the_row_does_not_push_the_row_out_of_its_band():
+    # the corner of a neighbour's card at the zone's top edge, read as ST; the row lies lower
+    row = [index(card, 16.7 + 2.1 * n, 8.4, 0.6) for n, card in enumerate(("D3", "S4", "C5", "C6", "S7", "S7"))]
+    laid = group_cards([index("ST", 2.4, 1.3, 0.38), *row])
+    assert laid.cards == ("D3", "S4", "C5", "C6", "S7", "S7") and laid.stray == ("ST",)
+
+
+def test_a_neighbours_row_reaching_into_the_zones_corner_is_not_read():
+    # North's zone: column c, row r (px) lie at table (28 - c/10, 10 + r/10) cm. East's long
+    # row reaches (22, 15) cm, the zone's left corner; North's own cards lie further in.
+    east = index("CA", 6, 5)  # table (22, 15): East's side
+    north = [index("S3", 20, 9), index("S4", 22.1, 9)]  # table (8, 19) and (5.9, 19): North's
+    assert own_side("N", [east, *north]) == north
+    assert own_side("E", [east]) == []  # the same pixels mean another place in East's zone
+    assert own_side("S", []) == []
 
 
 def laid(*cards):
