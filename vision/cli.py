@@ -36,27 +36,31 @@ def cmd_train_reader(args: Namespace) -> None:
     import torch
 
     from vision.evaluate import Legibility
+    from vision.reader import PAD
     from vision.reader_train import cut_patches, join_patches, train_reader
 
+    args.pad = PAD if args.pad is None else args.pad
+    if not 0.0 <= args.pad <= 3.0:
+        raise VisionError(f"--pad {args.pad}: give a framing between 0 and 3 (times the box's longer side)")
     sets = [Path(d) for d in args.data]
     for data in sets:
         if not data.exists():
             raise VisionError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
     torch.set_num_threads(args.threads)
     readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
-    train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i, legibility=readable)
-                          for i, d in enumerate(sets)])
-    val = join_patches([cut_patches(d, "val", copies=1, seed=args.seed + 100 + i, legibility=readable)
+    train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i, legibility=readable,
+                                      pad=args.pad) for i, d in enumerate(sets)])
+    val = join_patches([cut_patches(d, "val", copies=1, seed=args.seed + 100 + i, legibility=readable, pad=args.pad)
                         for i, d in enumerate(sets)])
     start = Path(args.start) if args.start else None
     if start is not None and not start.exists():
         raise VisionError(f"{start}: no such reader weights (.pt written beside an earlier reader)")
     figures = train_reader(train, val, Path(args.out), epochs=args.epochs, seed=args.seed, start=start, lr=args.lr,
-                           log=lambda line: print(line, flush=True))
+                           log=lambda line: print(line, flush=True), pad=args.pad)
     if args.heldout:
         from vision.reader import IndexReader
 
-        held = cut_patches(Path(args.heldout), "val", jitter=False)
+        held = cut_patches(Path(args.heldout), "val", jitter=False, pad=args.pad)
         reader = IndexReader(args.out)
         probs = reader.probabilities(held.images)
         figures["heldout_exact_box_accuracy"] = float((probs.argmax(1) == held.classes).mean())
@@ -314,6 +318,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--out", default="models/reader.onnx", help="ONNX file to write (default models/reader.onnx)")
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--copies", type=int, default=2, help="patches cut per labelled index (default 2)")
+    p.add_argument("--pad", type=float,
+                   help="how much wider than the index's box a patch is cut (default 0.8, vision.reader.PAD: the first "
+                        "pip beside or below the index is in view); stored in the reader")
     p.add_argument("--min-sharp", type=float, default=4.0,
                    help="leave out indices in images with fewer sharp px/cm of table (default 4; 0 keeps all)")
     p.add_argument("--min-visible", type=float, default=0.8,

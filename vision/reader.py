@@ -7,9 +7,12 @@ CPUs: the finder need not tell 54 look-alike classes apart, and the reader sees 
 40×40 pixels, hundreds of times cheaper than whole zones, so it can be trained on many
 more of them.
 
-A patch is cut square around the box's centre, ``PAD`` wider than the box's longer side,
-and scaled to ``PATCH`` pixels: a reader that sees the same framing at every scale. The
-same ``patch`` function cuts training and live patches, so the two cannot drift apart.
+A patch is cut square around the box's centre, wider than the box's longer side by the
+reader's ``pad``, and scaled to ``PATCH`` pixels: a reader that sees the same framing at
+every scale. The pad is part of the model (ONNX metadata ``pad``; ``LEGACY_PAD`` for a
+reader without it), because a wider framing shows more than the index: the first pip
+below or beside it, which names the suit when the index's own suit sign is a few pixels.
+The same ``patch`` function cuts training and live patches, so the two cannot drift apart.
 The model is ONNX, run by OpenVINO (three times faster than ONNX Runtime on our CPUs: 3 ms
 for a busy zone's 27 patches); it is about 40 megaflops per patch.
 """
@@ -25,7 +28,8 @@ import numpy as np
 from engine.cards import ALL_CARDS
 
 PATCH = 40
-PAD = 0.2
+PAD = 0.8  # how much wider than the box a new reader's patch is
+LEGACY_PAD = 0.2  # the framing of readers that do not say theirs
 NOT_AN_INDEX = len(ALL_CARDS)  # the reader's last class: something the finder mistook for an index
 CLASSES = len(ALL_CARDS) + 1
 
@@ -35,7 +39,7 @@ class ReaderError(ValueError):
 
 
 def patch(image: np.ndarray, box: tuple[float, float, float, float], angle: float = 0.0,
-          shift: tuple[float, float] = (0.0, 0.0), scale: float = 1.0) -> np.ndarray:
+          shift: tuple[float, float] = (0.0, 0.0), scale: float = 1.0, pad: float = PAD) -> np.ndarray:
     """The ``PATCH``×``PATCH`` BGR patch around ``box`` (x1, y1, x2, y2 in pixels).
 
     ``angle`` (degrees), ``shift`` (fractions of the box's side) and ``scale`` are for
@@ -43,7 +47,7 @@ def patch(image: np.ndarray, box: tuple[float, float, float, float], angle: floa
     reading uses the defaults. Outside the image the border pixels are repeated.
     """
     x1, y1, x2, y2 = box
-    side = max(x2 - x1, y2 - y1, 1.0) * (1.0 + PAD) * scale
+    side = max(x2 - x1, y2 - y1, 1.0) * (1.0 + pad) * scale
     # box edges are continuous coordinates; OpenCV samples pixel i at i, hence the half pixels
     cx = (x1 + x2) / 2 - 0.5 + shift[0] * side
     cy = (y1 + y2) / 2 - 0.5 + shift[1] * side
@@ -68,6 +72,19 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def pad_of(path: Path) -> float:
+    """The framing a reader was trained with, from its ONNX metadata."""
+    if path.suffix != ".onnx":
+        return LEGACY_PAD
+    import onnx
+
+    props = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    try:
+        return float(props.get("pad", LEGACY_PAD))
+    except ValueError:
+        raise ReaderError(f"{path}: its pad metadata is not a number ({props['pad']!r})") from None
+
+
 class IndexReader:
     """Reads patches with the exported model (``models/reader.onnx``)."""
 
@@ -87,6 +104,7 @@ class IndexReader:
         if classes.is_dynamic or classes.get_length() != CLASSES:
             raise ReaderError(f"{path}: gives {classes} classes, a reader gives {CLASSES}")
         self.request = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
+        self.pad = pad_of(path)
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """N×CLASSES probabilities for N patches (class ``NOT_AN_INDEX`` last)."""
@@ -99,6 +117,6 @@ class IndexReader:
         """For each box: (class, probability); class ``NOT_AN_INDEX`` for no index."""
         if not boxes:
             return []
-        probs = self.probabilities(np.stack([patch(image, b) for b in boxes]))
+        probs = self.probabilities(np.stack([patch(image, b, pad=self.pad) for b in boxes]))
         best = probs.argmax(axis=1)
         return [(int(c), float(probs[i, c])) for i, c in enumerate(best)]

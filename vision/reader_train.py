@@ -26,7 +26,7 @@ import numpy as np
 from engine.cards import ALL_CARDS, BIG_JOKER, RANKS, SMALL_JOKER, SUITS, rank_of, suit_of
 from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
 from vision.progress import Progress
-from vision.reader import CLASSES, NOT_AN_INDEX, PATCH, patch, to_tensor
+from vision.reader import CLASSES, NOT_AN_INDEX, PAD, PATCH, patch, to_tensor
 from vision.synth.labels import CLASS_OF
 
 
@@ -60,13 +60,14 @@ def _turn(rng: np.random.Generator) -> float:
 
 def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 4, jitter: bool = True,
                 seed: int = 0, limit: int | None = None, progress: bool = True,
-                legibility: Legibility | None = None) -> Patches:
+                legibility: Legibility | None = None, pad: float = PAD) -> Patches:
     """Patches of every labelled index in a split (``copies`` each) and ``empties`` per image.
 
     With ``jitter`` off each index is cut once, exactly around its label, and no empty
     patches are cut: the measurement of reading alone, given perfect boxes. With
     ``legibility``, indices it rules unreadable (the dataset's sidecars say how sharp and
     how visible) are not cut: a patch no one could read only teaches the reader to guess.
+    ``pad`` is the framing (``vision.reader.patch``) of the reader the patches are for.
     """
     rng = np.random.default_rng(seed)
     paths = split_images(Path(data_yaml), split)[:limit]
@@ -86,10 +87,10 @@ def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 
                 cls = CLASS_OF[card]
                 for _ in range(copies if jitter else 1):
                     if jitter:
-                        images.append(patch(image, tuple(box), angle=_turn(rng),
-                                            shift=tuple(rng.normal(0, 0.06, 2)), scale=float(rng.uniform(0.85, 1.2))))
+                        images.append(patch(image, tuple(box), angle=_turn(rng), shift=tuple(rng.normal(0, 0.06, 2)),
+                                            scale=float(rng.uniform(0.85, 1.2)), pad=pad))
                     else:
-                        images.append(patch(image, tuple(box)))
+                        images.append(patch(image, tuple(box), pad=pad))
                     classes.append(cls)
             if jitter and len(boxes):
                 sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
@@ -101,7 +102,7 @@ def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 
                     box = np.array([x, y, x + side, y + side])
                     if _overlap(box, boxes) > 0.25:  # mostly one index: not an empty patch
                         continue
-                    images.append(patch(image, tuple(box), angle=float(rng.uniform(0, 360))))
+                    images.append(patch(image, tuple(box), angle=float(rng.uniform(0, 360)), pad=pad))
                     classes.append(NOT_AN_INDEX)
                     made += 1
             bar.update(1)
@@ -189,10 +190,11 @@ def accuracy(net, data: Patches, batch: int = 512) -> float:
 
 
 def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, batch: int = 256, lr: float = 3e-3,
-                 seed: int = 0, start: Path | None = None, log=print) -> dict:
+                 seed: int = 0, start: Path | None = None, log=print, pad: float = PAD) -> dict:
     """Train (from scratch, or on from the weights at ``start``), keep the best epoch by
-    validation accuracy, and write ``out`` (ONNX) with its weights beside it (``.pt``, to go
-    on from later, written after every better epoch); returns figures."""
+    validation accuracy, and write ``out`` (ONNX, saying its framing ``pad``: the patches
+    must have been cut with it) with its weights beside it (``.pt``, to go on from later,
+    written after every better epoch); returns figures."""
     import torch
 
     torch.manual_seed(seed)
@@ -230,13 +232,14 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
             Path(out).parent.mkdir(parents=True, exist_ok=True)
             torch.save(best_state, Path(out).with_suffix(".pt"))
     net.load_state_dict(best_state)
-    export_onnx(net, out)
-    return {"best_val_accuracy": best, "epochs": history, "seconds": time.perf_counter() - started,
+    export_onnx(net, out, pad)
+    return {"best_val_accuracy": best, "pad": pad, "epochs": history, "seconds": time.perf_counter() - started,
             "train_patches": len(train.classes), "val_patches": len(val.classes)}
 
 
-def export_onnx(net, out: Path) -> Path:
-    """Write the network as ONNX with a variable batch size."""
+def export_onnx(net, out: Path, pad: float = PAD) -> Path:
+    """Write the network as ONNX with a variable batch size and its framing as metadata."""
+    import onnx
     import torch
 
     net.eval()
@@ -244,4 +247,7 @@ def export_onnx(net, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(net, torch.zeros(1, 3, PATCH, PATCH), str(out), input_names=["patches"], output_names=["logits"],
                       dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    model = onnx.load(str(out))
+    onnx.helper.set_model_props(model, {"pad": repr(float(pad))})
+    onnx.save(model, str(out))
     return out

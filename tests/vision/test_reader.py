@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reader import PAD, PATCH, IndexReader, ReaderError, patch, to_tensor
+from vision.reader import LEGACY_PAD, PAD, PATCH, IndexReader, ReaderError, patch, to_tensor
 
 
 def marked_image() -> np.ndarray:
@@ -15,13 +15,14 @@ def marked_image() -> np.ndarray:
     return image
 
 
-def test_a_patch_frames_the_box_square_and_centred():
-    out = patch(marked_image(), (100, 50, 120, 90))
+@pytest.mark.parametrize("pad", [PAD, LEGACY_PAD])
+def test_a_patch_frames_the_box_square_and_centred(pad):
+    out = patch(marked_image(), (100, 50, 120, 90), pad=pad)
     assert out.shape == (PATCH, PATCH, 3) and out.dtype == np.uint8
     bright = np.argwhere(out.max(axis=2) > 200)
     (top, left), (bottom, right) = bright.min(axis=0), bright.max(axis=0)
     height = bottom - top + 1
-    assert abs(height - PATCH / (1 + PAD)) <= 2  # the box's long side fills the patch, less the margin
+    assert abs(height - PATCH / (1 + pad)) <= 2  # the box's long side fills the patch, less the margin
     assert abs((top + bottom) / 2 - (PATCH - 1) / 2) <= 1 and abs((left + right) / 2 - (PATCH - 1) / 2) <= 1
 
 

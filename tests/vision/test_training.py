@@ -11,7 +11,7 @@ import pytest
 
 from vision.detector import CardDetector, Detection
 from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
-from vision.reader import CLASSES, IndexReader
+from vision.reader import CLASSES, PAD, IndexReader
 from vision.reader_train import cut_patches, train_reader
 from vision.synth.build import build
 from vision.train import TrainError, combine, export, train
@@ -42,7 +42,9 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
     figures = train_reader(patches, cut_patches(data, "val", progress=False), tmp_path / "models" / "reader.onnx",
                            epochs=1, log=lambda line: None)
     assert 0.0 <= figures["best_val_accuracy"] <= 1.0 and figures["train_patches"] == len(patches.classes)
-    assert IndexReader(tmp_path / "models" / "reader.onnx").probabilities(patches.images[:3]).shape == (3, CLASSES)
+    reader = IndexReader(tmp_path / "models" / "reader.onnx")
+    assert reader.probabilities(patches.images[:3]).shape == (3, CLASSES)
+    assert reader.pad == PAD == figures["pad"]  # the framing it was trained with travels in the model
 
     image = cv2.imread(str(next((tmp_path / "smoke" / "images" / "val").iterdir())))
     for path in written:
