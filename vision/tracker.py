@@ -57,10 +57,15 @@ def motion(previous: np.ndarray | None, current: np.ndarray) -> float:
 def _new(laid: tuple[str, ...], committed: Counter) -> tuple[str, ...]:
     """The cards of a zone beyond those committed. No more cards than were committed is
     nothing new, whatever the names: a card read one way when committed and another way
-    now (knocked askew, a shadow, a closer look) is the same card, not a play."""
-    if len(laid) <= sum(committed.values()):
+    now (knocked askew, a shadow, a closer look) is the same card, not a play. The count
+    is what to trust: when the names beyond the committed ones are more than the cards
+    added, an old card is read another way now, and the new cards are the last ones of
+    the row (a row grows to the right as its owner lays more)."""
+    added = len(laid) - sum(committed.values())
+    if added <= 0:
         return ()
-    return _beyond(laid, committed)
+    by_name = _beyond(laid, committed)
+    return by_name if len(by_name) == added else laid[-added:]
 
 
 def _beyond(laid: tuple[str, ...], committed: Counter) -> tuple[str, ...]:

@@ -125,6 +125,24 @@ def test_a_committed_card_read_another_way_later_is_not_a_new_play():
     assert e.new == ("D2",)
 
 
+def test_when_an_old_card_reads_another_way_the_new_cards_are_the_last_of_the_row():
+    z = ZoneTracker("S", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("C4",), False), (0.3, ("C4",), False)])
+    # the king laid beside it, and the four now reads as a spade: one card was added, the king
+    (e,) = run(z, [(1.0, ("S4", "SK"), False), (1.3, ("S4", "SK"), False)])
+    assert e.new == ("SK",) and sum(z.on_table.values()) == 2
+    # then the big joker: the zone holds three cards, two committed, so the joker is new
+    (e,) = run(z, [(2.0, ("C4", "SK", "HR"), False), (2.3, ("C4", "SK", "HR"), False)])
+    assert e.new == ("HR",)
+
+
+def test_new_cards_laid_left_of_the_old_are_found_by_name_when_the_names_agree():
+    z = ZoneTracker("S", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("SK",), False), (0.3, ("SK",), False)])
+    (e,) = run(z, [(1.0, ("C4", "SK"), False), (1.3, ("C4", "SK"), False)])
+    assert e.new == ("C4",)
+
+
 def test_a_second_play_in_the_same_trick_is_only_the_new_cards_and_a_cleared_zone_ends_it():
     z = ZoneTracker("E", settle_s=0.2, auto_commit=True)
     run(z, [(0, ("S3",), False), (0.3, ("S3",), False)])
