@@ -85,7 +85,8 @@ def _detector(args: Namespace):
     from vision.detector import CardDetector, DetectorError
 
     try:
-        return CardDetector(args.weights or default_weights(args.imgsz), imgsz=args.imgsz, conf=args.conf)
+        return CardDetector(args.weights or default_weights(args.imgsz), imgsz=args.imgsz, conf=args.conf,
+                            reader=args.reader)
     except DetectorError as exc:
         raise VisionError(str(exc)) from None
 
@@ -165,7 +166,8 @@ def cmd_eval(args: Namespace) -> None:
         raise VisionError(f"{data}: no such dataset YAML")
     detector = _detector(args)
     results = run_detector(detector, split_images(data, args.split), progress=not args.json)
-    report = {"data": str(data), "weights": str(detector.path), **_figures(results, args.conf)}
+    report = {"data": str(data), "weights": str(detector.path), "reader": str(detector.reader.path),
+              **_figures(results, args.conf)}
     has_meta = any(r.meta is not None for r in results)
     if has_meta:
         report["legible"] = {"min_sharp_px_per_cm": LEGIBLE.min_sharp, "min_visible": LEGIBLE.min_visible,
@@ -174,7 +176,7 @@ def cmd_eval(args: Namespace) -> None:
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return
-    print(f"{data}  ({args.split})  weights {detector.path}")
+    print(f"{data}  ({args.split})  finder {detector.path}  reader {detector.reader.path}")
     _print_figures("all labelled indices", report)
     if has_meta:
         _print_figures(f"legible (fully visible, photographed at >= {LEGIBLE.min_sharp:g} sharp px/cm)",
@@ -359,7 +361,8 @@ def add_parsers(sub) -> None:
             p.add_argument("data", help="dataset YAML")
             p.add_argument("--split", default="val", choices=["train", "val", "test"])
             p.add_argument("--imgsz", type=int, default=320)
-        p.add_argument("--weights", help="model (.pt, .onnx or an OpenVINO folder; default: the committed one)")
+        p.add_argument("--weights", help="finder (.pt, .onnx or an OpenVINO folder; default: the committed one)")
+        p.add_argument("--reader", help="reader (.onnx; default: the one beside the finder, else the committed one)")
         p.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
         p.add_argument("--json", action="store_true", help="JSON output")
         p.set_defaults(func=func)

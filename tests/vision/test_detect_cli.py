@@ -1,0 +1,50 @@
+"""``guandan detect`` and ``guandan eval-detector`` as a user runs them, on the committed
+sample zones (rendered in deck styles never used in training) and the committed model."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.cards import ALL_CARDS
+
+SAMPLES = Path(__file__).parents[2] / "datasets" / "samples"
+
+
+def guandan(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scorer.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_detect_prints_a_json_line_per_photo_and_goes_on_past_one_it_cannot_read(tmp_path):
+    first, second = sorted((SAMPLES / "images").glob("*.jpg"))[:2]
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"not a picture")
+    done = guandan("detect", str(first), str(broken), str(second), "--json", "--annotate", str(tmp_path / "drawn"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "broken.jpg" in done.stderr and "1 of 3 images could not be read" in done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["image"] for line in lines] == [str(first), str(second)]
+    found = [d for line in lines for d in line["detections"]]
+    assert found and all(set(d) == {"card", "conf", "box"} and len(d["box"]) == 4 and 0 < d["conf"] <= 1 for d in found)
+    assert sorted(p.name for p in (tmp_path / "drawn").iterdir()) == [first.name, second.name]
+
+
+def test_detect_without_json_is_a_readable_list():
+    image = sorted((SAMPLES / "images").glob("*.jpg"))[1]
+    done = guandan("detect", str(image))
+    assert done.returncode == 0 and done.stdout.startswith(f"{image}: ") and "card indices" in done.stdout
+
+
+def test_eval_detector_reports_map_and_cards_read_on_a_dataset(tmp_path):
+    data = tmp_path / "samples.yaml"
+    data.write_text(f"path: {SAMPLES}\ntrain: images\nval: images\nnames: {json.dumps(ALL_CARDS)}\n",
+                    encoding="utf-8")
+    done = guandan("eval-detector", str(data), "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    labelled = sum(len(p.read_text().split()) // 5 for p in (SAMPLES / "labels").glob("*.txt"))
+    assert report["labelled"] == labelled and report["correct"] + report["wrong"] + report["missed"] == labelled
+    assert 0 < report["map50"] <= 1 and report["map50_95"] <= report["map50"]
+    assert report["reader"].endswith("reader.onnx")
+    missing = guandan("eval-detector", str(data), "--reader", str(tmp_path / "none.onnx"))
+    assert missing.returncode == 2 and "no such reader model" in missing.stderr and "Traceback" not in missing.stderr
