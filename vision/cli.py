@@ -321,8 +321,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--copies", type=int, default=2, help="patches cut per labelled index (default 2)")
     p.add_argument("--pad", type=float,
-                   help="how much wider than the index's box a patch is cut (default 0.8, vision.reader.PAD: the first "
-                        "pip beside or below the index is in view); stored in the reader")
+                   help="how much wider than the index's box a patch is cut (default 0.2, vision.reader.PAD; 0.8 "
+                        "shows the first pip beside or below the index too); stored in the reader")
     p.add_argument("--min-sharp", type=float, default=4.0,
                    help="leave out indices in images with fewer sharp px/cm of table (default 4; 0 keeps all)")
     p.add_argument("--min-visible", type=float, default=0.8,

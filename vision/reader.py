@@ -9,10 +9,11 @@ more of them.
 
 A patch is cut square around the box's centre, wider than the box's longer side by the
 reader's ``pad``, and scaled to ``PATCH`` pixels: a reader that sees the same framing at
-every scale. The pad is part of the model (ONNX metadata ``pad``; ``LEGACY_PAD`` for a
-reader without it), because a wider framing shows more than the index: the first pip
-below or beside it, which names the suit when the index's own suit sign is a few pixels.
-The same ``patch`` function cuts training and live patches, so the two cannot drift apart.
+every scale. The pad is part of the model (ONNX metadata ``pad``; ``PAD`` for a reader
+without it), so readers framed differently can be trained and compared: a wider framing
+shows the first pip below or beside the index too (``models/README.md`` says what that
+gave). The same ``patch`` function cuts training and live patches, so the two cannot
+drift apart.
 The model is ONNX, run by OpenVINO (three times faster than ONNX Runtime on our CPUs: 3 ms
 for a busy zone's 27 patches); it is about 40 megaflops per patch.
 """
@@ -28,8 +29,7 @@ import numpy as np
 from engine.cards import ALL_CARDS
 
 PATCH = 40
-PAD = 0.8  # how much wider than the box a new reader's patch is
-LEGACY_PAD = 0.2  # the framing of readers that do not say theirs
+PAD = 0.2  # how much wider than the box a patch is, unless the reader says otherwise
 NOT_AN_INDEX = len(ALL_CARDS)  # the reader's last class: something the finder mistook for an index
 CLASSES = len(ALL_CARDS) + 1
 
@@ -75,12 +75,12 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 def pad_of(path: Path) -> float:
     """The framing a reader was trained with, from its ONNX metadata."""
     if path.suffix != ".onnx":
-        return LEGACY_PAD
+        return PAD
     import onnx
 
     props = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
     try:
-        return float(props.get("pad", LEGACY_PAD))
+        return float(props.get("pad", PAD))
     except ValueError:
         raise ReaderError(f"{path}: its pad metadata is not a number ({props['pad']!r})") from None
 

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reader import LEGACY_PAD, PAD, PATCH, IndexReader, ReaderError, patch, to_tensor
+from vision.reader import PAD, PATCH, IndexReader, ReaderError, patch, to_tensor
 
 
 def marked_image() -> np.ndarray:
@@ -15,7 +15,7 @@ def marked_image() -> np.ndarray:
     return image
 
 
-@pytest.mark.parametrize("pad", [PAD, LEGACY_PAD])
+@pytest.mark.parametrize("pad", [PAD, 0.8])
 def test_a_patch_frames_the_box_square_and_centred(pad):
     out = patch(marked_image(), (100, 50, 120, 90), pad=pad)
     assert out.shape == (PATCH, PATCH, 3) and out.dtype == np.uint8
