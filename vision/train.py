@@ -79,9 +79,10 @@ def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = 
             raise TrainError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
         if not str(model).endswith(".yaml") and not Path(model).exists():
             raise TrainError(f"{model}: give a model YAML (e.g. yolo11n.yaml) or a local .pt")
+        warm = not str(model).endswith(".yaml")  # weights to go on from (ultralytics ignores them if told False)
         YOLO(model).train(
             data=str(data.resolve()), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0, amp=False,
-            project=str(out.parent), name=out.name, exist_ok=True, pretrained=False, plots=False,
+            project=str(out.parent), name=out.name, exist_ok=True, pretrained=warm, plots=False,
             fliplr=0.0, mosaic=1.0, degrees=0.0, hsv_h=0.01, patience=patience, save_period=-1, verbose=False,
             fraction=fraction, single_cls=True, optimizer="AdamW", lr0=lr0, warmup_epochs=0, close_mosaic=2,
             **({"time": hours} if hours else {}),

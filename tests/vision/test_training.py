@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+import torch
 
 from vision.detector import CardDetector, Detection
 from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
@@ -25,6 +26,10 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
     assert data.exists() and summary is not None
     best = train(data, tmp_path / "run", epochs=1, imgsz=320, batch=8)
     assert best.exists() and (tmp_path / "run" / "weights" / "last.pt").exists()
+    # going on from weights starts from them: at a learning rate of nearly nothing they stay
+    again = train(data, tmp_path / "again", model=str(best), epochs=1, imgsz=320, batch=8, lr0=1e-12)
+    before, after = conv_weights(best), conv_weights(again)
+    assert before.keys() == after.keys() and all(torch.allclose(before[k], after[k], atol=1e-4) for k in before)
     written = export(best, tmp_path / "models", imgsz=320, formats=("onnx", "openvino", "openvino-int8"),
                      calibration=data)
     names = {p.name for p in written}
@@ -52,6 +57,13 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
         assert detector.reader.path == tmp_path / "models" / "reader.onnx"  # the reader beside the finder
         found = detector.detect(image)
         assert all(isinstance(d, Detection) and d.card for d in found)
+
+
+def conv_weights(checkpoint: Path) -> dict:
+    """A YOLO checkpoint's convolution weights (batch-norm statistics move in any training)."""
+    saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    model = (saved.get("ema") or saved["model"]).float()
+    return {k: v for k, v in model.state_dict().items() if k.endswith("conv.weight")}
 
 
 def _dataset(root: Path, names: list[str]) -> Path:
