@@ -105,9 +105,10 @@ def main() -> None:
             for i, j in pairs:
                 latencies.append((s_plays[j].t - t_plays[i].t) + by_seq.get(s_plays[j].seq, 0.0) / 1000)
             want, got = alerts_by_play(truth, truth_record.events), alerts_by_play(runtime.match, runtime.events)
-            hit, false = sum((want & got).values()), sum((got - want).values())
+            unwanted = got - want
+            hit, false = sum((want & got).values()), sum(unwanted.values())
             false_codes = Counter()
-            for (code, _play), n in (got - want).items():
+            for (code, _play), n in unwanted.items():
                 false_codes[code] += n
             t_hand, s_hand = truth.hand, runtime.match.hand
             finished = t_hand is not None and t_hand.outcome is not None  # --max-events may cut the hand

@@ -39,9 +39,9 @@ def cmd_train_reader(args: Namespace) -> None:
     from vision.reader import PAD
     from vision.reader_train import cut_patches, join_patches, train_reader
 
-    args.pad = PAD if args.pad is None else args.pad
-    if not 0.0 <= args.pad <= 3.0:
-        raise VisionError(f"--pad {args.pad}: give a framing between 0 and 3 (times the box's longer side)")
+    pad = PAD if args.pad is None else args.pad
+    if not 0.0 <= pad <= 3.0:
+        raise VisionError(f"--pad {pad}: give a framing between 0 and 3 (times the box's longer side)")
     sets = [Path(d) for d in args.data]
     for data in sets:
         if not data.exists():
@@ -49,18 +49,18 @@ def cmd_train_reader(args: Namespace) -> None:
     torch.set_num_threads(args.threads)
     readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
     train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i, legibility=readable,
-                                      pad=args.pad) for i, d in enumerate(sets)])
-    val = join_patches([cut_patches(d, "val", copies=1, seed=args.seed + 100 + i, legibility=readable, pad=args.pad)
+                                      pad=pad) for i, d in enumerate(sets)])
+    val = join_patches([cut_patches(d, "val", copies=1, seed=args.seed + 100 + i, legibility=readable, pad=pad)
                         for i, d in enumerate(sets)])
     start = Path(args.start) if args.start else None
     if start is not None and not start.exists():
         raise VisionError(f"{start}: no such reader weights (.pt written beside an earlier reader)")
     figures = train_reader(train, val, Path(args.out), epochs=args.epochs, seed=args.seed, start=start, lr=args.lr,
-                           log=lambda line: print(line, flush=True), pad=args.pad)
+                           log=lambda line: print(line, flush=True), pad=pad)
     if args.heldout:
         from vision.reader import IndexReader
 
-        held = cut_patches(Path(args.heldout), "val", jitter=False, pad=args.pad)
+        held = cut_patches(Path(args.heldout), "val", jitter=False, pad=pad)
         reader = IndexReader(args.out)
         probs = reader.probabilities(held.images)
         figures["heldout_exact_box_accuracy"] = float((probs.argmax(1) == held.classes).mean())

@@ -143,9 +143,15 @@ class Legibility:
 LEGIBLE = Legibility()
 
 
-def split_images(data_yaml: Path, split: str) -> list[Path]:
+def read_dataset(data_yaml: Path) -> tuple[dict, Path]:
+    """A dataset YAML's contents and the folder its splits are relative to."""
     spec = yaml.safe_load(data_yaml.read_text(encoding="utf-8"))
-    root = Path(spec.get("path") or data_yaml.parent)
+    root = Path(spec.get("path") or data_yaml.parent) if isinstance(spec, dict) else data_yaml.parent
+    return spec, root
+
+
+def split_images(data_yaml: Path, split: str) -> list[Path]:
+    spec, root = read_dataset(data_yaml)
     folder = root / spec[split]
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
 

@@ -25,16 +25,16 @@ def combine(datasets: list[str | Path], out: str | Path) -> Path:
     with its own deck styles) without copying images. The sets must name the same classes."""
     import yaml
 
+    from vision.evaluate import read_dataset
+
     specs = []
     for path in map(Path, datasets):
         if not path.exists():
             raise TrainError(f"{path}: no such dataset YAML (build one with 'guandan dataset build')")
-        spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+        spec, root = read_dataset(path)
         if not isinstance(spec, dict) or "train" not in spec or "names" not in spec:
             raise TrainError(f"{path}: not a dataset YAML (it has no train images or class names)")
-        root = Path(spec.get("path") or path.parent)
-        root = root if root.is_absolute() else (path.parent / root).resolve()
-        specs.append((path, root, spec))
+        specs.append((path, root.resolve(), spec))
     first_path, first_root, first = specs[0]
     for path, _, spec in specs[1:]:
         if list(spec["names"]) != list(first["names"]):
@@ -77,9 +77,9 @@ def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = 
         data = Path(data)
         if not data.exists():
             raise TrainError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
-        if not str(model).endswith(".yaml") and not Path(model).exists():
-            raise TrainError(f"{model}: give a model YAML (e.g. yolo11n.yaml) or a local .pt")
         warm = not str(model).endswith(".yaml")  # weights to go on from (ultralytics ignores them if told False)
+        if warm and not Path(model).exists():
+            raise TrainError(f"{model}: give a model YAML (e.g. yolo11n.yaml) or a local .pt")
         YOLO(model).train(
             data=str(data.resolve()), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0, amp=False,
             project=str(out.parent), name=out.name, exist_ok=True, pretrained=warm, plots=False,
