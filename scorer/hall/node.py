@@ -140,6 +140,8 @@ class Node:
                                               qos=topics.QOS, retain=True) for t in self.tables]
             deadline = time.monotonic() + timeout
             for info in infos:
+                if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                    break  # the connection went as we stopped (paho would raise); the will says offline
                 info.wait_for_publish(max(0.0, deadline - time.monotonic()))
         self.client.disconnect()
         self.client.loop_stop()

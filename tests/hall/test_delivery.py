@@ -5,6 +5,7 @@ malformed payloads, events before their header, and messages the broker lost."""
 from __future__ import annotations
 
 import json
+import time
 import uuid
 
 import paho.mqtt.client as mqtt
@@ -149,3 +150,25 @@ def test_a_restarted_node_sends_what_it_had_not_sent(tmp_path, address, store, s
         assert stored(store, "t1") == record
     finally:
         node.stop()
+
+
+def test_a_node_stopped_as_its_broker_dies_stops_cleanly(tmp_path, outbox):
+    """The goodbye may find the connection already gone before the node has heard so
+    (CI met this in a fixture's teardown): stop() must still return, and the unsent
+    events stay in the outbox. paho's disconnect callback is held back a moment, so the
+    node stops inside that window every time."""
+    broker = Mosquitto(tmp_path / "dying").start()
+    node = Node(parse_broker(broker.url), outbox, ["t1"], hall=HALL).start()
+    wait_for(node.client.is_connected, 10, "the node to connect")
+    told = node.client.on_disconnect
+
+    def late(*args) -> None:
+        time.sleep(1.0)
+        told(*args)
+
+    node.client.on_disconnect = late
+    broker.kill()
+    wait_for(lambda: node.client.socket() is None, 10, "paho to close the dead connection")
+    node.publish_many(("t1", event) for event in match("t1")[:3])
+    node.stop(timeout=0.5)
+    assert node.unsent() == 3
