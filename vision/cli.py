@@ -37,7 +37,7 @@ def cmd_train_reader(args: Namespace) -> None:
 
     from vision.evaluate import Legibility
     from vision.reader import PAD
-    from vision.reader_train import cut_patches, join_patches, train_reader
+    from vision.reader_train import cut_patches, join_patches, train_reader, widths_of
 
     pad = PAD if args.pad is None else args.pad
     if not 0.0 <= pad <= 3.0:
@@ -46,17 +46,25 @@ def cmd_train_reader(args: Namespace) -> None:
     for data in sets:
         if not data.exists():
             raise VisionError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
+    start = Path(args.start) if args.start else None
+    if start is not None and not start.exists():
+        raise VisionError(f"{start}: no such reader weights (.pt written beside an earlier reader)")
+    widths = tuple(args.widths) if args.widths else None
+    if widths is not None and min(widths) < 1:
+        raise VisionError(f"--widths {' '.join(map(str, widths))}: every stage needs at least one channel")
+    if widths is not None and start is not None:  # checked before minutes of cutting patches
+        was = widths_of(torch.load(start, map_location="cpu", weights_only=True))
+        if any(w < o for w, o in zip(widths, was, strict=True)):
+            raise VisionError(f"--widths {' '.join(map(str, widths))}: a reader can only be widened, and "
+                              f"{start} is {' '.join(map(str, was))} wide")
     torch.set_num_threads(args.threads)
     readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
     train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i, legibility=readable,
                                       pad=pad) for i, d in enumerate(sets)])
     val = join_patches([cut_patches(d, "val", copies=1, seed=args.seed + 100 + i, legibility=readable, pad=pad)
                         for i, d in enumerate(sets)])
-    start = Path(args.start) if args.start else None
-    if start is not None and not start.exists():
-        raise VisionError(f"{start}: no such reader weights (.pt written beside an earlier reader)")
     figures = train_reader(train, val, Path(args.out), epochs=args.epochs, seed=args.seed, start=start, lr=args.lr,
-                           log=lambda line: print(line, flush=True), pad=pad)
+                           log=lambda line: print(line, flush=True), pad=pad, widths=widths)
     if args.heldout:
         from vision.reader import IndexReader
 
@@ -329,6 +337,9 @@ def add_parsers(sub) -> None:
                    help="leave out indices less visible than this share (default 0.8)")
     p.add_argument("--heldout", help="dataset YAML of held-out deck styles, measured at the end")
     p.add_argument("--start", help="go on from these reader weights (the .pt beside an earlier reader)")
+    p.add_argument("--widths", type=int, nargs=4, metavar="N",
+                   help="channels of the four stages (default 16 32 64 128); with --start, a wider network that "
+                        "first reads exactly as the start does, then trains on")
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 0.003)")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
     p.add_argument("--seed", type=int, default=0)

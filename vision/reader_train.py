@@ -8,7 +8,7 @@ players lay their cards nearly upright (the scenes too); the rest are any angle.
 with no label: felt, card bodies, pips, face art, hands, props, half-hidden corners. Those
 teach the reader to turn down the finder's mistakes.
 
-The network is small (four stages of 3×3 convolutions, 16–128 channels); on two CPU cores
+The network is small (four stages of 3×3 convolutions, 16–128 channels, wider on request); on two CPU cores
 an epoch of 100,000 patches takes a few minutes. The weights are exported to ONNX for
 ``vision.reader.IndexReader``.
 """
@@ -135,23 +135,79 @@ def join_patches(parts: list[Patches]) -> Patches:
     return Patches(np.concatenate([p.images for p in parts]), np.concatenate([p.classes for p in parts]))
 
 
-def build_net():
+WIDTHS = (16, 32, 64, 128)  # channels of the four stages: the committed reader's
+
+
+def build_net(widths: tuple[int, ...] = WIDTHS):
     """The reader network: 40×40 patch → CLASSES logits (through rank and suit parts)."""
     import torch.nn as nn
 
+    if len(widths) != 4 or min(widths) < 1:
+        raise ValueError(f"a reader has four stages, each at least one channel wide, not {widths}")
     parts = card_map()
 
     def stage(cin: int, cout: int) -> list:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
                 nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
+    a, b, c, d = widths
     return nn.Sequential(
-        *stage(3, 16), nn.MaxPool2d(2),      # 20
-        *stage(16, 32), nn.MaxPool2d(2),     # 10
-        *stage(32, 64), nn.MaxPool2d(2),     # 5
-        *stage(64, 128), nn.AvgPool2d(PATCH // 8), nn.Flatten(),
-        nn.Dropout(0.2), nn.Linear(128, parts.shape[1]), _fixed_linear(parts),
+        *stage(3, a), nn.MaxPool2d(2),      # 20
+        *stage(a, b), nn.MaxPool2d(2),      # 10
+        *stage(b, c), nn.MaxPool2d(2),      # 5
+        *stage(c, d), nn.AvgPool2d(PATCH // 8), nn.Flatten(),
+        nn.Dropout(0.2), nn.Linear(d, parts.shape[1]), _fixed_linear(parts),
     )
+
+
+def widths_of(state: dict) -> tuple[int, ...]:
+    """The stage widths of saved reader weights (each stage's first convolution's outputs)."""
+    convs = [v for v in state.values() if getattr(v, "ndim", 0) == 4]
+    return tuple(int(w.shape[0]) for w in convs[0::2])
+
+
+def widen(net, widths: tuple[int, ...], *, noise: float = 0.01, seed: int = 0):
+    """A wider reader that reads exactly as ``net`` does (before ``noise``), to train on from.
+
+    Each new channel copies a randomly chosen old one of its stage (the convolution that
+    makes it and its batch norm), and whatever reads the copied channels gets its weights
+    shared out among the copies, so the sum is unchanged (Net2Net's widening). Training
+    from the narrow reader's knowledge is far cheaper than a wide one from scratch on a
+    CPU. ``noise`` (relative to each weight's scale) lets the copies drift apart; without
+    it they would get the same gradients and stay copies."""
+    import torch
+    import torch.nn as nn
+
+    old = widths_of(net.state_dict())
+    if any(w < o for w, o in zip(widths, old, strict=True)):
+        raise ValueError(f"widening only: {widths} is narrower than {old} somewhere")
+    wide = build_net(widths)
+    gen = torch.Generator().manual_seed(seed)
+    convs = [m for m in net if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net if isinstance(m, nn.BatchNorm2d)]
+    wide_convs = [m for m in wide if isinstance(m, nn.Conv2d)]
+    wide_norms = [m for m in wide if isinstance(m, nn.BatchNorm2d)]
+    picks = []  # per stage: which old channel each new channel copies
+    for o, w in zip(old, widths, strict=True):
+        extra = torch.randint(0, o, (w - o,), generator=gen)
+        picks.append(torch.cat([torch.arange(o), extra]))
+    with torch.no_grad():
+        fan_in = torch.arange(3)  # the image's colours, never widened
+        share = torch.ones(3)
+        for i, (conv, norm, wconv, wnorm) in enumerate(zip(convs, norms, wide_convs, wide_norms, strict=True)):
+            pick = picks[i // 2]
+            weight = conv.weight[pick][:, fan_in] / share.view(1, -1, 1, 1)
+            copies = torch.arange(len(pick)) >= old[i // 2]
+            scale = weight.std() * noise
+            weight[copies] += torch.randn(weight[copies].shape, generator=gen) * scale
+            wconv.weight.copy_(weight)
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(wnorm, name).copy_(getattr(norm, name)[pick])
+            fan_in, share = pick, torch.bincount(pick, minlength=old[i // 2]).float()[pick]
+        head, wide_head = net[-2], wide[-2]
+        wide_head.weight.copy_(head.weight[:, fan_in] / share.view(1, -1))
+        wide_head.bias.copy_(head.bias)
+    return wide
 
 
 def _fixed_linear(weights):
@@ -190,18 +246,25 @@ def accuracy(net, data: Patches, batch: int = 512) -> float:
 
 
 def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, batch: int = 256, lr: float = 3e-3,
-                 seed: int = 0, start: Path | None = None, log=print, pad: float = PAD) -> dict:
+                 seed: int = 0, start: Path | None = None, log=print, pad: float = PAD,
+                 widths: tuple[int, ...] | None = None) -> dict:
     """Train (from scratch, or on from the weights at ``start``), keep the best epoch by
     validation accuracy, and write ``out`` (ONNX, saying its framing ``pad``: the patches
     must have been cut with it) with its weights beside it (``.pt``, to go on from later,
-    written after every better epoch); returns figures."""
+    written after every better epoch); returns figures. ``widths`` wider than the start's
+    widen it first (``widen``); from scratch they are the new network's."""
     import torch
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = build_net()
-    if start is not None:
-        net.load_state_dict(torch.load(start, map_location="cpu", weights_only=True))
+    if start is None:
+        net = build_net(widths or WIDTHS)
+    else:
+        state = torch.load(start, map_location="cpu", weights_only=True)
+        net = build_net(widths_of(state))
+        net.load_state_dict(state)
+        if widths is not None and tuple(widths) != widths_of(state):
+            net = widen(net, tuple(widths), seed=seed)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(len(train.classes) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
@@ -233,7 +296,8 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
             torch.save(best_state, Path(out).with_suffix(".pt"))
     net.load_state_dict(best_state)
     export_onnx(net, out, pad)
-    return {"best_val_accuracy": best, "pad": pad, "epochs": history, "seconds": time.perf_counter() - started,
+    return {"best_val_accuracy": best, "pad": pad, "widths": list(widths_of(best_state)), "epochs": history,
+            "seconds": time.perf_counter() - started,
             "train_patches": len(train.classes), "val_patches": len(val.classes)}
 
 

@@ -48,3 +48,14 @@ def test_eval_detector_reports_map_and_cards_read_on_a_dataset(tmp_path):
     assert report["reader"].endswith("reader.onnx")
     missing = guandan("eval-detector", str(data), "--reader", str(tmp_path / "none.onnx"))
     assert missing.returncode == 2 and "no such reader model" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_train_reader_refuses_to_narrow_a_reader_before_cutting_patches(tmp_path):
+    data = tmp_path / "data.yaml"
+    data.write_text("train: images/train\nval: images/val\nnames: [S2]\n")
+    done = guandan("train-reader", "--data", str(data), "--start", "models/reader.pt", "--widths", "16", "32", "48",
+                   "128", "--out", str(tmp_path / "r.onnx"))
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "only be widened" in done.stderr and "16 32 64 128" in done.stderr
+    done = guandan("train-reader", "--data", str(data), "--widths", "16", "0", "64", "128")
+    assert done.returncode != 0 and "at least one channel" in done.stderr and "Traceback" not in done.stderr

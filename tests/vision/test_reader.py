@@ -1,5 +1,7 @@
 """The index reader's patches (vision/reader.py): framing, turning, borders, and model errors."""
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -55,3 +57,46 @@ def test_a_missing_or_foreign_model_is_a_clear_error(tmp_path):
     torch.onnx.export(net, torch.zeros(1, 3, PATCH, PATCH), str(tmp_path / "seven.onnx"), dynamo=False)
     with pytest.raises(ReaderError, match="gives 7 classes"):
         IndexReader(tmp_path / "seven.onnx")
+
+
+def committed_reader():
+    import torch
+
+    from vision.reader_train import build_net
+
+    net = build_net()
+    net.load_state_dict(torch.load(Path(__file__).parents[2] / "models" / "reader.pt", map_location="cpu",
+                                   weights_only=True))
+    return net.eval()
+
+
+def test_a_widened_reader_reads_exactly_as_the_narrow_one_did():
+    import torch
+
+    from vision.reader_train import WIDTHS, widen, widths_of
+
+    narrow = committed_reader()
+    assert widths_of(narrow.state_dict()) == WIDTHS
+    wide = widen(narrow, (24, 40, 96, 160), noise=0.0).eval()
+    assert widths_of(wide.state_dict()) == (24, 40, 96, 160)
+    x = torch.rand(16, 3, PATCH, PATCH)
+    with torch.no_grad():
+        before, after = narrow(x), wide(x)
+    assert torch.allclose(before, after, atol=1e-4)
+    # with the symmetry-breaking noise it reads nearly the same, and its copies differ
+    noisy = widen(narrow, (24, 40, 96, 160)).eval()
+    with torch.no_grad():
+        assert (noisy(x).argmax(1) == before.argmax(1)).float().mean() >= 0.9
+    first = noisy[0].weight  # 16 old channels, then 8 copies of some of them
+    assert not any(torch.equal(new, old) for new in first[16:] for old in first[:16])
+    exact = widen(narrow, (24, 40, 96, 160), noise=0.0)[0].weight
+    assert all(any(torch.equal(new, old) for old in exact[:16]) for new in exact[16:])
+
+
+def test_widening_only_widens():
+    from vision.reader_train import build_net, widen
+
+    with pytest.raises(ValueError, match="widening only"):
+        widen(committed_reader(), (16, 32, 48, 128))
+    with pytest.raises(ValueError, match="four stages"):
+        build_net((16, 32, 64))

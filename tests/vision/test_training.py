@@ -50,6 +50,11 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
     reader = IndexReader(tmp_path / "models" / "reader.onnx")
     assert reader.probabilities(patches.images[:3]).shape == (3, CLASSES)
     assert reader.pad == PAD == figures["pad"]  # the framing it was trained with travels in the model
+    wider = train_reader(patches, cut_patches(data, "val", progress=False), tmp_path / "wide" / "reader.onnx",
+                         epochs=1, log=lambda line: None, start=tmp_path / "models" / "reader.pt",
+                         widths=(16, 32, 96, 128))
+    assert wider["widths"] == [16, 32, 96, 128] and figures["widths"] == [16, 32, 64, 128]
+    assert IndexReader(tmp_path / "wide" / "reader.onnx").probabilities(patches.images[:3]).shape == (3, CLASSES)
 
     image = cv2.imread(str(next((tmp_path / "smoke" / "images" / "val").iterdir())))
     for path in written:
