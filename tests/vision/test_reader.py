@@ -62,34 +62,34 @@ def test_a_missing_or_foreign_model_is_a_clear_error(tmp_path):
 def committed_reader():
     import torch
 
-    from vision.reader_train import build_net
+    from vision.reader_train import build_net, widths_of
 
-    net = build_net()
-    net.load_state_dict(torch.load(Path(__file__).parents[2] / "models" / "reader.pt", map_location="cpu",
-                                   weights_only=True))
+    state = torch.load(Path(__file__).parents[2] / "models" / "reader.pt", map_location="cpu", weights_only=True)
+    net = build_net(widths_of(state))
+    net.load_state_dict(state)
     return net.eval()
 
 
 def test_a_widened_reader_reads_exactly_as_the_narrow_one_did():
     import torch
 
-    from vision.reader_train import WIDTHS, widen, widths_of
+    from vision.reader_train import widen, widths_of
 
     narrow = committed_reader()
-    assert widths_of(narrow.state_dict()) == WIDTHS
-    wide = widen(narrow, (24, 40, 96, 160), noise=0.0).eval()
-    assert widths_of(wide.state_dict()) == (24, 40, 96, 160)
+    assert widths_of(narrow.state_dict()) == (16, 32, 96, 128)  # the committed reader, widened once already
+    wide = widen(narrow, (24, 40, 128, 160), noise=0.0).eval()
+    assert widths_of(wide.state_dict()) == (24, 40, 128, 160)
     x = torch.rand(16, 3, PATCH, PATCH)
     with torch.no_grad():
         before, after = narrow(x), wide(x)
     assert torch.allclose(before, after, atol=1e-4)
     # with the symmetry-breaking noise it reads nearly the same, and its copies differ
-    noisy = widen(narrow, (24, 40, 96, 160)).eval()
+    noisy = widen(narrow, (24, 40, 128, 160)).eval()
     with torch.no_grad():
         assert (noisy(x).argmax(1) == before.argmax(1)).float().mean() >= 0.9
     first = noisy[0].weight  # 16 old channels, then 8 copies of some of them
     assert not any(torch.equal(new, old) for new in first[16:] for old in first[:16])
-    exact = widen(narrow, (24, 40, 96, 160), noise=0.0)[0].weight
+    exact = widen(narrow, (24, 40, 128, 160), noise=0.0)[0].weight
     assert all(any(torch.equal(new, old) for old in exact[:16]) for new in exact[16:])
 
 

@@ -115,7 +115,7 @@ MISREAD = pytest.mark.xfail(strict=True, reason="the detector misreads the cards
 
 
 @pytest.mark.parametrize("seed", [pytest.param(1, marks=MISREAD),  # a tribute and its return
-                                  pytest.param(7, marks=MISREAD)])  # both big jokers shown: resisted
+                                  7])  # both big jokers shown: resisted
 def test_tribute_return_and_resistance_are_seen_between_hands(detector, seed):
     from vision.render_game import Renderer
 
