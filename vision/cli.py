@@ -37,7 +37,7 @@ def cmd_train_reader(args: Namespace) -> None:
 
     from vision.evaluate import Legibility
     from vision.reader import PAD
-    from vision.reader_train import cut_patches, join_patches, train_reader, widths_of
+    from vision.reader_train import check_widths, cut_patches, join_patches, train_reader, widths_of
 
     pad = PAD if args.pad is None else args.pad
     if not 0.0 <= pad <= 3.0:
@@ -50,13 +50,18 @@ def cmd_train_reader(args: Namespace) -> None:
     if start is not None and not start.exists():
         raise VisionError(f"{start}: no such reader weights (.pt written beside an earlier reader)")
     widths = tuple(args.widths) if args.widths else None
-    if widths is not None and min(widths) < 1:
-        raise VisionError(f"--widths {' '.join(map(str, widths))}: every stage needs at least one channel")
-    if widths is not None and start is not None:  # checked before minutes of cutting patches
-        was = widths_of(torch.load(start, map_location="cpu", weights_only=True))
-        if any(w < o for w, o in zip(widths, was, strict=True)):
-            raise VisionError(f"--widths {' '.join(map(str, widths))}: a reader can only be widened, and "
-                              f"{start} is {' '.join(map(str, was))} wide")
+    if widths is not None:  # checked before minutes of cutting patches
+        shown = " ".join(map(str, widths))
+        try:
+            check_widths(widths)
+        except ValueError:
+            raise VisionError(f"--widths {shown}: every stage needs at least one channel") from None
+        was = widths_of(torch.load(start, map_location="cpu", weights_only=True)) if start else None
+        try:
+            check_widths(widths, was)
+        except ValueError:
+            raise VisionError(f"--widths {shown}: a reader can only be widened, and {start} is "
+                              f"{' '.join(map(str, was))} wide") from None
     torch.set_num_threads(args.threads)
     readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
     train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i, legibility=readable,

@@ -138,12 +138,19 @@ def join_patches(parts: list[Patches]) -> Patches:
 WIDTHS = (16, 32, 64, 128)  # channels of the four stages: the committed reader's
 
 
+def check_widths(widths: tuple[int, ...], start: tuple[int, ...] | None = None) -> None:
+    """Raise ValueError unless ``widths`` can be a reader's, grown from ``start``'s if given."""
+    if len(widths) != 4 or min(widths) < 1:
+        raise ValueError(f"a reader has four stages, each at least one channel wide, not {widths}")
+    if start is not None and any(w < o for w, o in zip(widths, start, strict=True)):
+        raise ValueError(f"widening only: {widths} is narrower than {start} somewhere")
+
+
 def build_net(widths: tuple[int, ...] = WIDTHS):
     """The reader network: 40×40 patch → CLASSES logits (through rank and suit parts)."""
     import torch.nn as nn
 
-    if len(widths) != 4 or min(widths) < 1:
-        raise ValueError(f"a reader has four stages, each at least one channel wide, not {widths}")
+    check_widths(widths)
     parts = card_map()
 
     def stage(cin: int, cout: int) -> list:
@@ -179,8 +186,7 @@ def widen(net, widths: tuple[int, ...], *, noise: float = 0.01, seed: int = 0):
     import torch.nn as nn
 
     old = widths_of(net.state_dict())
-    if any(w < o for w, o in zip(widths, old, strict=True)):
-        raise ValueError(f"widening only: {widths} is narrower than {old} somewhere")
+    check_widths(widths, old)
     wide = build_net(widths)
     gen = torch.Generator().manual_seed(seed)
     convs = [m for m in net if isinstance(m, nn.Conv2d)]
