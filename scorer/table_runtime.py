@@ -24,6 +24,7 @@ each is a resistance, not two tributes.
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -40,6 +41,7 @@ from engine.seats import PLAY_ORDER
 from vision.annotate import draw_detections
 from vision.calibration import Calibration, CalibrationError, rectify_zone, zone_size
 from vision.camera import Frame
+from vision.deck import within_deck
 from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards, own_side
 from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion, thumbnail
@@ -234,9 +236,17 @@ class TableRuntime:
             return True
 
     def _play_fields(self, seat: str, cards: tuple[str, ...]) -> dict:
-        level = self.match.hand.level if self.match.hand else "2"
+        hand = self.match.hand
+        level = hand.level if hand else "2"
+        laid = self.zones[seat].tracker.stable
+        seen = hand.tracker.seen if hand is not None and hand.outcome is None else Counter()
+        read = cards
+        cards, rereads = within_deck(cards, [laid.others_of(c) for c in cards], seen)
+        for r in rereads:
+            self.alert(f"seat {seat}: read {r.read}, but both {r.read} are already out: taken as {r.taken} "
+                       f"(confidence {r.confidence:.2f}); a referee should check the play")
         reading = reading_from_layout(cards, level)
-        conf = [d.conf for d in self.zones[seat].detections if d.card in cards]
+        conf = [d.conf for d in self.zones[seat].detections if d.card in read] + [r.confidence for r in rereads]
         fields: dict = {"seat": seat, "cards": cards, "confidence": round(min(conf), 3) if conf else 0.0}
         if reading is not None:
             fields["reading"] = (reading.type, reading.rank)

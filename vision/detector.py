@@ -27,6 +27,8 @@ from vision.yolo_env import prepare
 CONFIDENCE = 0.25
 FIND = 0.05
 IOU = 0.5
+RUNNERS_UP = 3  # how many other readings of an index a detection keeps
+RUNNER_UP_FLOOR = 0.01  # a runner-up less likely than this is no candidate
 MODELS = Path(__file__).resolve().parent.parent / "models"
 READER = MODELS / "reader.onnx"
 #: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
@@ -40,6 +42,9 @@ class Detection:
     card: str
     conf: float
     box: tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
+    #: the reader's runners-up for this index, likeliest first, as (card, confidence): what it
+    #: is if it cannot be ``card`` (a third copy of a card, ``vision.deck``)
+    others: tuple[tuple[str, float], ...] = ()
 
     def to_json(self) -> dict:
         return {"card": self.card, "conf": round(self.conf, 4), "box": [round(v, 1) for v in self.box]}
@@ -60,7 +65,7 @@ def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, ove
             x1, y1, x2, y2 = d.box
             if (x0 and x1 < 2) or (x0 + tile < width and x2 > tile - 2):
                 continue  # cut by this tile's edge: the neighbouring tile sees it whole
-            found.append(Detection(d.card, d.conf, (x1 + x0, y1, x2 + x0, y2)))
+            found.append(Detection(d.card, d.conf, (x1 + x0, y1, x2 + x0, y2), d.others))
     return sorted(found, key=lambda d: -d.conf)
 
 
@@ -118,7 +123,11 @@ class CardDetector:
         at most 1, so it could not pass."""
         floor = self.conf if conf is None else conf
         found = self.find(image, floor)
-        readings = self.reader.read(image, [box for box, _ in found])
-        out = [Detection(ALL_CARDS[cls], f * p, box) for (box, f), (cls, p) in zip(found, readings, strict=True)
-               if cls != NOT_AN_INDEX and f * p >= floor]
+        readings = self.reader.read(image, [box for box, _ in found], ranked=RUNNERS_UP + 1)
+        out = []
+        for (box, f), ((cls, p), *rest) in zip(found, readings, strict=True):
+            if cls == NOT_AN_INDEX or f * p < floor:
+                continue
+            others = tuple((ALL_CARDS[c], f * q) for c, q in rest if c != NOT_AN_INDEX and f * q >= RUNNER_UP_FLOOR)
+            out.append(Detection(ALL_CARDS[cls], f * p, box, others))
         return sorted(out, key=lambda d: -d.conf)

@@ -42,10 +42,21 @@ class Laid:
     confidences: tuple[float, ...]
     #: indices that fitted no card (a second row, or something misread): for the referee
     stray: tuple[str, ...] = ()
+    #: for each card, what else its corners may show, likeliest first, as (card, confidence)
+    others: tuple[tuple[tuple[str, float], ...], ...] = ()
 
     @property
     def confidence(self) -> float:
         return min(self.confidences) if self.confidences else 1.0
+
+    def others_of(self, card: str) -> tuple[tuple[str, float], ...]:
+        """What else a card of this name in the row may be (of all its copies here)."""
+        best: dict[str, float] = {}
+        for name, others in zip(self.cards, self.others, strict=False):
+            if name == card:
+                for other, conf in others:
+                    best[other] = max(conf, best.get(other, 0.0))
+        return tuple(sorted(best.items(), key=lambda kv: -kv[1]))
 
 
 def _centre_cm(d: Detection, px_per_cm: float) -> tuple[float, float]:
@@ -57,10 +68,12 @@ def _within(value: float, span: tuple[float, float]) -> bool:
     return span[0] <= value <= span[1]
 
 
-def _reading(corners: list[Detection], rivals: list[Detection]) -> tuple[str, float]:
+def _reading(corners: list[Detection], rivals: list[Detection]
+             ) -> tuple[str, float, tuple[tuple[str, float], ...]]:
     """One card's name and confidence from its corners (and ``rivals``: other names read on
     one of them): the surest corner names it, other corners that agree add to it (each could
-    have been the one that read it), and readings of another name take that much away."""
+    have been the one that read it), and readings of another name take that much away.
+    Last, the other names its corners may show, each as sure as its surest reading."""
     best = max(corners, key=lambda d: d.conf)
     doubt_for = doubt_against = 1.0
     for d in corners:
@@ -71,7 +84,12 @@ def _reading(corners: list[Detection], rivals: list[Detection]) -> tuple[str, fl
     for d in rivals:
         if d.card != best.card:
             doubt_against *= 1.0 - d.conf
-    return best.card, (1.0 - doubt_for) * doubt_against
+    others: dict[str, float] = {}
+    for d in corners + rivals:
+        for name, conf in ((d.card, d.conf), *d.others):
+            if name != best.card:
+                others[name] = max(conf, others.get(name, 0.0))
+    return best.card, (1.0 - doubt_for) * doubt_against, tuple(sorted(others.items(), key=lambda kv: -kv[1]))
 
 
 def own_side(seat: str, detections: list[Detection], px_per_cm: float = PX_PER_CM) -> list[Detection]:
@@ -155,4 +173,5 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
         else:
             corners[owner].append(detections[i])
     readings = [_reading(corners[j], rivals[j]) for j in cards]
-    return Laid(tuple(c for c, _ in readings), tuple(p for _, p in readings), tuple(stray))
+    return Laid(tuple(c for c, _, _ in readings), tuple(p for _, p, _ in readings), tuple(stray),
+                tuple(o for _, _, o in readings))

@@ -112,11 +112,13 @@ class IndexReader:
             return np.zeros((0, CLASSES), np.float32)
         return softmax(np.asarray(self.request.infer({0: to_tensor(patches)})[0]))
 
-    def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]
-             ) -> list[tuple[int, float]]:
-        """For each box: (class, probability); class ``NOT_AN_INDEX`` for no index."""
+    def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]], ranked: int = 1
+             ) -> list[list[tuple[int, float]]]:
+        """For each box its ``ranked`` likeliest classes, likeliest first, as (class,
+        probability); class ``NOT_AN_INDEX`` for no index. The runners-up matter when the
+        likeliest is impossible, such as a third copy of a card (``vision.deck``)."""
         if not boxes:
             return []
         probs = self.probabilities(np.stack([patch(image, b, pad=self.pad) for b in boxes]))
-        best = probs.argmax(axis=1)
-        return [(int(c), float(probs[i, c])) for i, c in enumerate(best)]
+        order = np.argsort(-probs, axis=1)[:, :ranked]
+        return [[(int(c), float(probs[i, c])) for c in row] for i, row in enumerate(order)]

@@ -78,3 +78,13 @@ def test_boxes_are_in_the_pixels_of_the_image_given():
     small_boxes = np.array([d.box for d in CardDetector(MODELS / "finder.pt").detect(image)])
     big_boxes = np.array([d.box for d in CardDetector(MODELS / "finder.pt", imgsz=640).detect(big)])
     assert len(small_boxes) and big_boxes.max() > image.shape[1]  # scaled with the image, not to the model input
+
+
+def test_each_reading_keeps_the_readers_runners_up_less_likely_than_it():
+    detections = CardDetector(committed_finder()).detect(cv2.imread(str(SAMPLES[1])))
+    assert any(d.others for d in detections)  # an unsure index has something else it might be
+    for d in detections:
+        names = [name for name, _ in d.others]
+        confs = [conf for _, conf in d.others]
+        assert d.card not in names and len(set(names)) == len(names) <= 3
+        assert confs == sorted(confs, reverse=True) and all(0.01 <= c <= d.conf for c in confs)

@@ -27,6 +27,15 @@ def test_the_last_cards_bottom_right_index_is_not_another_card():
     assert laid.cards == ("C6", "S7") and laid.stray == ()
 
 
+def test_a_card_keeps_what_else_its_corners_may_show_likeliest_first():
+    top = Detection("S7", 0.8, (95, 20, 105, 40), (("C7", 0.15), ("S1", 0.02)))
+    corner = Detection("C7", 0.3, (141, 88, 151, 108), (("S7", 0.25),))  # the bottom-right one
+    laid = group_cards([index("H2", 8, 3), top, corner])
+    assert laid.cards == ("H2", "S7")
+    assert laid.others[1] == (("C7", 0.3), ("S1", 0.02))
+    assert laid.others_of("S7") == (("C7", 0.3), ("S1", 0.02)) and laid.others_of("D9") == ()
+
+
 def test_a_four_index_deck_shows_each_card_twice_and_the_last_card_four_times():
     # top band: C6, H9, S7 and S7's top-right corner; below: each card's bottom-left corner
     # and S7's bottom-right one (under its top-right)

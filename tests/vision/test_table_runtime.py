@@ -186,3 +186,35 @@ def test_a_frozen_feed_is_told_and_so_is_its_recovery(detector):
     moved[0, 0] ^= 1  # a live sensor never repeats a frame exactly
     rt.process(Frame(moved, 7.0, 70))
     assert alerts[-1] == "camera: the picture moves again"
+
+
+def test_a_third_copy_read_is_committed_as_the_readers_runner_up_and_the_referee_told(detector):
+    import random
+
+    from engine.bots import self_play
+    from engine.events import Deal
+    from vision.grouping import Laid
+
+    profile = profiles.load("linyi")
+    played = self_play(profile, random.Random(4), max_hands=1)
+    hidden = [Deal(seq=e.seq, t=e.t, leader=e.leader) if isinstance(e, Deal) else e for e in played]
+    seen: dict[str, int] = {}
+    cut = 0
+    while 2 not in seen.values():  # up to the first moment both copies of a card are out
+        for card in hidden[cut].cards if isinstance(hidden[cut], PlayCards) else ():
+            seen[card] = seen.get(card, 0) + 1
+        cut += 1
+    twice = next(c for c, n in seen.items() if n == 2)
+    spare = next(c for c in ("S3", "C3", "H3", "D3", "S4") if c not in seen)
+    alerts: list[str] = []
+    rt = TableRuntime(detector, profile, alert=alerts.append, resume=hidden[:cut])
+    seat = rt.match.hand.turn
+    tracker = rt.zones[seat].tracker
+    tracker.on_table.clear()
+    tracker.stable = Laid((twice,), (0.9,), (), (((spare, 0.3), ("HR", 0.05)),))
+    fields = rt.zone(seat)
+    assert fields["cards"] == (spare,) and fields["confidence"] == 0.3  # low: the referee is asked
+    assert any(f"read {twice}, but both {twice} are already out: taken as {spare}" in a for a in alerts)
+    tracker.on_table.clear()
+    tracker.stable = Laid((twice,), (0.9,), (), ((),))  # nothing else it could be: the reading stands
+    assert rt.zone(seat)["cards"] == (twice,)  # and the engine will say duplicate_card
