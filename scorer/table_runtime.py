@@ -39,7 +39,7 @@ from engine.match import Match
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER
 from vision.annotate import draw_detections
-from vision.calibration import Calibration, CalibrationError, rectify_zone, zone_size
+from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError, rectify_zone, zone_size
 from vision.camera import Frame
 from vision.deck import within_deck
 from vision.detector import CardDetector, Detection, detect_tiled
@@ -215,7 +215,18 @@ class TableRuntime:
             for zone in self.zones.values():
                 zone.previous = zone.read_image = zone.read_thumb = zone.bare = None
         self.calibration = fresh
+        self._check_resolution()
         return True
+
+    def _check_resolution(self) -> None:
+        """A camera too far away or too coarse for its cards to be read: say so once per
+        calibration, not on every misread play (``vision.calibration.MIN_PX_PER_CM``)."""
+        resolution = self.calibration.zone_resolution()
+        seat = min(resolution, key=resolution.get)
+        if resolution[seat] < MIN_PX_PER_CM:
+            self.alert(f"camera: seat {seat}'s play zone is seen at {resolution[seat]:.1f} px/cm, too coarse to "
+                       f"read most cards (at least {MIN_PX_PER_CM:g}, better {GOOD_PX_PER_CM:g}): bring the "
+                       "camera closer, zoom in, or use 1080p")
 
     # --- committing ---------------------------------------------------------------------
 

@@ -22,6 +22,10 @@ MARKERS = {0: (-40.0, -40.0), 1: (40.0, -40.0), 2: (40.0, 40.0), 3: (-40.0, 40.0
 DICTIONARY = cv2.aruco.DICT_4X4_50
 ZONE_NEAR_CM, ZONE_FAR_CM, ZONE_HALF_WIDTH_CM = 10.0, 36.0, 28.0
 PX_PER_CM = 10.0
+#: camera pixels per table centimetre at a play zone: the detector reads about 85 % of
+#: indices from ``GOOD_PX_PER_CM``, 72 % between the two, under half below ``MIN_PX_PER_CM``
+#: (models/README.md). A 720p camera that shows the whole table gives about 6.5; 1080p about 9.
+MIN_PX_PER_CM, GOOD_PX_PER_CM = 6.0, 8.0
 
 
 class CalibrationError(ValueError):
@@ -82,6 +86,21 @@ class Calibration:
     def to_table(self, points_px: np.ndarray) -> np.ndarray:
         pts = np.asarray(points_px, dtype=np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+
+    def px_per_cm(self, point_cm: tuple[float, float]) -> float:
+        """Camera pixels per table centimetre at a table point: the square root of the area,
+        in pixels, that one square centimetre there takes in the image."""
+        x, y = point_cm
+        a, b, c = self.to_image(np.array([[x, y], [x + 1.0, y], [x, y + 1.0]]))
+        (ux, uy), (vx, vy) = b - a, c - a
+        return float(np.sqrt(abs(ux * vy - uy * vx)))
+
+    def zone_resolution(self) -> dict[str, float]:
+        """Each seat's camera px/cm at its play zone's centre: what decides whether its cards
+        can be read (``MIN_PX_PER_CM``, ``GOOD_PX_PER_CM``)."""
+        width, height = zone_size(1.0)
+        return {seat: self.px_per_cm(tuple(zone_to_table(seat, 1.0) @ (width / 2, height / 2, 1.0))[:2])
+                for seat in _ZONE_AXES}
 
     def moved(self, image: np.ndarray, tolerance_px: float = 3.0) -> bool:
         """Whether the markers in ``image`` are no longer where this calibration puts them

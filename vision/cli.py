@@ -233,7 +233,7 @@ def cmd_calibrate(args: Namespace) -> None:
     import cv2
 
     from vision.calibrate_view import draw_calibration
-    from vision.calibration import Calibration, CalibrationError
+    from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError
 
     frame = first_frame(args.source)
     try:
@@ -248,6 +248,15 @@ def cmd_calibrate(args: Namespace) -> None:
           + f"; reprojection error {calibration.error_px:.2f} px; picture: {args.out}")
     if calibration.error_px > 2.0:
         print("warning: the markers disagree by more than 2 px: are they flat and printed at 100%?")
+    resolution = calibration.zone_resolution()
+    print("camera resolution at the play zones: "
+          + ", ".join(f"{seat} {px:.1f}" for seat, px in resolution.items()) + " px/cm")
+    coarsest = min(resolution, key=resolution.get)
+    if resolution[coarsest] < GOOD_PX_PER_CM:
+        print(f"warning: seat {coarsest}'s zone is seen at {resolution[coarsest]:.1f} px/cm; cards are read "
+              f"reliably from {GOOD_PX_PER_CM:g} px/cm"
+              + (" and mostly misread under " + f"{MIN_PX_PER_CM:g}" if resolution[coarsest] < MIN_PX_PER_CM else "")
+              + ": bring the camera closer, zoom in, or use 1080p")
 
 
 def _size(text: str) -> tuple[int, int]:

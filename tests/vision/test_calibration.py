@@ -94,6 +94,19 @@ def test_zones_come_out_upright_as_each_player_sees_them():
         assert seat_of(tuple(centre)) == seat
 
 
+def test_camera_resolution_at_the_zones_is_the_pixels_a_centimetre_takes():
+    flat, truth = frame(tilt=0.0, turn=0.0)
+    scale = float(np.sqrt(abs(np.linalg.det(truth[:2, :2]))) / truth[2, 2])  # straight down: one scale
+    resolution = Calibration.from_image(flat).zone_resolution()
+    assert set(resolution) == {"S", "E", "N", "W"}
+    assert all(abs(px - scale) < 0.02 * scale for px in resolution.values()), (resolution, scale)
+    assert 6.0 < scale < 8.0  # 720p over a 90 cm table
+    big = Calibration.from_image(frame(tilt=0.0, turn=0.0, size=(1920, 1080))[0]).zone_resolution()
+    assert abs(big["S"] / resolution["S"] - 1.5) < 0.03
+    tilted = Calibration.from_image(frame(tilt=0.25, turn=0.0)[0]).zone_resolution()
+    assert abs(tilted["S"] - tilted["N"]) > 0.3  # a tilted camera sees the near zone larger
+
+
 def test_seat_of_follows_design_section_5():
     assert seat_of((0, -20)) == "S" and seat_of((0, 20)) == "N"
     assert seat_of((20, 5)) == "E" and seat_of((-20, -5)) == "W"
@@ -113,6 +126,9 @@ def test_markers_and_calibrate_commands(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "markers 0, 1, 2, 3 found" in out.stdout and cv2.imread(str(picture)).shape == image.shape
+    # 720p over the whole table is coarser than the reader wants, and the organiser is told
+    assert "camera resolution at the play zones: S " in out.stdout
+    assert "cards are read reliably from 8 px/cm" in out.stdout
     blank = tmp_path / "blank.jpg"
     cv2.imwrite(str(blank), np.zeros((480, 640, 3), np.uint8))
     out = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(blank), "--out", str(picture)],

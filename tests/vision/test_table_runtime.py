@@ -218,3 +218,20 @@ def test_a_third_copy_read_is_committed_as_the_readers_runner_up_and_the_referee
     tracker.on_table.clear()
     tracker.stable = Laid((twice,), (0.9,), (), ((),))  # nothing else it could be: the reading stands
     assert rt.zone(seat)["cards"] == (twice,)  # and the engine will say duplicate_card
+
+
+def test_a_camera_too_coarse_to_read_the_cards_is_told_once(detector):
+    canvas = table_canvas(8.0)
+    size = (960, 540)  # the whole table in 540 rows: about 5 px/cm
+    image = camera_view(canvas, camera_homography(canvas.shape[0], size, tilt=0.1, turn_deg=2.0), size)
+    alerts: list[str] = []
+    rt = runtime(detector, alerts)
+    for i in range(40):
+        rt.process(Frame(image, i / 30, i))
+    coarse = [a for a in alerts if "too coarse to read most cards" in a]
+    assert len(coarse) == 1 and "use 1080p" in coarse[0]
+    fine: list[str] = []
+    rt = runtime(detector, fine)
+    for frame in frames_of(canvas, 2.0, 0.0, 40):  # 720p: coarse for the reader, but not that coarse
+        rt.process(frame)
+    assert rt.calibration is not None and not any("too coarse" in a for a in fine)
