@@ -41,6 +41,7 @@ from engine.seats import PLAY_ORDER
 from vision.annotate import draw_detections
 from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError, rectify_zone, zone_size
 from vision.camera import Frame
+from vision.combination import as_combination
 from vision.deck import within_deck
 from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards, own_side
@@ -252,10 +253,15 @@ class TableRuntime:
         laid = self.zones[seat].tracker.stable
         seen = hand.tracker.seen if hand is not None and hand.outcome is None else Counter()
         read = cards
+        cards, mended = as_combination(cards, [laid.others_of(c) for c in cards], level, seen)
+        if mended:
+            self.alert(f"seat {seat}: read {' '.join(read)}, which is no combination: taken as {' '.join(cards)} "
+                       f"(confidence {min(r.confidence for r in mended):.2f}); a referee should check the play")
         cards, rereads = within_deck(cards, [laid.others_of(c) for c in cards], seen)
         for r in rereads:
             self.alert(f"seat {seat}: read {r.read}, but both {r.read} are already out: taken as {r.taken} "
                        f"(confidence {r.confidence:.2f}); a referee should check the play")
+        rereads += mended
         reading = reading_from_layout(cards, level)
         conf = [d.conf for d in self.zones[seat].detections if d.card in read] + [r.confidence for r in rereads]
         fields: dict = {"seat": seat, "cards": cards, "confidence": round(min(conf), 3) if conf else 0.0}

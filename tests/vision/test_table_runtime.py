@@ -188,7 +188,7 @@ def test_a_frozen_feed_is_told_and_so_is_its_recovery(detector):
     assert alerts[-1] == "camera: the picture moves again"
 
 
-def test_a_third_copy_read_is_committed_as_the_readers_runner_up_and_the_referee_told(detector):
+def test_a_third_copy_or_no_combination_takes_the_readers_runners_up_and_the_referee_is_told(detector):
     import random
 
     from engine.bots import self_play
@@ -218,6 +218,13 @@ def test_a_third_copy_read_is_committed_as_the_readers_runner_up_and_the_referee
     tracker.on_table.clear()
     tracker.stable = Laid((twice,), (0.9,), (), ((),))  # nothing else it could be: the reading stands
     assert rt.zone(seat)["cards"] == (twice,)  # and the engine will say duplicate_card
+    low, high, other = next((f"S{r}", f"S{q}", f"C{r}") for r, q in zip("3456789", "456789T", strict=True)
+                            if not {f"S{r}", f"S{q}", f"C{r}"} & set(seen))
+    tracker.on_table.clear()
+    tracker.stable = Laid((low, high), (0.9, 0.6), (), ((), ((other, 0.4),)))  # no combination as read
+    fields = rt.zone(seat)
+    assert fields["cards"] == (low, other) and fields["confidence"] == 0.4
+    assert any(f"read {low} {high}, which is no combination: taken as {low} {other}" in a for a in alerts)
 
 
 def test_a_camera_too_coarse_to_read_the_cards_is_told_once(detector):

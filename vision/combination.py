@@ -1,0 +1,53 @@
+"""A play read as no combination at all: the reader's runners-up are tried first.
+
+Players lay combinations; a row of cards that forms none (four cards in a row that are no
+bomb, a "straight" with a gap) is far likelier one misread index — a 6 taken for a 9, a 7
+for a J — than a player laying nonsense. So when the cards as read form no combination,
+the reading that swaps the fewest cards (one, else two) for runners-up of the reader's,
+each at least ``vision.deck.RUNNER_UP`` likely and none making a third copy of a card, and
+that forms a combination, is taken; of several, the one whose swapped cards are likeliest.
+The play then carries the swapped cards' confidence, so a referee is asked to check it.
+Nothing is tried for a play that forms a combination, however it compares with the table:
+a play that does not beat the last one is the player's act, and the rules engine judges it.
+A row with a card missing or one too many cannot be mended this way and is left as read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations, product
+
+from engine.cards import COPIES
+from engine.plays import classify
+from vision.deck import RUNNER_UP, Reread
+
+MOST_SWAPS = 2
+
+
+def as_combination(cards: Sequence[str], others: Sequence[Sequence[tuple[str, float]]], level: str,
+                   seen: Counter, floor: float = RUNNER_UP) -> tuple[tuple[str, ...], list[Reread]]:
+    """``cards`` (in laid order) as read if they form a combination at ``level`` (or cannot
+    be made one), else the likeliest reading with the fewest runners-up swapped in that
+    does; ``seen`` are the cards already played this hand (two decks: never a third copy)."""
+    cards = tuple(cards)
+    if not cards or classify(cards, level):
+        return cards, []
+    options = [[(name, conf) for name, conf in these if conf >= floor] for these in others]
+    for swaps in range(1, MOST_SWAPS + 1):
+        best: tuple[float, tuple[str, ...], list[Reread]] | None = None
+        for places in combinations([i for i, o in enumerate(options) if o], swaps):
+            for picks in product(*(options[i] for i in places)):
+                trial = list(cards)
+                for i, (name, _conf) in zip(places, picks, strict=True):
+                    trial[i] = name
+                count = Counter(seen) + Counter(trial)
+                if any(count[name] > COPIES for name, _ in picks) or not classify(tuple(trial), level):
+                    continue
+                score = min(conf for _, conf in picks)
+                if best is None or score > best[0]:
+                    rereads = [Reread(cards[i], name, conf) for i, (name, conf) in zip(places, picks, strict=True)]
+                    best = (score, tuple(trial), rereads)
+        if best is not None:
+            return best[1], best[2]
+    return cards, []
