@@ -42,7 +42,7 @@ from vision.annotate import draw_detections
 from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError, rectify_zone, zone_size
 from vision.camera import Frame
 from vision.combination import as_combination
-from vision.deck import within_deck
+from vision.deck import at_most_copies, within_deck
 from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards, own_side
 from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion, thumbnail
@@ -250,24 +250,39 @@ class TableRuntime:
     def _play_fields(self, seat: str, cards: tuple[str, ...]) -> dict:
         hand = self.match.hand
         level = hand.level if hand else "2"
-        laid = self.zones[seat].tracker.stable
         seen = hand.tracker.seen if hand is not None and hand.outcome is None else Counter()
         read = cards
-        cards, mended = as_combination(cards, [laid.others_of(c) for c in cards], level, seen)
-        if mended:
-            self.alert(f"seat {seat}: read {' '.join(read)}, which is no combination: taken as {' '.join(cards)} "
-                       f"(confidence {min(r.confidence for r in mended):.2f}); a referee should check the play")
-        cards, rereads = within_deck(cards, [laid.others_of(c) for c in cards], seen)
-        for r in rereads:
-            self.alert(f"seat {seat}: read {r.read}, but both {r.read} are already out: taken as {r.taken} "
-                       f"(confidence {r.confidence:.2f}); a referee should check the play")
-        rereads += mended
+        cards, doubts = self._possible(seat, cards, level, seen)
         reading = reading_from_layout(cards, level)
-        conf = [d.conf for d in self.zones[seat].detections if d.card in read] + [r.confidence for r in rereads]
+        conf = [d.conf for d in self.zones[seat].detections if d.card in read] + doubts
         fields: dict = {"seat": seat, "cards": cards, "confidence": round(min(conf), 3) if conf else 0.0}
         if reading is not None:
             fields["reading"] = (reading.type, reading.rank)
         return fields
+
+    def _possible(self, seat: str, read: tuple[str, ...], level: str, seen: Counter
+                  ) -> tuple[tuple[str, ...], list[float]]:
+        """The play as it can have been laid (``vision.deck``, ``vision.combination``), and
+        the confidences of what was changed: a third copy of a card and a row that is no
+        combination take the reader's runners-up; copies beyond two with none are left out
+        (no record holds them). The referee is told of every change."""
+        others = self.zones[seat].tracker.stable.others_of
+        cards, rereads = within_deck(read, [others(c) for c in read], seen)
+        for r in rereads:
+            self.alert(f"seat {seat}: read {r.read}, but both {r.read} are already out: taken as {r.taken} "
+                       f"(confidence {r.confidence:.2f}); a referee should check the play")
+        doubts = [r.confidence for r in rereads]
+        cards, dropped = at_most_copies(cards)
+        if dropped:
+            self.alert(f"seat {seat}: read {' '.join(read)}, more copies of a card than two decks hold: recorded "
+                       f"without {' '.join(dropped)}; a referee must check the play")
+            doubts.append(0.0)  # the record does not say what lay there
+        before = cards
+        cards, mended = as_combination(cards, [others(c) for c in cards], level, seen)
+        if mended:
+            self.alert(f"seat {seat}: read {' '.join(before)}, which is no combination: taken as {' '.join(cards)} "
+                       f"(confidence {min(r.confidence for r in mended):.2f}); a referee should check the play")
+        return cards, doubts + [r.confidence for r in mended]
 
     def _between_hands(self) -> bool:
         """Tribute and return are due, or a hand is over and the next one's tribute may come."""

@@ -59,3 +59,16 @@ def within_deck(cards: Sequence[str], others: Sequence[Sequence[tuple[str, float
                 rereads.append(Reread(card, name, conf))
                 break
     return tuple(out), rereads
+
+
+def at_most_copies(cards: Sequence[str], copies: int = COPIES) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``cards`` with any copy of a name beyond ``copies`` left out, and what was left out.
+
+    One play read with three cards of one name, none with a runner-up to take instead,
+    cannot go into the record as it is: no record can hold a card two decks do not. The
+    play is kept with two, so it is not lost, and the referee is told to check it."""
+    kept: list[str] = []
+    dropped: list[str] = []
+    for card in cards:
+        (dropped if kept.count(card) >= copies else kept).append(card)
+    return tuple(kept), tuple(dropped)

@@ -41,3 +41,10 @@ def test_two_runners_up_of_one_name_take_only_what_the_deck_has_left():
 def test_a_runner_up_too_unlikely_is_not_taken_the_earlier_copy_may_be_the_misread_one():
     assert within_deck(("S3",), [(("C3", 0.05),)], Counter({"S3": 2})) == (("S3",), [])
     assert within_deck(("S3",), [(("C3", 0.05),)], Counter({"S3": 2}), floor=0.01)[0] == ("C3",)
+
+
+def test_copies_beyond_two_in_one_play_are_left_out_so_the_record_can_hold_it():
+    from vision.deck import at_most_copies
+
+    assert at_most_copies(("S3", "H4", "S3", "S3")) == (("S3", "H4", "S3"), ("S3",))
+    assert at_most_copies(("S3", "S3", "D9")) == (("S3", "S3", "D9"), ())

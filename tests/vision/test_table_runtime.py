@@ -225,6 +225,12 @@ def test_a_third_copy_or_no_combination_takes_the_readers_runners_up_and_the_ref
     fields = rt.zone(seat)
     assert fields["cards"] == (low, other) and fields["confidence"] == 0.4
     assert any(f"read {low} {high}, which is no combination: taken as {low} {other}" in a for a in alerts)
+    tracker.on_table.clear()
+    tracker.stable = Laid((low, low, low), (0.9, 0.9, 0.8), (), ((), (), ()))  # three of one name, nothing else
+    fields = rt.zone(seat)
+    assert fields["cards"] == (low, low) and fields["confidence"] == 0.0
+    assert any(f"read {low} {low} {low}, more copies of a card than two decks hold" in a for a in alerts)
+    rt.record(PlayCards, **fields)  # the record and the engine take it (three would raise)
 
 
 def test_a_camera_too_coarse_to_read_the_cards_is_told_once(detector):
