@@ -5,7 +5,10 @@ the detector, run only on zones that changed and then lie still → corner indic
 into cards → the zone tracker (settled, new cards, cleared) → the rules engine → the record
 (and through it the store and the web pages). Every committed play keeps its evidence
 frame (JPEG, the read cards drawn). A read below the confidence threshold goes to the
-referee instead of being trusted silently (the play event carries its confidence).
+referee instead of being trusted silently (the play event carries its confidence). A
+reading that cannot be right — a third copy of a card, a row that is no combination — is
+read again from the reader's runners-up (``vision.deck``, ``vision.combination``), at their
+lower confidence, and the referee is told what was read and what was taken.
 
 Without a clock a play is committed when it has settled, and the seats the turn passed
 over without laying anything are recorded as passes (they knocked). With a clock the
