@@ -56,7 +56,8 @@ def cmd_train_reader(args: Namespace) -> None:
             check_widths(widths)
         except ValueError:
             raise VisionError(f"--widths {shown}: every stage needs at least one channel") from None
-        was = widths_of(torch.load(start, map_location="cpu", weights_only=True)) if start else None
+    if widths is not None and start is not None:
+        was = widths_of(torch.load(start, map_location="cpu", weights_only=True))
         try:
             check_widths(widths, was)
         except ValueError:

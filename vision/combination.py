@@ -41,8 +41,8 @@ def as_combination(cards: Sequence[str], others: Sequence[Sequence[tuple[str, fl
                 trial = list(cards)
                 for i, (name, _conf) in zip(places, picks, strict=True):
                     trial[i] = name
-                count = Counter(seen) + Counter(trial)
-                if any(count[name] > COPIES for name, _ in picks) or not classify(tuple(trial), level):
+                if any(seen[name] + trial.count(name) > COPIES for name, _ in picks) \
+                        or not classify(tuple(trial), level):
                     continue
                 score = min(conf for _, conf in picks)
                 if best is None or score > best[0]:

@@ -46,8 +46,8 @@ def within_deck(cards: Sequence[str], others: Sequence[Sequence[tuple[str, float
     out = list(cards)
     count = Counter(seen) + Counter(cards)
     rereads: list[Reread] = []
-    spare = [(conf, i, name) for i, card in enumerate(cards) for name, conf in others[i][:1]]
-    for _conf, i, _name in sorted(spare, reverse=True):
+    # the copies likeliest to be something else first (their first runner-up's confidence)
+    for i in sorted((i for i in range(len(cards)) if others[i]), key=lambda i: (others[i][0][1], i), reverse=True):
         card = out[i]
         if count[card] <= copies:
             continue

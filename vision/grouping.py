@@ -51,12 +51,18 @@ class Laid:
 
     def others_of(self, card: str) -> tuple[tuple[str, float], ...]:
         """What else a card of this name in the row may be (of all its copies here)."""
-        best: dict[str, float] = {}
-        for name, others in zip(self.cards, self.others, strict=False):
-            if name == card:
-                for other, conf in others:
-                    best[other] = max(conf, best.get(other, 0.0))
-        return tuple(sorted(best.items(), key=lambda kv: -kv[1]))
+        return _likeliest((pair for name, others in zip(self.cards, self.others, strict=False) if name == card
+                           for pair in others), card)
+
+
+def _likeliest(readings, leave_out: str) -> tuple[tuple[str, float], ...]:
+    """(name, confidence) readings merged by name at their surest, likeliest first, without
+    ``leave_out`` (the name a card already has)."""
+    best: dict[str, float] = {}
+    for name, conf in readings:
+        if name != leave_out:
+            best[name] = max(conf, best.get(name, 0.0))
+    return tuple(sorted(best.items(), key=lambda kv: -kv[1]))
 
 
 def _centre_cm(d: Detection, px_per_cm: float) -> tuple[float, float]:
@@ -84,12 +90,8 @@ def _reading(corners: list[Detection], rivals: list[Detection]
     for d in rivals:
         if d.card != best.card:
             doubt_against *= 1.0 - d.conf
-    others: dict[str, float] = {}
-    for d in corners + rivals:
-        for name, conf in ((d.card, d.conf), *d.others):
-            if name != best.card:
-                others[name] = max(conf, others.get(name, 0.0))
-    return best.card, (1.0 - doubt_for) * doubt_against, tuple(sorted(others.items(), key=lambda kv: -kv[1]))
+    others = _likeliest((pair for d in corners + rivals for pair in ((d.card, d.conf), *d.others)), best.card)
+    return best.card, (1.0 - doubt_for) * doubt_against, others
 
 
 def own_side(seat: str, detections: list[Detection], px_per_cm: float = PX_PER_CM) -> list[Detection]:
