@@ -99,7 +99,7 @@ def run_camera_demo(args: Namespace) -> None:
     print(f"# {DEMO_VIDEO.name}: {what}", flush=True)
     runtime = TableRuntime(CardDetector(committed_finder()), profiles.load(truth.header.profile), table="demo",
                            record=write, evidence=lambda seq, jpeg: store.put_frame("demo", seq, jpeg),
-                           alert=lambda text: print(f"! {text}", flush=True), auto_commit=False)
+                           alert=lambda alert: print(f"! {alert.text(lang)}", flush=True), auto_commit=False)
     runtime.warm_up()
     clock, box = start_clock("emulator", runtime)
     _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops")

@@ -86,6 +86,52 @@ VIOLATIONS: dict[str, tuple[str, str]] = {
 }
 
 
+# What the table runtime and the camera tell the operator and the referee (scorer.alerts).
+# ``{seat}`` is worded by alert_text (南 / S), ``{act}`` is a TERMS key (进贡 / tribute).
+ALERTS: dict[str, tuple[str, str]] = {
+    "camera_up": ("摄像头已连接", "camera up"),
+    "camera_cannot_open": ("无法打开摄像头", "cannot open the camera"),
+    "camera_stopped": ("摄像头停止发送画面", "the camera stopped sending frames"),
+    "recording_ended": ("录像已播完", "the recording ended"),
+    "camera_moves_again": ("摄像头：画面恢复变化", "camera: the picture moves again"),
+    "camera_frozen": ("摄像头：画面连续{seconds:g}秒逐像素不变，视频信号疑似卡住（请检查摄像头及线缆）；"
+                      "此时看不到出牌",
+                      "camera: the same picture, to the pixel, for {seconds:g} s: the feed looks frozen "
+                      "(check the camera and its cable); plays are not being seen"),
+    "camera_moved": ("摄像头位置变了：已重新标定", "camera moved: recalibrated"),
+    "markers_missing": ("摄像头：只找到{found}个桌面标记（共4个，缺{missing}号），至少需要2个——请确认标记"
+                        "都在画面内、平放、无反光，并按100%打印（guandan markers）",
+                        "camera: found {found} of the 4 table markers (missing {missing}): need at least 2 — "
+                        "check they are in view, flat, lit without glare, and printed at 100% "
+                        "('guandan markers')"),
+    "markers_no_plane": ("摄像头：找到的标记不在同一桌面平面上（是否按打印的样子摆放？）",
+                         "camera: the markers found do not fit one table plane (are they laid as printed?)"),
+    "zone_coarse": ("摄像头：{seat}家出牌区只有{px:.1f}像素/厘米，大多数牌认不出（至少{least:g}，最好{good:g}）："
+                    "请把摄像头移近、放大画面或改用1080p",
+                    "camera: seat {seat}'s play zone is seen at {px:.1f} px/cm, too coarse to read most cards "
+                    "(at least {least:g}, better {good:g}): bring the camera closer, zoom in, or use 1080p"),
+    "zone_covered": ("{seat}家：出牌区上有东西（手？），移开之前不识别其中的牌",
+                     "seat {seat}: something lies over the play zone (a hand?); its cards are not read "
+                     "until it is clear"),
+    "zone_new_bare": ("{seat}家：出牌区已{seconds:g}秒没有变化，也没认出牌：此后把它当作空的出牌区",
+                      "seat {seat}: the play zone has looked the same for {seconds:g} s with no card read; "
+                      "taken as its empty look from now on"),
+    "third_copy": ("{seat}家：认出{read}，但两张{read}都已出过：按{taken}记录（置信度{confidence:.2f}），"
+                   "请裁判核对这手牌",
+                   "seat {seat}: read {read}, but both {read} are already out: taken as {taken} "
+                   "(confidence {confidence:.2f}); a referee should check the play"),
+    "too_many_copies": ("{seat}家：认出{read}，同一张牌多于两副牌所有：记录时去掉了{dropped}，裁判必须核对这手牌",
+                        "seat {seat}: read {read}, more copies of a card than two decks hold: recorded "
+                        "without {dropped}; a referee must check the play"),
+    "no_combination": ("{seat}家：认出{read}，不成牌型：按{taken}记录（置信度{confidence:.2f}），请裁判核对这手牌",
+                       "seat {seat}: read {read}, which is no combination: taken as {taken} "
+                       "(confidence {confidence:.2f}); a referee should check the play"),
+    "one_card_expected": ("{act}：{seat}家亮出{n}张牌（{cards}），应为一张；请裁判录入{act}",
+                          "{act}: seat {seat} showed {n} cards ({cards}), one was expected; "
+                          "a referee must enter the {act}"),
+}
+
+
 def check_lang(lang: str) -> str:
     if lang not in LANGS:
         raise ValueError(f"language must be one of {', '.join(LANGS)}, got {lang!r}")
@@ -101,6 +147,17 @@ def term(key: str, lang: str = DEFAULT_LANG, **values) -> str:
     zh, en = TERMS[key]
     text = zh if lang == "zh" else en
     return text.format(**values) if values else text
+
+
+def alert_text(code: str, lang: str = DEFAULT_LANG, **values) -> str:
+    """An operator alert (``ALERTS``) in ``lang``: a seat as players say it (南 in Chinese,
+    the letter in English, as the console shows seats), an act in the rule books' term."""
+    zh, en = ALERTS[code]
+    if "seat" in values and lang == "zh":
+        values["seat"] = term(values["seat"], "zh")
+    if "act" in values:
+        values["act"] = term(values["act"], lang)
+    return (zh if lang == "zh" else en).format(**values)
 
 
 def violation(code: str, lang: str = DEFAULT_LANG) -> str:

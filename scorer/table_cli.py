@@ -18,9 +18,15 @@ from pathlib import Path
 from engine.events import event_from_json
 from engine.record import violation_line
 from scorer import profiles
+from scorer.alerts import Alert
+from scorer.i18n import LANGS, alert_text
 from scorer.serve_cli import DB_HELP, open_store, record_into, serve_in_background
 from vision.cli import VisionError, default_weights
 from vision.progress import Progress
+
+
+def _say(lang: str, zh: str, en: str) -> str:
+    return zh if lang == "zh" else en
 
 
 def _runtime(args: Namespace, **kwargs):
@@ -61,7 +67,7 @@ def cmd_scan(args: Namespace) -> None:
     except OSError as exc:
         raise VisionError(str(exc)) from None
     out = Path(args.out)
-    alerts: list[str] = []
+    alerts: list[Alert] = []
     with out.open("w", encoding="utf-8") as f:
         writer = ScanWriter(f)
         runtime = _runtime(args, table=Path(args.video).stem, record=writer.write, alert=alerts.append)
@@ -71,10 +77,12 @@ def cmd_scan(args: Namespace) -> None:
                 runtime.process(frame)
                 bar.update()
     video.close()
-    for text in dict.fromkeys(alerts):
-        print(f"! {text}", file=sys.stderr)
+    for alert in dict.fromkeys(alerts):
+        print(f"! {alert.text(args.lang)}", file=sys.stderr)
     plays = sum(1 for e in runtime.events if e.type == "play")
-    print(f"{out}: {len(runtime.events)} events, {plays} plays, {len(runtime.match.violations)} alerts")
+    n, found = len(runtime.events), len(runtime.match.violations)
+    print(f"{out}：{n}条记录，{plays}手出牌，{found}条违规提示" if args.lang == "zh"
+          else f"{out}: {n} events, {plays} plays, {found} alerts")
 
 
 def cmd_run(args: Namespace) -> None:
@@ -85,23 +93,26 @@ def cmd_run(args: Namespace) -> None:
     stored = [event_from_json(s.body) for s in store.events(table)] if store.has_table(table) else []
     runtime = _runtime(args, table=table, record=record_into(store, table),
                        evidence=lambda seq, jpeg: store.put_frame(table, seq, jpeg),
-                       alert=lambda text: print(f"! {text}", file=sys.stderr, flush=True),
+                       alert=lambda alert: print(f"! {alert.text(args.lang)}", file=sys.stderr, flush=True),
                        auto_commit=args.clock is None, resume=stored or None)
     if stored:
-        print(f"# table {table}: going on from its {len(stored)} stored events", file=sys.stderr)
+        print(_say(args.lang, f"# 第{table}桌：接着已存的{len(stored)}条记录继续",
+                   f"# table {table}: going on from its {len(stored)} stored events"), file=sys.stderr)
     runtime.warm_up()
     recording = Path(args.camera).is_file()  # a video file stands in for the camera, in real time
-    camera = LiveCamera(args.camera, on_status=lambda up, why: print(f"# camera: {why}", file=sys.stderr),
-                        paced=recording).start()
+    camera = LiveCamera(args.camera, paced=recording,
+                        on_status=lambda up, why: print(f"# {alert_text(why, args.lang)}", file=sys.stderr)).start()
     clock = start_clock(args.clock, runtime)[0] if args.clock else None
     serve_in_background(store, args.port)
-    print(f"# live table {table}: http://127.0.0.1:{args.port}/table/{table}", flush=True)
+    url = f"http://127.0.0.1:{args.port}/table/{table}"
+    print(_say(args.lang, f"# 第{table}桌实时记分：{url}", f"# live table {table}: {url}"), flush=True)
     try:
         while not camera.ended:
             frame = camera.latest(timeout=5.0)
             if frame is not None:
                 runtime.process(frame)
-        print("# the recording has ended; the dashboard stays up until Ctrl+C", file=sys.stderr, flush=True)
+        print(_say(args.lang, "# 录像已结束；仪表板继续运行，Ctrl+C 退出",
+                   "# the recording has ended; the dashboard stays up until Ctrl+C"), file=sys.stderr, flush=True)
         threading.Event().wait()
     except KeyboardInterrupt:
         pass
@@ -142,6 +153,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--out", required=True, help="record file to write (.jsonl)")
     p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile")
     p.add_argument("--weights", help="detector (default: the committed model)")
+    p.add_argument("--lang", choices=LANGS, default="zh", help="language of the alerts (default zh)")
     p.set_defaults(func=cmd_scan)
 
     p = sub.add_parser("run", help="a live table: camera, rules, clock and dashboard",
@@ -154,4 +166,5 @@ def add_parsers(sub) -> None:
     p.add_argument("--table", default="1", help="table id (default 1)")
     p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")
     p.add_argument("--weights", help="detector (default: the committed model)")
+    p.add_argument("--lang", choices=LANGS, default="zh", help="language of the console and alerts (default zh)")
     p.set_defaults(func=cmd_run)

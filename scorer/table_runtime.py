@@ -41,6 +41,7 @@ from engine.layout import reading_from_layout
 from engine.match import Match
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER
+from scorer.alerts import Alert
 from vision.annotate import draw_detections
 from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError, rectify_zone, zone_size
 from vision.camera import Frame
@@ -75,7 +76,7 @@ class TableRuntime:
     def __init__(self, detector: CardDetector, profile: Profile, *, table: str = "1",
                  record: Callable[[Event], None] | None = None,
                  evidence: Callable[[int, bytes], None] | None = None,
-                 alert: Callable[[str], None] | None = None, auto_commit: bool = True,
+                 alert: Callable[[Alert], None] | None = None, auto_commit: bool = True,
                  resume: list[Event] | None = None) -> None:
         self.detector = detector
         # a camera cannot hear the spoken card counts (报牌): their absence is no violation here
@@ -84,7 +85,7 @@ class TableRuntime:
         self.events: list[Event] = [self.match.header]
         self.sink = record
         self.evidence = evidence
-        self.alert = alert or (lambda text: None)
+        self.alert = alert or (lambda _alert: None)
         self.auto_commit = auto_commit
         self.calibration: Calibration | None = None
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
@@ -170,12 +171,11 @@ class TableRuntime:
             self._picture, self._same_since = picture, frame.t
             if self._frozen:
                 self._frozen = False
-                self.alert("camera: the picture moves again")
+                self.alert(Alert.of("camera_moves_again"))
             return
         if not self._frozen and frame.t - self._same_since >= FROZEN_S:
             self._frozen = True
-            self.alert(f"camera: the same picture, to the pixel, for {FROZEN_S:g} s: the feed looks frozen "
-                       "(check the camera and its cable); plays are not being seen")
+            self.alert(Alert.of("camera_frozen", seconds=FROZEN_S))
 
     def _covered(self, seat: str, zone: SeatZone, t: float, thumb: np.ndarray) -> bool:
         """No card read in a still zone that does not look empty either: a hand left over the
@@ -191,13 +191,11 @@ class TableRuntime:
             zone.covered_since, zone.covered_told = t, False
         elif t - zone.covered_since >= COVERED_MAX_S:
             zone.bare, zone.covered_since = thumb, None
-            self.alert(f"seat {seat}: the play zone has looked the same for {COVERED_MAX_S:g} s with no card "
-                       "read; taken as its empty look from now on")
+            self.alert(Alert.of("zone_new_bare", seat=seat, seconds=COVERED_MAX_S))
             return False
         elif t - zone.covered_since >= COVERED_ALERT_S and not zone.covered_told:
             zone.covered_told = True
-            self.alert(f"seat {seat}: something lies over the play zone (a hand?); its cards are not read "
-                       "until it is clear")
+            self.alert(Alert.of("zone_covered", seat=seat))
         return True
 
     def _calibrated(self, frame: Frame) -> bool:
@@ -211,11 +209,11 @@ class TableRuntime:
             fresh = Calibration.from_image(frame.image)
         except CalibrationError as exc:
             if self.calibration is None:
-                self.alert(f"camera: {exc}")
+                self.alert(Alert.of(exc.code, **exc.values))
                 return False
             return True  # markers hidden for now: keep the last calibration
         if self.calibration is not None:
-            self.alert("camera moved: recalibrated")
+            self.alert(Alert.of("camera_moved"))
             for zone in self.zones.values():
                 zone.previous = zone.read_image = zone.read_thumb = zone.bare = None
         self.calibration = fresh
@@ -228,9 +226,8 @@ class TableRuntime:
         resolution = self.calibration.zone_resolution()
         seat = min(resolution, key=resolution.get)
         if resolution[seat] < MIN_PX_PER_CM:
-            self.alert(f"camera: seat {seat}'s play zone is seen at {resolution[seat]:.1f} px/cm, too coarse to "
-                       f"read most cards (at least {MIN_PX_PER_CM:g}, better {GOOD_PX_PER_CM:g}): bring the "
-                       "camera closer, zoom in, or use 1080p")
+            self.alert(Alert.of("zone_coarse", seat=seat, px=resolution[seat], least=MIN_PX_PER_CM,
+                                good=GOOD_PX_PER_CM))
 
     # --- committing ---------------------------------------------------------------------
 
@@ -272,19 +269,17 @@ class TableRuntime:
         others = self.zones[seat].tracker.stable.others_of
         cards, rereads = within_deck(read, [others(c) for c in read], seen)
         for r in rereads:
-            self.alert(f"seat {seat}: read {r.read}, but both {r.read} are already out: taken as {r.taken} "
-                       f"(confidence {r.confidence:.2f}); a referee should check the play")
+            self.alert(Alert.of("third_copy", seat=seat, read=r.read, taken=r.taken, confidence=r.confidence))
         doubts = [r.confidence for r in rereads]
         cards, dropped = at_most_copies(cards)
         if dropped:
-            self.alert(f"seat {seat}: read {' '.join(read)}, more copies of a card than two decks hold: recorded "
-                       f"without {' '.join(dropped)}; a referee must check the play")
+            self.alert(Alert.of("too_many_copies", seat=seat, read=" ".join(read), dropped=" ".join(dropped)))
             doubts.append(0.0)  # the record does not say what lay there
         before = cards
         cards, mended = as_combination(cards, [others(c) for c in cards], level, seen)
         if mended:
-            self.alert(f"seat {seat}: read {' '.join(before)}, which is no combination: taken as {' '.join(cards)} "
-                       f"(confidence {min(r.confidence for r in mended):.2f}); a referee should check the play")
+            self.alert(Alert.of("no_combination", seat=seat, read=" ".join(before), taken=" ".join(cards),
+                                confidence=min(r.confidence for r in mended)))
         return cards, doubts + [r.confidence for r in mended]
 
     def _between_hands(self) -> bool:
@@ -335,8 +330,7 @@ class TableRuntime:
         """A tribute or a return is one card; anything else is for a referee to enter."""
         if len(cards) == 1:
             return True
-        self.alert(f"{what}: seat {seat} showed {len(cards)} cards ({' '.join(cards)}), one was expected; "
-                   f"a referee must enter the {what}")
+        self.alert(Alert.of("one_card_expected", act=what, seat=seat, n=len(cards), cards=" ".join(cards)))
         return False
 
     def _passes_before(self, seat: str) -> None:

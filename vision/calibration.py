@@ -29,7 +29,14 @@ MIN_PX_PER_CM, GOOD_PX_PER_CM = 6.0, 8.0
 
 
 class CalibrationError(ValueError):
-    """The markers cannot give a homography; the message says what is wrong."""
+    """The markers cannot give a homography; the message says what is wrong, in English for
+    ``guandan calibrate``, and ``code`` with ``values`` let a console word it in Chinese too
+    (``scorer.i18n.ALERTS``)."""
+
+    def __init__(self, code: str, message: str, **values: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 def marker_corners_cm(marker_id: int) -> np.ndarray:
@@ -67,14 +74,16 @@ class Calibration:
         missing = sorted(set(MARKERS) - set(found))
         if len(found) < 2:
             raise CalibrationError(
+                "markers_missing",
                 f"found {len(found)} of the 4 table markers (missing {', '.join(map(str, missing))}): need at "
                 "least 2 — check they are in view, flat, lit without glare, and printed at 100% "
-                "('guandan markers')")
+                "('guandan markers')", found=len(found), missing=", ".join(map(str, missing)))
         table = np.vstack([marker_corners_cm(i) for i in sorted(found)])
         pixels = np.vstack([found[i] for i in sorted(found)])
         homography, _ = cv2.findHomography(table, pixels, 0)
         if homography is None:
-            raise CalibrationError("the markers found do not fit one table plane (are they laid as printed?)")
+            raise CalibrationError("markers_no_plane",
+                                   "the markers found do not fit one table plane (are they laid as printed?)")
         projected = cv2.perspectiveTransform(table.reshape(-1, 1, 2), homography).reshape(-1, 2)
         error = float(np.linalg.norm(projected - pixels, axis=1).mean())
         return cls(homography, tuple(sorted(found)), error)

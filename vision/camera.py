@@ -85,6 +85,8 @@ class LiveCamera:
         self._thread.join(timeout=5)
 
     def _status(self, up: bool, why: str) -> None:
+        """Tell ``on_status`` when the camera goes up or down; ``why`` is a code the console
+        words in its language (``scorer.i18n.ALERTS``: camera_up, camera_stopped …)."""
         if up != self.up:
             self.up = up
             if self.on_status is not None:
@@ -98,7 +100,7 @@ class LiveCamera:
             capture = open_capture(self.source)
             if not capture.isOpened():
                 capture.release()
-                self._status(False, "cannot open the camera")
+                self._status(False, "camera_cannot_open")
                 self._stop.wait(BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)])
                 attempt += 1
                 continue
@@ -112,14 +114,14 @@ class LiveCamera:
                 if not ok:
                     if self.paced:
                         self.ended = True
-                        self._status(False, "the recording ended")
+                        self._status(False, "recording_ended")
                         self._stop.set()
                         with self._lock:
                             self._lock.notify_all()
                         break
-                    self._status(False, "the camera stopped sending frames")
+                    self._status(False, "camera_stopped")
                     break
-                self._status(True, "camera up")
+                self._status(True, "camera_up")
                 t = time.monotonic() - self._start
                 if self.paced:  # frame n is due n / fps after the start, as it was filmed
                     t = n / fps

@@ -233,31 +233,50 @@ def first_frame(source: str):
 def cmd_calibrate(args: Namespace) -> None:
     import cv2
 
+    from scorer.i18n import alert_text, term
     from vision.calibrate_view import draw_calibration
     from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError
 
+    zh = args.lang == "zh"
     frame = first_frame(args.source)
     try:
         calibration = Calibration.from_image(frame)
     except CalibrationError as exc:
         cv2.imwrite(args.out, draw_calibration(frame, None))
-        raise VisionError(f"{exc} (what was found is drawn in {args.out})") from None
+        where = f"（找到的内容画在 {args.out} 中）" if zh else f" (what was found is drawn in {args.out})"
+        raise VisionError(alert_text(exc.code, args.lang, **exc.values) + where) from None
     cv2.imwrite(args.out, draw_calibration(frame, calibration))
-    missing = sorted({0, 1, 2, 3} - set(calibration.markers))
-    print(f"markers {', '.join(map(str, calibration.markers))} found"
-          + (f"; missing {', '.join(map(str, missing))}" if missing else "")
-          + f"; reprojection error {calibration.error_px:.2f} px; picture: {args.out}")
-    if calibration.error_px > 2.0:
-        print("warning: the markers disagree by more than 2 px: are they flat and printed at 100%?")
+    found = ", ".join(map(str, calibration.markers))
+    missing = ", ".join(map(str, sorted({0, 1, 2, 3} - set(calibration.markers))))
+    error = calibration.error_px
+    if zh:
+        print(f"找到标记 {found}" + (f"；缺 {missing}" if missing else "") + f"；重投影误差 {error:.2f} 像素；"
+              f"标定图：{args.out}")
+    else:
+        print(f"markers {found} found" + (f"; missing {missing}" if missing else "")
+              + f"; reprojection error {error:.2f} px; picture: {args.out}")
+    if error > 2.0:
+        print("注意：标记之间相差超过2像素：是否平放、按100%打印？" if zh
+              else "warning: the markers disagree by more than 2 px: are they flat and printed at 100%?")
     resolution = calibration.zone_resolution()
-    print("camera resolution at the play zones: "
-          + ", ".join(f"{seat} {px:.1f}" for seat, px in resolution.items()) + " px/cm")
-    coarsest = min(resolution, key=resolution.get)
-    if resolution[coarsest] < GOOD_PX_PER_CM:
-        print(f"warning: seat {coarsest}'s zone is seen at {resolution[coarsest]:.1f} px/cm; cards are read "
-              f"reliably from {GOOD_PX_PER_CM:g} px/cm"
-              + (" and mostly misread under " + f"{MIN_PX_PER_CM:g}" if resolution[coarsest] < MIN_PX_PER_CM else "")
-              + ": bring the camera closer, zoom in, or use 1080p")
+    if zh:
+        print("各出牌区的摄像分辨率（像素/厘米）：" + "，".join(f"{term(seat, 'zh')} {px:.1f}"
+                                                  for seat, px in resolution.items()))
+    else:
+        print("camera resolution at the play zones: "
+              + ", ".join(f"{seat} {px:.1f}" for seat, px in resolution.items()) + " px/cm")
+    seat = min(resolution, key=resolution.get)
+    px = resolution[seat]
+    if px >= GOOD_PX_PER_CM:
+        return
+    if zh:
+        print(f"注意：{term(seat, 'zh')}家出牌区只有{px:.1f}像素/厘米；{GOOD_PX_PER_CM:g}像素/厘米以上才能可靠识牌"
+              + (f"，低于{MIN_PX_PER_CM:g}大多会认错" if px < MIN_PX_PER_CM else "")
+              + "：请把摄像头移近、放大画面或改用1080p")
+    else:
+        under = f" and mostly misread under {MIN_PX_PER_CM:g}" if px < MIN_PX_PER_CM else ""
+        print(f"warning: seat {seat}'s zone is seen at {px:.1f} px/cm; cards are read reliably from "
+              f"{GOOD_PX_PER_CM:g} px/cm{under}: bring the camera closer, zoom in, or use 1080p")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -315,6 +334,7 @@ def add_parsers(sub) -> None:
                                    "table markers and write a picture with the markers, table edge and seat zones.")
     p.add_argument("source")
     p.add_argument("--out", default="calibration.png", help="picture to write (default calibration.png)")
+    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default zh)")
     p.set_defaults(func=cmd_calibrate)
 
     p = sub.add_parser("train", help="train the index finder (offline, CPU; checkpoints every epoch)",

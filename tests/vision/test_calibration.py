@@ -122,8 +122,8 @@ def test_markers_and_calibrate_commands(tmp_path):
     shot = tmp_path / "table.jpg"
     cv2.imwrite(str(shot), image)
     picture = tmp_path / "cal.png"
-    out = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(shot), "--out", str(picture)],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(shot), "--out", str(picture),
+                          "--lang", "en"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "markers 0, 1, 2, 3 found" in out.stdout and cv2.imread(str(picture)).shape == image.shape
     # 720p over the whole table is coarser than the reader wants, and the organiser is told
@@ -131,6 +131,10 @@ def test_markers_and_calibrate_commands(tmp_path):
     assert "cards are read reliably from 8 px/cm" in out.stdout
     blank = tmp_path / "blank.jpg"
     cv2.imwrite(str(blank), np.zeros((480, 640, 3), np.uint8))
-    out = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(blank), "--out", str(picture)],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(blank), "--out", str(picture),
+                          "--lang", "en"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "found 0 of the 4 table markers" in out.stderr and "Traceback" not in out.stderr
+    zh = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(shot), "--out", str(picture)],
+                        capture_output=True, text=True, timeout=60)  # Chinese by default
+    assert zh.returncode == 0 and zh.stdout.startswith("找到标记 0, 1, 2, 3；重投影误差")
+    assert "各出牌区的摄像分辨率（像素/厘米）：南 " in zh.stdout and "8像素/厘米以上才能可靠识牌" in zh.stdout

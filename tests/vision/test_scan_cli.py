@@ -15,7 +15,7 @@ def test_scan_reads_a_rendered_game_into_a_record_that_replays(tmp_path):
     done = subprocess.run([sys.executable, "-m", "scorer.cli", "scan", str(tmp_path / "game.mp4"), "--out", str(out)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert "events" in done.stdout
+    assert "条记录" in done.stdout  # Chinese by default
     lines = out.read_text(encoding="utf-8").splitlines()
     record = parse_lines(lines)
     assert record.header.table == "game"

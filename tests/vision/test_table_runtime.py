@@ -7,6 +7,7 @@ import pytest
 
 from engine.events import PlayCards
 from scorer import profiles
+from scorer.alerts import Alert
 from scorer.table_runtime import TableRuntime
 from vision.calibration import zone_size
 from vision.camera import Frame
@@ -27,25 +28,31 @@ def detector():
     return CardDetector(MODEL)
 
 
+def said(alerts, lang="en") -> list[str]:
+    """The alerts as the console words them."""
+    return [a.text(lang) for a in alerts]
+
+
 def runtime(detector, alerts, recorded=None):
     return TableRuntime(detector, profiles.load("linyi"), record=(recorded.append if recorded is not None else None),
                         alert=alerts.append)
 
 
 def test_black_and_noise_frames_are_reported_and_survived(detector):
-    alerts: list[str] = []
+    alerts: list[Alert] = []
     rt = runtime(detector, alerts)
     black = Frame(np.zeros((720, 1280, 3), np.uint8), 0.0, 0)
     noise = Frame(np.random.default_rng(1).integers(0, 255, (720, 1280, 3), dtype=np.uint8), 0.1, 1)
     assert rt.process(black) == [] and rt.process(noise) == []
-    assert any("found 0 of the 4 table markers" in a for a in alerts)
+    assert any("found 0 of the 4 table markers" in a for a in said(alerts))
+    assert any("只找到0个桌面标记" in a for a in said(alerts, "zh"))
     for frame in frames_of(table_canvas(8.0), 3.0, 1.2, 3, first=2):
         rt.process(frame)
     assert rt.calibration is not None and rt.calibration.markers == (0, 1, 2, 3)
 
 
 def test_a_bumped_camera_is_recalibrated_and_hidden_markers_keep_the_last_calibration(detector):
-    alerts: list[str] = []
+    alerts: list[Alert] = []
     rt = runtime(detector, alerts)
     canvas = table_canvas(8.0)
     for frame in frames_of(canvas, 2.0, 0.0, 5):
@@ -53,7 +60,7 @@ def test_a_bumped_camera_is_recalibrated_and_hidden_markers_keep_the_last_calibr
     first = rt.calibration.homography.copy()
     for frame in frames_of(canvas, 9.0, 2.0, 5, first=5):  # knocked: turned 7 degrees
         rt.process(frame)
-    assert "camera moved: recalibrated" in alerts
+    assert "camera moved: recalibrated" in said(alerts) and "摄像头位置变了：已重新标定" in said(alerts, "zh")
     assert not np.allclose(first, rt.calibration.homography)
     covered = Frame(np.zeros((720, 1280, 3), np.uint8), 4.0, 20)  # a hand over the lens
     rt.process(covered)
@@ -61,7 +68,7 @@ def test_a_bumped_camera_is_recalibrated_and_hidden_markers_keep_the_last_calibr
 
 
 def test_an_empty_table_commits_nothing_and_zones_are_read_upright(detector):
-    alerts: list[str] = []
+    alerts: list[Alert] = []
     recorded = []
     rt = runtime(detector, alerts, recorded)
     for frame in frames_of(table_canvas(8.0), 0.0, 0.0, 20):
@@ -122,7 +129,7 @@ def test_tribute_return_and_resistance_are_seen_between_hands(detector, seed):
     profile = profiles.load("jiangsu")
     staging, deal, first_play = between_hands(seed, profile)
     start, end = staging.events[deal].t, staging.events[first_play].t + 0.8
-    alerts: list[str] = []
+    alerts: list[Alert] = []
     rt = TableRuntime(detector, profile, alert=alerts.append, resume=staging.events[:deal])
     renderer = Renderer(seed, (1280, 720))
     drawn: dict[int, np.ndarray] = {}
@@ -148,7 +155,7 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
     from vision.render_game import Renderer, TableState
 
     renderer = Renderer(5, (1920, 1080))
-    alerts: list[str] = []
+    alerts: list[Alert] = []
     rt = TableRuntime(detector, profiles.load("jiangsu"), alert=alerts.append)
     clock = {"t": 0.0, "n": 0}
 
@@ -167,7 +174,8 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
     assert [e.type for e in laid] == ["deal", "play"] and len(laid[1].cards) == 3
     covered = TableState(rows={"S": row, "E": [], "W": [], "N": []}, hand=("S", 1.0))
     assert show(covered, 4.0) == []
-    assert any("seat S: something lies over the play zone" in a for a in alerts)
+    assert any("seat S: something lies over the play zone" in a for a in said(alerts))
+    assert any(a.startswith("南家：出牌区上有东西") for a in said(alerts, "zh"))
     knocked = TableState(rows={"S": row, "E": [], "W": [], "N": []}, knocked={"S": (1, 0.9, 0.6)})
     assert show(knocked, 2.0) == []
     assert rt.zones["S"].tracker.on_table  # the played cards still count as lying there
@@ -176,16 +184,16 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
 
 
 def test_a_frozen_feed_is_told_and_so_is_its_recovery(detector):
-    alerts: list[str] = []
+    alerts: list[Alert] = []
     rt = runtime(detector, alerts)
     still = frames_of(table_canvas(8.0), 0.0, 0.0, 1)[0].image
     for n in range(70):  # 7 s of one picture, to the pixel
         rt.process(Frame(still, n / 10, n))
-    assert sum("feed looks frozen" in a for a in alerts) == 1
+    assert sum("feed looks frozen" in a for a in said(alerts)) == 1
     moved = still.copy()
     moved[0, 0] ^= 1  # a live sensor never repeats a frame exactly
     rt.process(Frame(moved, 7.0, 70))
-    assert alerts[-1] == "camera: the picture moves again"
+    assert said(alerts)[-1] == "camera: the picture moves again" and said(alerts, "zh")[-1] == "摄像头：画面恢复变化"
 
 
 def test_a_third_copy_or_no_combination_takes_the_readers_runners_up_and_the_referee_is_told(detector):
@@ -206,7 +214,7 @@ def test_a_third_copy_or_no_combination_takes_the_readers_runners_up_and_the_ref
         cut += 1
     twice = next(c for c, n in seen.items() if n == 2)
     spare = next(c for c in ("S3", "C3", "H3", "D3", "S4") if c not in seen)
-    alerts: list[str] = []
+    alerts: list[Alert] = []
     rt = TableRuntime(detector, profile, alert=alerts.append, resume=hidden[:cut])
     seat = rt.match.hand.turn
     tracker = rt.zones[seat].tracker
@@ -214,7 +222,8 @@ def test_a_third_copy_or_no_combination_takes_the_readers_runners_up_and_the_ref
     tracker.stable = Laid((twice,), (0.9,), (), (((spare, 0.3), ("HR", 0.05)),))
     fields = rt.zone(seat)
     assert fields["cards"] == (spare,) and fields["confidence"] == 0.3  # low: the referee is asked
-    assert any(f"read {twice}, but both {twice} are already out: taken as {spare}" in a for a in alerts)
+    assert any(f"read {twice}, but both {twice} are already out: taken as {spare}" in a for a in said(alerts))
+    assert any(f"认出{twice}，但两张{twice}都已出过：按{spare}记录" in a for a in said(alerts, "zh"))
     tracker.on_table.clear()
     tracker.stable = Laid((twice,), (0.9,), (), ((),))  # nothing else it could be: the reading stands
     assert rt.zone(seat)["cards"] == (twice,)  # and the engine will say duplicate_card
@@ -224,12 +233,12 @@ def test_a_third_copy_or_no_combination_takes_the_readers_runners_up_and_the_ref
     tracker.stable = Laid((low, high), (0.9, 0.6), (), ((), ((other, 0.4),)))  # no combination as read
     fields = rt.zone(seat)
     assert fields["cards"] == (low, other) and fields["confidence"] == 0.4
-    assert any(f"read {low} {high}, which is no combination: taken as {low} {other}" in a for a in alerts)
+    assert any(f"read {low} {high}, which is no combination: taken as {low} {other}" in a for a in said(alerts))
     tracker.on_table.clear()
     tracker.stable = Laid((low, low, low), (0.9, 0.9, 0.8), (), ((), (), ()))  # three of one name, nothing else
     fields = rt.zone(seat)
     assert fields["cards"] == (low, low) and fields["confidence"] == 0.0
-    assert any(f"read {low} {low} {low}, more copies of a card than two decks hold" in a for a in alerts)
+    assert any(f"read {low} {low} {low}, more copies of a card than two decks hold" in a for a in said(alerts))
     rt.record(PlayCards, **fields)  # the record and the engine take it (three would raise)
 
 
@@ -237,14 +246,15 @@ def test_a_camera_too_coarse_to_read_the_cards_is_told_once(detector):
     canvas = table_canvas(8.0)
     size = (960, 540)  # the whole table in 540 rows: about 5 px/cm
     image = camera_view(canvas, camera_homography(canvas.shape[0], size, tilt=0.1, turn_deg=2.0), size)
-    alerts: list[str] = []
+    alerts: list[Alert] = []
     rt = runtime(detector, alerts)
     for i in range(40):
         rt.process(Frame(image, i / 30, i))
-    coarse = [a for a in alerts if "too coarse to read most cards" in a]
+    coarse = [a for a in said(alerts) if "too coarse to read most cards" in a]
     assert len(coarse) == 1 and "use 1080p" in coarse[0]
-    fine: list[str] = []
+    assert [a for a in said(alerts, "zh") if "大多数牌认不出" in a][0].startswith("摄像头：")
+    fine: list[Alert] = []
     rt = runtime(detector, fine)
     for frame in frames_of(canvas, 2.0, 0.0, 40):  # 720p: coarse for the reader, but not that coarse
         rt.process(frame)
-    assert rt.calibration is not None and not any("too coarse" in a for a in fine)
+    assert rt.calibration is not None and not any(a.code == "zone_coarse" for a in fine)

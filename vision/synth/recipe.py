@@ -13,6 +13,7 @@ byte, on any run (and the same images on the same OpenCV, libjpeg and fonts). Ex
       train: {images: 6000, styles: train}
       val: {images: 600, styles: heldout}
     scene: {px_per_cm: [6, 20], rows: [1, 3]}    # SceneConfig fields; camera: {...} nested
+    style_variety: wide  # optional: stretch suit proportions (style.VARIETIES); standard by default
 
 Each split draws its deck styles from one style split (``train`` or ``heldout``).
 """
@@ -25,10 +26,11 @@ from pathlib import Path
 import yaml
 
 from vision.synth.scene import SceneConfig
-from vision.synth.style import SPLITS
+from vision.synth.style import SPLITS, VARIETIES
 
 DATASET_SPLITS = ("train", "val", "test")
-_KEYS = {"name", "seed", "image_size", "styles", "style_block", "jpeg_quality", "splits", "scene", "description"}
+_KEYS = {"name", "seed", "image_size", "styles", "style_block", "jpeg_quality", "splits", "scene", "description",
+         "style_variety"}
 
 
 class RecipeError(ValueError):
@@ -53,6 +55,7 @@ class Recipe:
     splits: tuple[SplitPlan, ...]
     scene: SceneConfig
     source: dict
+    style_variety: str = "standard"
 
     @property
     def total_images(self) -> int:
@@ -111,7 +114,10 @@ def parse_recipe(data: object, path: str = "<recipe>") -> Recipe:
         scene = SceneConfig.from_dict(scene_raw, size=size)
     except (TypeError, ValueError) as exc:
         raise RecipeError(f"{path}: scene: {exc}") from None
-    return Recipe(name, seed, size, n_styles, block, (q[0], q[1]), tuple(splits), scene, dict(data))
+    variety = data.get("style_variety", "standard")
+    if variety not in VARIETIES:
+        raise RecipeError(f"{path}: style_variety must be {' or '.join(VARIETIES)}, not {variety!r}")
+    return Recipe(name, seed, size, n_styles, block, (q[0], q[1]), tuple(splits), scene, dict(data), variety)
 
 
 def load_recipe(path: str | Path) -> Recipe:

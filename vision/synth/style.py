@@ -24,6 +24,11 @@ from vision.synth.shapes import SuitShape
 Colour = tuple[float, float, float]  # BGR, 0..255
 
 SPLITS = ("train", "heldout")
+# How far a style's proportions range. "wide" stretches the suit symbols' size in the index
+# and their shapes (held-out styles showed spades and clubs misread most where the suit is
+# small); it draws the same random numbers as "standard", so each wide style is its
+# standard twin with those proportions stretched, and old recipes build as they did.
+VARIETIES = ("standard", "wide")
 CARD_SIZES_CM = {"poker": (6.3, 8.8), "bridge": (5.7, 8.8)}
 
 INDEX_LAYOUTS = {"train": ("stacked", "beside"), "heldout": ("stacked", "beside", "jumbo")}
@@ -149,14 +154,14 @@ def _inks(rng: np.random.Generator, split: str) -> tuple[Colour, Colour, Colour,
     return black, red, green, diamond
 
 
-def _suit_shape(rng: np.random.Generator) -> SuitShape:
+def _suit_shape(rng: np.random.Generator, wide: bool) -> SuitShape:
     return SuitShape(
         heart=_pick(rng, ("curve", "circles"), (0.65, 0.35)),
-        heart_width=round(_u(rng, 0.9, 1.1), 3),
+        heart_width=round(_u(rng, 0.8, 1.15) if wide else _u(rng, 0.9, 1.1), 3),
         diamond_width=round(_u(rng, 0.62, 0.82), 3),
         diamond_bulge=round(_u(rng, 0.82, 1.15), 3),
-        club_lobe=round(_u(rng, 0.2, 0.235), 3),
-        stem_width=round(_u(rng, 0.18, 0.36), 3),
+        club_lobe=round(_u(rng, 0.17, 0.26) if wide else _u(rng, 0.2, 0.235), 3),
+        stem_width=round(_u(rng, 0.12, 0.4) if wide else _u(rng, 0.18, 0.36), 3),
         stem_flare=round(_u(rng, 1.0, 2.6), 3),
     )
 
@@ -184,10 +189,13 @@ def _joker(rng: np.random.Generator, has_cjk: bool) -> JokerStyle:
                       letter_cm=round(_u(rng, 0.36, 0.55), 3))
 
 
-def sample_style(rng: np.random.Generator, split: str, name: str) -> DeckStyle:
-    """Draw one deck style of ``split`` from ``rng``."""
+def sample_style(rng: np.random.Generator, split: str, name: str, variety: str = "standard") -> DeckStyle:
+    """Draw one deck style of ``split`` from ``rng``, its proportions ranging as ``variety`` says."""
     if split not in SPLITS:
         raise ValueError(f"unknown style split {split!r} (train or heldout)")
+    if variety not in VARIETIES:
+        raise ValueError(f"unknown style variety {variety!r} (standard or wide)")
+    wide = variety == "wide"
     choices = fonts.fonts_for(split)
     if not choices:
         raise RuntimeError(f"no fonts for the {split} split on this machine")
@@ -201,9 +209,9 @@ def sample_style(rng: np.random.Generator, split: str, name: str) -> DeckStyle:
     size = CARD_SIZES_CM[_pick(rng, ("poker", "bridge"), (0.45, 0.55))]
     layout = _pick(rng, INDEX_LAYOUTS[split], (0.62, 0.38) if split == "train" else (0.4, 0.3, 0.3))
     if layout == "stacked":
-        cap, scale = _u(rng, 0.55, 0.95), _u(rng, 0.6, 0.95)
+        cap, scale = _u(rng, 0.55, 0.95), _u(rng, 0.4 if wide else 0.6, 0.95)
     elif layout == "beside":
-        cap, scale = _u(rng, 0.5, 0.8), _u(rng, 0.7, 1.0)
+        cap, scale = _u(rng, 0.5, 0.8), _u(rng, 0.5 if wide else 0.7, 1.0)
     else:  # jumbo: a big rank, a small suit under it
         cap, scale = _u(rng, 1.0, 1.45), _u(rng, 0.4, 0.6)
     paper = _paper(rng)
@@ -225,7 +233,7 @@ def sample_style(rng: np.random.Generator, split: str, name: str) -> DeckStyle:
         index_inset_cm=(round(_u(rng, 0.12, 0.4), 3), round(_u(rng, 0.15, 0.45), 3)),
         index_gap_cm=round(_u(rng, 0.03, 0.14), 3),
         four_index=bool(rng.random() < 0.12),
-        suit_shape=_suit_shape(rng),
+        suit_shape=_suit_shape(rng, wide),
         pip_layout=pip_layout, pip_cm=round(_u(rng, 0.9, 1.3), 3),
         court=court, court_colours=court_colours,
         frame=_pick(rng, FRAMES, (0.6, 0.3, 0.1)),
@@ -235,7 +243,7 @@ def sample_style(rng: np.random.Generator, split: str, name: str) -> DeckStyle:
     )
 
 
-def styles(seed: int, n: int, split: str = "train") -> list[DeckStyle]:
+def styles(seed: int, n: int, split: str = "train", variety: str = "standard") -> list[DeckStyle]:
     """``n`` deck styles of ``split`` (``train`` or ``heldout``), the same for the same seed.
 
     The two splits draw from separate random streams, so a train list and a held-out list
@@ -244,4 +252,4 @@ def styles(seed: int, n: int, split: str = "train") -> list[DeckStyle]:
     if split not in SPLITS:
         raise ValueError(f"unknown style split {split!r} (train or heldout)")
     rng = np.random.default_rng([int(seed), SPLITS.index(split), 0x5EED])
-    return [sample_style(rng, split, f"{split}-{seed}-{i:04d}") for i in range(int(n))]
+    return [sample_style(rng, split, f"{split}-{seed}-{i:04d}", variety) for i in range(int(n))]

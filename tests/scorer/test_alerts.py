@@ -1,0 +1,59 @@
+"""Operator alerts: every one the runtime can raise is worded in Chinese and English alike."""
+
+import re
+import string
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorer.alerts import Alert
+from scorer.i18n import ALERTS, alert_text
+from vision.calibration import Calibration, CalibrationError
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = {"seat": "E", "seconds": 5.0, "found": 1, "missing": "2, 3, 4", "px": 5.3, "least": 6.0, "good": 8.0,
+          "read": "SA SA", "taken": "SK", "dropped": "S3", "confidence": 0.31, "act": "tribute", "n": 2,
+          "cards": "HR H2"}
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("code", sorted(ALERTS))
+def test_each_alert_has_the_same_blanks_in_both_languages_and_chinese_words(code):
+    zh, en = ALERTS[code]
+    assert fields(zh) == fields(en)
+    assert re.search(r"[\u4e00-\u9fff]", zh) and not re.search(r"[\u4e00-\u9fff]", en)
+    values = {k: SAMPLE[k] for k in fields(en)}
+    assert alert_text(code, "zh", **values) != alert_text(code, "en", **values)
+
+
+def test_every_code_the_runtime_the_camera_and_calibration_use_is_worded():
+    used = set()
+    for path in ("scorer/table_runtime.py", "vision/camera.py", "vision/calibration.py"):
+        source = (ROOT / path).read_text(encoding="utf-8")
+        used |= set(re.findall(r'Alert\.of\("(\w+)"', source))
+        used |= set(re.findall(r'_status\((?:True|False), "(\w+)"\)', source))
+        used |= set(re.findall(r'CalibrationError\(\s*"(\w+)"', source))
+    assert len(used) >= 15 and used <= set(ALERTS), used - set(ALERTS)
+
+
+def test_seats_and_acts_are_worded_as_players_say_them():
+    covered = Alert.of("zone_covered", seat="E")
+    assert covered.text("zh").startswith("东家：") and covered.text("en").startswith("seat E:")
+    assert covered.text() == covered.text("zh")  # Chinese by default
+    two = Alert.of("one_card_expected", act="return", seat="N", n=2, cards="H5 C7")
+    assert two.text("zh") == "还贡：北家亮出2张牌（H5 C7），应为一张；请裁判录入还贡"
+    assert two.text("en").startswith("return: seat N showed 2 cards (H5 C7)")
+    assert len({covered, Alert.of("zone_covered", seat="E"), two}) == 2  # alerts compare and hash by value
+
+
+def test_a_calibration_failure_carries_its_code_for_the_console():
+    with pytest.raises(CalibrationError) as caught:
+        Calibration.from_image(np.zeros((480, 640, 3), np.uint8))
+    error = caught.value
+    assert "found 0 of the 4 table markers" in str(error)  # guandan calibrate prints this
+    worded = Alert.of(error.code, **error.values)
+    assert worded.text("zh").startswith("摄像头：只找到0个桌面标记（共4个，缺0, 1, 2, 3号）")

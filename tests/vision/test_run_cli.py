@@ -1,0 +1,82 @@
+"""``guandan run`` as a process: a recording stands in for the camera; plays reach the store
+and its dashboard, the console speaks the operator's language, and a restart goes on from
+the stored record."""
+
+import json
+import queue
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+from vision.render_game import render
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Table:
+    """A ``guandan run`` process whose console lines (both streams) can be waited for."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "run", *args], stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, encoding="utf-8")
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def wait_for(self, text: str, timeout: float = 180.0) -> str:
+        """The first line with ``text``, said already or within ``timeout`` s (the camera's
+        thread and the main one print in either order)."""
+        for line in self.seen:
+            if text in line:
+                return line
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.5)
+            except queue.Empty:
+                if self.proc.poll() is not None:
+                    break
+                continue
+            self.seen.append(line)
+            if text in line:
+                return line
+        raise AssertionError(f"no line with {text!r}; the console said:\n" + "\n".join(self.seen))
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+
+
+def test_run_reads_a_recording_into_the_store_and_a_restart_goes_on_from_it(tmp_path):
+    render(11, tmp_path, size=(1280, 720), max_events=3)
+    db, port = tmp_path / "hall.db", free_port()
+    common = ["--camera", str(tmp_path / "game.mp4"), "--db", str(db), "--table", "t1", "--port", str(port)]
+    table = Table(*common, "--lang", "en")
+    try:
+        assert table.wait_for("# live table t1:") == f"# live table t1: http://127.0.0.1:{port}/table/t1"
+        table.wait_for("the recording has ended")
+        url = f"http://127.0.0.1:{port}/api/tables/t1/events"
+        events = json.loads(urllib.request.urlopen(url, timeout=10).read())
+    finally:
+        table.stop()
+    assert events[0]["type"] == "header" and events[0]["table"] == "t1"
+    assert any(e["type"] == "play" for e in events)  # the camera read plays, committed when still
+    table.wait_for("# camera up")
+    table = Table(*common)  # Chinese by default
+    try:
+        table.wait_for(f"# 第t1桌：接着已存的{len(events)}条记录继续")
+        table.wait_for("# 摄像头已连接")
+        table.wait_for(f"# 第t1桌实时记分：http://127.0.0.1:{port}/table/t1")
+    finally:
+        table.stop()
