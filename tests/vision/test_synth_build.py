@@ -92,6 +92,8 @@ def test_shipped_recipes_are_valid():
     assert {"smoke", "zones-train", "zones-heldout"} <= names
     held = load_recipe(ROOT / "datasets" / "zones-heldout.yaml")
     assert {p.styles for p in held.splits} == {"heldout"}
+    wide = load_recipe(ROOT / "datasets" / "zones-train-d.yaml")
+    assert held.style_variety == "standard" and wide.style_variety == "wide"
 
 
 @pytest.mark.parametrize("text, message", [
@@ -101,6 +103,7 @@ def test_shipped_recipes_are_valid():
     ("seed: 1\nsplits: {train: 4}\ncolour: red\n", "unknown key"),
     ("splits: {train: {images: 4, styles: other}}\n", "styles must be train or heldout"),
     ("splits: {train: 4}\nscene: {rows: [1, 2], glare: 1}\n", "unknown scene setting"),
+    ("splits: {train: 4}\nstyle_variety: huge\n", "style_variety must be standard or wide"),
 ])
 def test_bad_recipes_say_what_is_wrong(tmp_path, text, message):
     path = tmp_path / "r.yaml"

@@ -63,6 +63,17 @@ def test_styles_are_deterministic_and_named_uniquely():
         styles(5, 3, "test")
 
 
+def test_wide_styles_are_their_standard_twins_with_suit_proportions_stretched():
+    standard, wide = styles(7, 400, "train"), styles(7, 400, "train", "wide")
+    for a, b in zip(standard, wide, strict=True):  # the same draws: the same deck but for its suits
+        assert dataclasses.replace(b, suit_scale=a.suit_scale, suit_shape=a.suit_shape) == a
+    stacked = [s.suit_scale for s in wide if s.index_layout == "stacked"]
+    assert min(stacked) < 0.5 and min(s.suit_scale for s in standard) >= 0.6  # smaller suits only in wide
+    assert min(s.suit_shape.stem_width for s in wide) < 0.15 < 0.18 <= min(s.suit_shape.stem_width for s in standard)
+    with pytest.raises(ValueError, match="variety"):
+        styles(7, 1, "train", "huge")
+
+
 def test_heldout_styles_are_disjoint_from_training_styles():
     train, held = styles(3, 300, "train"), styles(3, 300, "heldout")
     train_fams, held_fams = {s.family for s in train}, {s.family for s in held}
