@@ -8,6 +8,7 @@ follow, and optionally the table clock whose button presses commit plays.
 
 from __future__ import annotations
 
+import argparse
 import atexit
 import json
 import sys
@@ -15,6 +16,7 @@ import threading
 from argparse import Namespace
 from pathlib import Path
 
+from engine.cards import InvalidCard, parse_level
 from engine.events import event_from_json
 from engine.record import violation_line
 from scorer import profiles
@@ -37,7 +39,7 @@ def _runtime(args: Namespace, **kwargs):
         detector = CardDetector(args.weights or default_weights(), imgsz=320)
     except DetectorError as exc:
         raise VisionError(str(exc)) from None
-    return TableRuntime(detector, profiles.load(args.profile), **kwargs)
+    return TableRuntime(detector, profiles.load(args.profile), level=args.level, **kwargs)
 
 
 class ScanWriter:
@@ -145,6 +147,16 @@ def start_clock(port: str, runtime):
     return runner.start(), box
 
 
+def _level(text: str) -> str:
+    try:
+        return parse_level(text)
+    except InvalidCard as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+LEVEL_HELP = "the level the first hand is played at, 2-10, J, Q, K, A (default 2): for a match filmed from midway"
+
+
 def add_parsers(sub) -> None:
     p = sub.add_parser("scan", help="read a game video and write its record",
                        description="Read a video file as fast as the machine allows through the camera pipeline "
@@ -152,6 +164,7 @@ def add_parsers(sub) -> None:
     p.add_argument("video")
     p.add_argument("--out", required=True, help="record file to write (.jsonl)")
     p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile")
+    p.add_argument("--level", type=_level, default="2", help=LEVEL_HELP)
     p.add_argument("--weights", help="detector (default: the committed model)")
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of the alerts (default zh)")
     p.set_defaults(func=cmd_scan)
@@ -162,6 +175,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--camera", required=True, help="camera index, video file or rtsp:// / http:// URL")
     p.add_argument("--clock", help="the clock's serial port, or 'emulator'; without it plays commit when still")
     p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile")
+    p.add_argument("--level", type=_level, default="2", help=LEVEL_HELP)
     p.add_argument("--db", default="guandan.db", metavar="FILE|URL", help=DB_HELP)
     p.add_argument("--table", default="1", help="table id (default 1)")
     p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")

@@ -77,10 +77,12 @@ class TableRuntime:
                  record: Callable[[Event], None] | None = None,
                  evidence: Callable[[int, bytes], None] | None = None,
                  alert: Callable[[Alert], None] | None = None, auto_commit: bool = True,
-                 resume: list[Event] | None = None) -> None:
+                 resume: list[Event] | None = None, level: str = "2") -> None:
         self.detector = detector
-        # a camera cannot hear the spoken card counts (报牌): their absence is no violation here
-        header = Header(seq=0, t=0.0, profile=profile.name, table=table, reports_heard=False)
+        # a camera cannot hear the spoken card counts (报牌): their absence is no violation here;
+        # ``level``: a table filmed from mid-match plays its first hand at that level (its 逢人配)
+        header = Header(seq=0, t=0.0, profile=profile.name, table=table, reports_heard=False,
+                        start_levels={"EW": level, "NS": level})
         self.match = Match(profile, resume[0] if resume else header)
         self.events: list[Event] = [self.match.header]
         self.sink = record

@@ -31,3 +31,9 @@ def test_scan_of_a_missing_video_is_one_clear_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "scorer.cli", "scan", str(tmp_path / "none.mp4"), "--out",
                            str(tmp_path / "x.jsonl")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "cannot open this video" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_scan_takes_the_level_of_a_match_filmed_from_midway_and_refuses_a_bad_one(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "scan", str(tmp_path / "none.mp4"), "--out",
+                           str(tmp_path / "x.jsonl"), "--level", "Z"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "not a level: 'Z'" in done.stderr and "Traceback" not in done.stderr

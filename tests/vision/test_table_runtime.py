@@ -183,6 +183,16 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
     assert not rt.zones["S"].tracker.on_table
 
 
+def test_a_table_filmed_from_midway_plays_its_first_hand_at_the_level_given(detector):
+    from engine.events import Deal
+
+    recorded: list = []
+    rt = TableRuntime(detector, profiles.load("linyi"), record=recorded.append, level="T")
+    assert recorded[0].start_levels == {"EW": "T", "NS": "T"}
+    rt.record(Deal, leader="S")
+    assert rt.match.hand.level == "T"  # H10 is the wildcard (逢人配) of its plays
+
+
 def test_a_frozen_feed_is_told_and_so_is_its_recovery(detector):
     alerts: list[Alert] = []
     rt = runtime(detector, alerts)
