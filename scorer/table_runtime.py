@@ -270,7 +270,7 @@ class TableRuntime:
         (no record holds them). The referee is told of every change."""
         others = self.zones[seat].tracker.stable.others_of
         cards, rereads = within_deck(read, [others(c) for c in read], seen)
-        for r in rereads:
+        for r in dict.fromkeys(rereads):  # two copies taken alike: told once
             self.alert(Alert.of("third_copy", seat=seat, read=r.read, taken=r.taken, confidence=r.confidence))
         doubts = [r.confidence for r in rereads]
         cards, dropped = at_most_copies(cards)

@@ -235,6 +235,11 @@ def test_a_third_copy_or_no_combination_takes_the_readers_runners_up_and_the_ref
     assert any(f"read {twice}, but both {twice} are already out: taken as {spare}" in a for a in said(alerts))
     assert any(f"认出{twice}，但两张{twice}都已出过：按{spare}记录" in a for a in said(alerts, "zh"))
     tracker.on_table.clear()
+    tracker.stable = Laid((twice, twice), (0.9, 0.8), (), (((spare, 0.3),), ((spare, 0.3),)))
+    told = len(alerts)
+    assert rt.zone(seat)["cards"] == (spare, spare)
+    assert [a.code for a in alerts[told:]] == ["third_copy"]  # both copies taken alike: told once
+    tracker.on_table.clear()
     tracker.stable = Laid((twice,), (0.9,), (), ((),))  # nothing else it could be: the reading stands
     assert rt.zone(seat)["cards"] == (twice,)  # and the engine will say duplicate_card
     low, high, other = next((f"S{r}", f"S{q}", f"C{r}") for r, q in zip("3456789", "456789T", strict=True)
