@@ -161,7 +161,7 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("scan", help="read a game video and write its record",
                        description="Read a video file as fast as the machine allows through the camera pipeline "
                                    "and write the game record (JSON Lines).")
-    p.add_argument("video")
+    p.add_argument("video", help="the game video, as filmed from above (any file OpenCV reads: .mp4, .avi …)")
     p.add_argument("--out", required=True, help="record file to write (.jsonl)")
     p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile")
     p.add_argument("--level", type=_level, default="2", help=LEVEL_HELP)
