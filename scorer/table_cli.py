@@ -83,8 +83,8 @@ def cmd_scan(args: Namespace) -> None:
         print(f"! {alert.text(args.lang)}", file=sys.stderr)
     plays = sum(1 for e in runtime.events if e.type == "play")
     n, found = len(runtime.events), len(runtime.match.violations)
-    print(f"{out}：{n}条记录，{plays}手出牌，{found}条违规提示" if args.lang == "zh"
-          else f"{out}: {n} events, {plays} plays, {found} alerts")
+    print(_say(args.lang, f"{out}：{n}条记录，{plays}手出牌，{found}条违规提示",
+               f"{out}: {n} events, {plays} plays, {found} alerts"))
 
 
 def cmd_run(args: Namespace) -> None:

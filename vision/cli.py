@@ -7,6 +7,8 @@ import sys
 from argparse import Namespace
 from pathlib import Path
 
+from scorer.i18n import DEFAULT_LANG, LANGS
+
 
 class VisionError(ValueError):
     pass
@@ -334,7 +336,7 @@ def add_parsers(sub) -> None:
                                    "table markers and write a picture with the markers, table edge and seat zones.")
     p.add_argument("source")
     p.add_argument("--out", default="calibration.png", help="picture to write (default calibration.png)")
-    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default zh)")
+    p.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help="language (default zh)")
     p.set_defaults(func=cmd_calibrate)
 
     p = sub.add_parser("train", help="train the index finder (offline, CPU; checkpoints every epoch)",

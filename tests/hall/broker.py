@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import free_port
+
 
 def mosquitto_binary() -> str | None:
     """Debian installs it in /usr/sbin, which is not on every user's PATH."""
@@ -29,12 +31,6 @@ def mosquitto_binary() -> str | None:
 
 needs_mosquitto = pytest.mark.skipif(mosquitto_binary() is None,
                                      reason="needs mosquitto (scripts/system-packages.sh installs it)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_port(port: int, timeout: float = 10.0) -> None:

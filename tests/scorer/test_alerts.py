@@ -54,6 +54,6 @@ def test_a_calibration_failure_carries_its_code_for_the_console():
     with pytest.raises(CalibrationError) as caught:
         Calibration.from_image(np.zeros((480, 640, 3), np.uint8))
     error = caught.value
-    assert "found 0 of the 4 table markers" in str(error)  # guandan calibrate prints this
+    assert "found 0 of the 4 table markers" in str(error)  # the exception reads on its own too
     worded = Alert.of(error.code, **error.values)
     assert worded.text("zh").startswith("摄像头：只找到0个桌面标记（共4个，缺0, 1, 2, 3号）")

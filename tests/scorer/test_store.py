@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -21,6 +20,7 @@ from scorer.cli import DEMO_RECORD
 from scorer.store import MIGRATIONS, Store, StoreError
 from scorer.tournament_store import StoreError as TournamentStoreError
 from scorer.tournament_store import TournamentStore
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 JPEG = b"\xff\xd8\xff\xe0" + bytes(range(256)) * 4
@@ -32,12 +32,6 @@ def header(table: str) -> dict:
 
 def events(first: int, last: int) -> list[dict]:
     return [{"seq": s, "t": s, "type": "note", "text": f"事件 {s}"} for s in range(first, last + 1)]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def guandan(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:

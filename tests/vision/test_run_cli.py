@@ -4,20 +4,14 @@ the stored record."""
 
 import json
 import queue
-import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.request
 
+from tests.ports import free_port
 from vision.render_game import render
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Table:

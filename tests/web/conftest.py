@@ -1,7 +1,6 @@
 """Fixtures for the web tests: a store with a recorded match, the Flask app, a referee, and
 (for the browser tests) the real server as a process on a free loopback port."""
 
-import socket
 import subprocess
 import sys
 import time
@@ -13,6 +12,7 @@ import pytest
 from engine.record import parse_lines
 from scorer.cli import DEMO_RECORD
 from scorer.store import Store
+from tests.ports import free_port
 from web import create_app
 
 PASSWORD = "s3cret-pass"
@@ -49,12 +49,6 @@ def token(store):
 
 def header_json(table: str = "t9", profile: str = "linyi") -> dict:
     return {"seq": 0, "t": 0, "type": "header", "format": "guandan-record/1", "profile": profile, "table": table}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
