@@ -4,7 +4,9 @@
 # firmware is compiled and run in the tests), Chromium (the web pages are tested in a
 # real headless browser, with a Chinese font), Mosquitto (the hall tests run a real MQTT
 # broker), and the PostgreSQL server (the store tests run each store on a real PostgreSQL too,
-# started from its binaries in a temporary folder; see tests/pg.py). Installs only what is missing.
+# started from its binaries in a temporary folder; see tests/pg.py), and the fonts the card
+# renderer draws indices with (vision/synth/fonts.py: a dataset built from a recipe's seed is
+# the same on every machine with the same fonts). Installs only what is missing.
 # `system-packages.sh demo`: only what `make demo` needs (socat: the demo's emulated clock).
 set -euo pipefail
 need=()
@@ -17,6 +19,8 @@ command -v chromium >/dev/null || need+=(chromium)
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # Debian puts it in /usr/sbin
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)  # Debian keeps it off PATH
 fc-list 2>/dev/null | grep -qi "wqy\|noto sans cjk" || need+=(fonts-wqy-microhei)  # Chinese in screenshots
+fc-list 2>/dev/null | grep -qi "Liberation Serif" || need+=(fonts-liberation)  # deck fonts, two held out
+fc-list 2>/dev/null | grep -qi "DejaVu Serif Condensed" || need+=(fonts-dejavu-extra)  # deck fonts, one held out
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reader import PAD, PATCH, IndexReader, ReaderError, patch, to_tensor
+from vision.reader import CLASSES, PAD, PATCH, IndexReader, ReaderError, patch, to_tensor
 
 
 def marked_image() -> np.ndarray:
@@ -100,3 +100,23 @@ def test_widening_only_widens():
         widen(committed_reader(), (16, 32, 48, 128))
     with pytest.raises(ValueError, match="four stages"):
         build_net((16, 32, 64))
+
+
+def test_a_patch_and_its_half_turn_read_alike():
+    """Each patch is read as cut and half turned, and the two readings averaged (a card's
+    two corner indices are half-turn copies): which of the two views came first cannot
+    matter. The committed reader, on the sample zones' labelled indices."""
+    from vision.evaluate import label_for, read_labels
+
+    reader = IndexReader(Path(__file__).parents[2] / "models" / "reader.onnx")
+    patches = []
+    for path in sorted((Path(__file__).parents[2] / "datasets" / "samples" / "images").glob("*.jpg")):
+        image = cv2.imread(str(path))
+        _cards, boxes = read_labels(label_for(path), image.shape[1], image.shape[0])
+        patches += [patch(image, tuple(b), pad=reader.pad) for b in boxes]
+    patches = np.stack(patches)
+    upright = reader.probabilities(patches)
+    turned = reader.probabilities(np.ascontiguousarray(patches[:, ::-1, ::-1]))
+    assert upright.shape == (len(patches), CLASSES) and np.allclose(upright.sum(axis=1), 1.0, atol=1e-5)
+    assert np.allclose(upright, turned, atol=1e-5)
+    assert len({int(c) for c in upright.argmax(axis=1)}) > 10  # different indices read differently
