@@ -1,7 +1,8 @@
 """The table runtime: camera frames in, a checked game record out.
 
 camera → calibration (re-done when the camera is bumped) → each seat's zone rectified →
-the detector, run only on zones that changed and then lie still → corner indices grouped
+the detector, run only on zones that changed and then lie still (in the first ``LOOKS``
+frames they lie still, the looks pooled: ``vision.looks``) → corner indices grouped
 into cards → the zone tracker (settled, new cards, cleared) → the rules engine → the record
 (and through it the store and the web pages). Every committed play keeps its evidence
 frame (JPEG, the read cards drawn). A read below the confidence threshold goes to the
@@ -49,6 +50,7 @@ from vision.combination import as_combination
 from vision.deck import at_most_copies, within_deck
 from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards, own_side
+from vision.looks import pool
 from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion, thumbnail
 
 RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
@@ -56,6 +58,8 @@ REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much fro
 BARE_LEVEL = 4.0  # a zone this close to how it looked empty is empty (vision.tracker.motion)
 COVERED_ALERT_S = 3.0  # a zone covered this long is worth a word to the referee
 COVERED_MAX_S = 30.0  # covered this long, it is the new look of the empty zone (a cloth, a lamp moved)
+LOOKS = 3  # frames a still zone is read in, pooled (vision.looks): 1 read fewer plays exactly (docs/benchmarks.md)
+LOOK_FLOOR = 0.1  # each look keeps readings from this confidence: pooled, they must still reach the detector's
 FROZEN_S = 5.0  # a live camera's sensor noise makes every frame differ: this long the same is a frozen feed
 
 
@@ -67,6 +71,7 @@ class SeatZone:
     read_thumb: np.ndarray | None = None
     laid: Laid = field(default_factory=lambda: Laid((), ()))
     detections: list[Detection] = field(default_factory=list)
+    looks: list[list[Detection]] = field(default_factory=list)  # this still zone's reads (vision.looks)
     bare: np.ndarray | None = None  # the thumbnail of the zone when it last lay empty
     covered_since: float | None = None  # no card read, yet not bare: a hand or an object over it
     covered_told: bool = False  # the referee has been told
@@ -155,15 +160,26 @@ class TableRuntime:
             thumb = thumbnail(image)
             moving = motion(zone.previous, thumb) >= MOTION_LEVEL
             zone.previous = thumb
-            if not moving and (zone.read_thumb is None or motion(zone.read_thumb, thumb) >= REDETECT_LEVEL):
-                zone.detections = own_side(seat, detect_tiled(self.detector, image))
-                zone.laid = group_cards(zone.detections)
-                zone.read_image, zone.read_thumb = image, thumb
+            if not moving:
+                self._read(seat, zone, image, thumb)
             covered = not moving and self._covered(seat, zone, frame.t, thumb)
             for change in zone.tracker.update(frame.t, zone.laid, moving or covered):
                 if isinstance(change, Settled) and change.new and (self.auto_commit or self._between_hands()):
                     self._commit(seat)
         return self.events[before:]
+
+    def _read(self, seat: str, zone: SeatZone, image: np.ndarray, thumb: np.ndarray) -> None:
+        """Read a still zone: once when it has changed, then again in the next ``LOOKS`` - 1
+        frames, the looks pooled (``vision.looks``)."""
+        if zone.read_thumb is None or motion(zone.read_thumb, thumb) >= REDETECT_LEVEL:
+            zone.looks = []
+            zone.read_thumb = thumb
+        elif len(zone.looks) >= LOOKS:
+            return
+        zone.looks.append(own_side(seat, detect_tiled(self.detector, image, conf=LOOK_FLOOR)))
+        zone.detections = pool(zone.looks, self.detector.conf)
+        zone.laid = group_cards(zone.detections)
+        zone.read_image = image
 
     def _watch_for_freeze(self, frame: Frame) -> None:
         """A camera or capture card that hangs can keep sending its last picture: the table

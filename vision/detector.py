@@ -50,18 +50,19 @@ class Detection:
         return {"card": self.card, "conf": round(self.conf, 4), "box": [round(v, 1) for v in self.box]}
 
 
-def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, overlap: int = 80) -> list[Detection]:
+def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, overlap: int = 80,
+                 conf: float | None = None) -> list[Detection]:
     """Detections in an image wider than the model's input, read in overlapping tiles at full
     resolution (a 560-pixel zone letterboxed into 320 would lose half its detail). An index
     cut by one tile's edge lies whole in the next; the same card read twice in the overlap
-    is merged by ``vision.grouping``."""
+    is merged by ``vision.grouping``. ``conf`` overrides the detector's threshold."""
     width = image.shape[1]
     if width <= tile:
-        return detector.detect(image)
+        return detector.detect(image, conf)
     starts = list(range(0, width - tile, tile - overlap)) + [width - tile]
     found: list[Detection] = []
     for x0 in starts:
-        for d in detector.detect(image[:, x0:x0 + tile]):
+        for d in detector.detect(image[:, x0:x0 + tile], conf):
             x1, y1, x2, y2 = d.box
             if (x0 and x1 < 2) or (x0 + tile < width and x2 > tile - 2):
                 continue  # cut by this tile's edge: the neighbouring tile sees it whole

@@ -152,6 +152,51 @@ def test_tribute_return_and_resistance_are_seen_between_hands(detector, seed):
     assert [v for v in rt.match.violations if v.seq < first] == []
 
 
+class CountingDetector:
+    """The committed detector, counting the zone tiles it is asked to read."""
+
+    def __init__(self, inner: CardDetector) -> None:
+        self.inner, self.conf, self.reader, self.calls = inner, inner.conf, inner.reader, 0
+
+    def detect(self, image, conf=None):
+        self.calls += 1
+        return self.inner.detect(image, conf)
+
+
+def test_a_still_zone_is_read_in_a_few_frames_pooled_then_left_until_it_changes(detector):
+    from scorer.table_runtime import LOOKS
+    from vision.looks import pool
+    from vision.render_game import Renderer, TableState
+
+    counting = CountingDetector(detector)
+    rt = TableRuntime(counting, profiles.load("jiangsu"))
+    renderer = Renderer(5, (1280, 720))
+    clock = {"t": 0.0, "n": 0}
+
+    def show(state: TableState, frames: int) -> list[int]:
+        image = renderer.camera(renderer.table(state))
+        calls = []
+        for _ in range(frames):
+            rt.process(Frame(image, clock["t"], clock["n"]))
+            clock["t"] += 0.1
+            clock["n"] += 1
+            calls.append(counting.calls)
+        return calls
+
+    one_row = TableState(rows={"S": ["S5", "H9"], "E": [], "W": [], "N": []})
+    calls = show(one_row, 10)  # the first frame calibrates: every zone is new, so moving
+    per_look = calls[1]  # the four zones' tiles, read once
+    assert per_look > 0 and per_look % 4 == 0
+    assert calls[1:] == [per_look * min(n, LOOKS) for n in range(1, 10)]
+    tiles = per_look // 4
+    south = rt.zones["S"]
+    assert len(south.looks) == LOOKS and south.detections == pool(south.looks, detector.conf)
+    longer = TableState(rows={"S": ["S5", "H9", "CK"], "E": [], "W": [], "N": []})
+    before = counting.calls
+    calls = show(longer, 10)  # South's zone changes, and only it is read again
+    assert calls[-1] - before == tiles * LOOKS and len(south.looks) == LOOKS
+
+
 def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(detector):
     """A hand resting over a played row hides every card: that is not the trick being
     cleared (its cards would come back as a second play when the hand lifts). A card knocked
