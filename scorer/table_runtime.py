@@ -9,7 +9,9 @@ frame (JPEG, the read cards drawn). A read below the confidence threshold goes t
 referee instead of being trusted silently (the play event carries its confidence). A
 reading that cannot be right — a third copy of a card, a row that is no combination — is
 read again from the reader's runners-up (``vision.deck``, ``vision.combination``), at their
-lower confidence, and the referee is told what was read and what was taken.
+lower confidence, and so is a straight flush with one card's suit in doubt (a rare bomb,
+likelier a straight with a club read for a spade); the referee is told what was read and
+what was taken.
 
 Without a clock a play is committed when it has settled, and the seats the turn passed
 over without laying anything are recorded as passes (they knocked). With a clock the
@@ -46,7 +48,7 @@ from scorer.alerts import Alert
 from vision.annotate import draw_detections
 from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError, rectify_zone, zone_size
 from vision.camera import Frame
-from vision.combination import as_combination
+from vision.combination import as_combination, as_plain_straight
 from vision.deck import at_most_copies, within_deck
 from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards, own_side
@@ -281,9 +283,10 @@ class TableRuntime:
     def _possible(self, seat: str, read: tuple[str, ...], level: str, seen: Counter
                   ) -> tuple[tuple[str, ...], list[float]]:
         """The play as it can have been laid (``vision.deck``, ``vision.combination``), and
-        the confidences of what was changed: a third copy of a card and a row that is no
-        combination take the reader's runners-up; copies beyond two with none are left out
-        (no record holds them). The referee is told of every change."""
+        the confidences of what was changed: a third copy of a card, a row that is no
+        combination and a straight flush with a suit in doubt take the reader's runners-up;
+        copies beyond two with none are left out (no record holds them). The referee is told
+        of every change."""
         others = self.zones[seat].tracker.stable.others_of
         cards, rereads = within_deck(read, [others(c) for c in read], seen)
         for r in dict.fromkeys(rereads):  # two copies taken alike: told once
@@ -298,7 +301,12 @@ class TableRuntime:
         if mended:
             self.alert(Alert.of("no_combination", seat=seat, read=" ".join(before), taken=" ".join(cards),
                                 confidence=min(r.confidence for r in mended)))
-        return cards, doubts + [r.confidence for r in mended]
+        before = cards
+        cards, unflushed = as_plain_straight(cards, [others(c) for c in cards], level, seen)
+        if unflushed:
+            self.alert(Alert.of("unlikely_flush", seat=seat, read=" ".join(before), taken=" ".join(cards),
+                                confidence=unflushed[0].confidence))
+        return cards, doubts + [r.confidence for r in mended + unflushed]
 
     def _between_hands(self) -> bool:
         """Tribute and return are due, or a hand is over and the next one's tribute may come."""

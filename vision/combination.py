@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations, product
 
-from engine.cards import COPIES
-from engine.plays import classify
+from engine.cards import COPIES, rank_of
+from engine.plays import STRAIGHT, STRAIGHT_FLUSH, classify
 from vision.deck import RUNNER_UP, Reread
 
 MOST_SWAPS = 2
@@ -51,3 +51,31 @@ def as_combination(cards: Sequence[str], others: Sequence[Sequence[tuple[str, fl
         if best is not None:
             return best[1], best[2]
     return cards, []
+
+
+def as_plain_straight(cards: Sequence[str], others: Sequence[Sequence[tuple[str, float]]], level: str,
+                      seen: Counter, floor: float = RUNNER_UP) -> tuple[tuple[str, ...], list[Reread]]:
+    """``cards`` as read, unless they read as a straight flush (同花顺) that one card's
+    runner-up of the same rank in another suit, at least ``floor`` likely, makes a plain
+    straight: then that straight, with the likeliest such card swapped.
+
+    A straight flush is a bomb, and a rare one: bots' games play one for about sixty
+    straights, players keep theirs for when a bomb is needed. A straight read in one suit
+    with one card's suit in doubt is far likelier a straight with one spade read for a
+    club (the look-alike suits of the index, ``models/README.md``) than a flush; taken as
+    a flush it would make the next plays "not beating" it false alerts."""
+    cards = tuple(cards)
+    if not cards or not any(p.type == STRAIGHT_FLUSH for p in classify(cards, level)):
+        return cards, []
+    best: tuple[float, tuple[str, ...], Reread] | None = None
+    for i, these in enumerate(others):
+        for name, conf in these:
+            if conf < floor or rank_of(name) != rank_of(cards[i]) or name == cards[i]:
+                continue
+            trial = cards[:i] + (name,) + cards[i + 1:]
+            if seen[name] + trial.count(name) > COPIES:
+                continue
+            readings = {p.type for p in classify(trial, level)}
+            if STRAIGHT in readings and STRAIGHT_FLUSH not in readings and (best is None or conf > best[0]):
+                best = (conf, trial, Reread(cards[i], name, conf))
+    return (best[1], [best[2]]) if best is not None else (cards, [])

@@ -1,8 +1,9 @@
-"""A play read as no combination: the reader's runners-up that make one are taken."""
+"""A play read as no combination, or as a straight flush with a suit in doubt: the reader's
+runners-up that make it a combination, or a plain straight, are taken."""
 
 from collections import Counter
 
-from vision.combination import as_combination
+from vision.combination import as_combination, as_plain_straight
 from vision.deck import Reread
 
 NONE: tuple = ()
@@ -45,3 +46,30 @@ def test_a_row_with_a_card_missing_is_left_as_read():
     cards = ("S3", "D4", "S6", "S7")  # a straight's five with its 5 unread: no swap makes four a combination
     others = [(("C3", 0.3),), (("D5", 0.3),), (("C6", 0.3),), (("C7", 0.3),)]
     assert as_combination(cards, others, "2", Counter()) == (cards, [])
+
+
+def test_a_straight_flush_with_a_suit_in_doubt_is_taken_as_the_straight():
+    cards = ("S8", "S9", "ST", "SJ", "SQ")
+    others = [NONE, (("C9", 0.15),), NONE, (("H7", 0.3),), (("CQ", 0.35), ("S9", 0.2))]
+    taken, rereads = as_plain_straight(cards, others, "2", Counter())
+    # only a same-rank runner-up in another suit, the likeliest of them: SQ taken as CQ
+    assert taken == ("S8", "S9", "ST", "SJ", "CQ") and rereads == [Reread("SQ", "CQ", 0.35)]
+
+
+def test_a_sure_straight_flush_and_other_plays_are_left_as_read():
+    flush = ("H3", "H4", "H5", "H6", "H7")
+    assert as_plain_straight(flush, [NONE] * 5, "2", Counter()) == (flush, [])
+    # a runner-up under the floor is no doubt worth a swap
+    assert as_plain_straight(flush, [(("D3", 0.05),)] + [NONE] * 4, "2", Counter()) == (flush, [])
+    # a plain straight and a bomb are not flushes
+    straight = ("H3", "C4", "H5", "H6", "H7")
+    assert as_plain_straight(straight, [(("D3", 0.4),)] + [NONE] * 4, "2", Counter()) == (straight, [])
+    bomb = ("S9", "C9", "D9", "H9")
+    assert as_plain_straight(bomb, [(("C9", 0.4),)] + [NONE] * 3, "2", Counter()) == (bomb, [])
+
+
+def test_no_swap_makes_a_third_copy_of_a_card():
+    cards = ("S8", "S9", "ST", "SJ", "SQ")
+    others = [NONE, NONE, NONE, NONE, (("CQ", 0.35),)]
+    assert as_plain_straight(cards, others, "2", Counter({"CQ": 2})) == (cards, [])
+    assert as_plain_straight(cards, others, "2", Counter({"CQ": 1}))[0][-1] == "CQ"

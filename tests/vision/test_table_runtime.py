@@ -298,6 +298,17 @@ def test_a_third_copy_or_no_combination_takes_the_readers_runners_up_and_the_ref
     fields = rt.zone(seat)
     assert fields["cards"] == (low, other) and fields["confidence"] == 0.4
     assert any(f"read {low} {high}, which is no combination: taken as {low} {other}" in a for a in said(alerts))
+    ranks = "3456789TJQKA"
+    run = next([f"S{r}" for r in ranks[i:i + 5]] for i in range(len(ranks) - 4)
+               if not ({f"S{r}" for r in ranks[i:i + 5]} | {f"C{ranks[i + 4]}"}) & set(seen))
+    club = "C" + run[-1][1]
+    tracker.on_table.clear()
+    tracker.stable = Laid(tuple(run), (0.9,) * 5, (), ((),) * 4 + (((club, 0.35),),))  # a flush, one suit in doubt
+    fields = rt.zone(seat)
+    assert fields["cards"] == (*run[:4], club) and fields["confidence"] == 0.35
+    assert any(f"read {' '.join(run)}, a straight flush with one suit in doubt: taken as the straight "
+               f"{' '.join(run[:4])} {club}" in a for a in said(alerts))
+    assert any(a.startswith(f"{'南西北东'['SWNE'.index(seat)]}家：认出同花顺") for a in said(alerts, "zh"))
     tracker.on_table.clear()
     tracker.stable = Laid((low, low, low), (0.9, 0.9, 0.8), (), ((), (), ()))  # three of one name, nothing else
     fields = rt.zone(seat)
