@@ -164,7 +164,7 @@ class CountingDetector:
 
 
 def test_a_still_zone_is_read_in_a_few_frames_pooled_then_left_until_it_changes(detector):
-    from scorer.table_runtime import LOOKS
+    from scorer.table_runtime import LOOKS, POOLED
     from vision.looks import pool
     from vision.render_game import Renderer, TableState
 
@@ -190,7 +190,7 @@ def test_a_still_zone_is_read_in_a_few_frames_pooled_then_left_until_it_changes(
     assert calls[1:] == [per_look * min(n, LOOKS) for n in range(1, 10)]
     tiles = per_look // 4
     south = rt.zones["S"]
-    assert len(south.looks) == LOOKS and south.detections == pool(south.looks, detector.conf)
+    assert len(south.looks) == LOOKS and south.detections == pool(south.looks, POOLED)
     longer = TableState(rows={"S": ["S5", "H9", "CK"], "E": [], "W": [], "N": []})
     before = counting.calls
     calls = show(longer, 10)  # South's zone changes, and only it is read again
