@@ -22,6 +22,7 @@ import numpy as np
 
 from engine.cards import ALL_CARDS
 from vision.reader import NOT_AN_INDEX, IndexReader, ReaderError
+from vision.suit_reader import SuitReader
 from vision.yolo_env import prepare
 
 CONFIDENCE = 0.25
@@ -31,6 +32,7 @@ RUNNERS_UP = 3  # how many other readings of an index a detection keeps
 RUNNER_UP_FLOOR = 0.01  # a runner-up less likely than this is no candidate
 MODELS = Path(__file__).resolve().parent.parent / "models"
 READER = MODELS / "reader.onnx"
+SUITS = MODELS / "suits.onnx"  # the suit reader, used on upright cards (vision.suit_reader)
 #: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
 FINDERS = {320: (MODELS / "finder_int8_openvino_model", MODELS / "finder_openvino_model", MODELS / "finder.onnx",
                  MODELS / "finder.pt"),
@@ -51,23 +53,25 @@ class Detection:
 
 
 def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, overlap: int = 80,
-                 conf: float | None = None) -> list[Detection]:
-    """Detections in an image wider than the model's input, read in overlapping tiles at full
-    resolution (a 560-pixel zone letterboxed into 320 would lose half its detail). An index
-    cut by one tile's edge lies whole in the next; the same card read twice in the overlap
-    is merged by ``vision.grouping``. ``conf`` overrides the detector's threshold."""
+                 conf: float | None = None, upright: bool = False) -> list[Detection]:
+    """Detections in an image wider than the model's input, found in overlapping tiles at
+    full resolution (a 560-pixel zone letterboxed into 320 would lose half its detail) and
+    read in the whole image, so that no patch is cut short by a tile's edge. An index cut
+    by one tile's edge lies whole in the next; the same card found twice in the overlap is
+    merged by ``vision.grouping``. ``conf`` overrides the detector's threshold; ``upright``
+    as for ``CardDetector.detect``."""
     width = image.shape[1]
     if width <= tile:
-        return detector.detect(image, conf)
+        return detector.detect(image, conf, upright=upright)
+    floor = detector.conf if conf is None else conf
     starts = list(range(0, width - tile, tile - overlap)) + [width - tile]
-    found: list[Detection] = []
+    found: list[tuple[tuple[float, float, float, float], float]] = []
     for x0 in starts:
-        for d in detector.detect(image[:, x0:x0 + tile], conf):
-            x1, y1, x2, y2 = d.box
+        for (x1, y1, x2, y2), f in detector.find(image[:, x0:x0 + tile], floor):
             if (x0 and x1 < 2) or (x0 + tile < width and x2 > tile - 2):
                 continue  # cut by this tile's edge: the neighbouring tile sees it whole
-            found.append(Detection(d.card, d.conf, (x1 + x0, y1, x2 + x0, y2), d.others))
-    return sorted(found, key=lambda d: -d.conf)
+            found.append(((x1 + x0, y1, x2 + x0, y2), f))
+    return detector.read(image, found, floor, upright=upright)
 
 
 class DetectorError(ValueError):
@@ -90,7 +94,7 @@ def committed_finder(imgsz: int = 320) -> Path:
 
 class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
-                 reader: str | Path | None = None) -> None:
+                 reader: str | Path | None = None, suits: str | Path | None = None) -> None:
         path = Path(weights)
         if not path.exists():
             raise DetectorError(f"{weights}: no such model file")
@@ -107,6 +111,8 @@ class CardDetector:
             raise DetectorError(f"{weights}: has {len(names)} classes, an index finder has one")
         try:
             self.reader = IndexReader(reader or reader_beside(path))
+            suit_path = Path(suits) if suits else SUITS
+            self.suits = SuitReader(suit_path) if suits or suit_path.exists() else None
         except ReaderError as exc:
             raise DetectorError(str(exc)) from None
 
@@ -117,14 +123,21 @@ class CardDetector:
         return [(tuple(float(v) for v in b), float(c))
                 for b, c in zip(boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy(), strict=True)]
 
-    def detect(self, image: np.ndarray, conf: float | None = None) -> list[Detection]:
+    def detect(self, image: np.ndarray, conf: float | None = None, upright: bool = False) -> list[Detection]:
         """Detections in a BGR image (as OpenCV reads it), most confident first; ``conf``
         overrides the detector's threshold (evaluation wants every detection). A box the
         finder is less sure of than the threshold is not read: the reader's probability is
-        at most 1, so it could not pass."""
+        at most 1, so it could not pass. ``upright``: the cards lie upright in the image (a
+        rectified seat zone), so the suit reader may look beside each index for pips."""
         floor = self.conf if conf is None else conf
-        found = self.find(image, floor)
-        readings = self.reader.read(image, [box for box, _ in found], ranked=RUNNERS_UP + 1)
+        return self.read(image, self.find(image, floor), floor, upright=upright)
+
+    def read(self, image: np.ndarray, found: list[tuple[tuple[float, float, float, float], float]], floor: float,
+             upright: bool = False) -> list[Detection]:
+        """The finder's ``found`` boxes (with its confidences) read: detections from ``floor``."""
+        boxes = [box for box, _ in found]
+        suits = self.suits.read(image, boxes) if upright and self.suits is not None else None
+        readings = self.reader.read(image, boxes, ranked=RUNNERS_UP + 1, suits=suits)
         out = []
         for (box, f), ((cls, p), *rest) in zip(found, readings, strict=True):
             if cls == NOT_AN_INDEX or f * p < floor:

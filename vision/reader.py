@@ -122,13 +122,18 @@ class IndexReader:
         probs = softmax(np.asarray(self.request.infer({0: to_tensor(both)})[0]))
         return (probs[:len(patches)] + probs[len(patches):]) / 2
 
-    def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]], ranked: int = 1
-             ) -> list[list[tuple[int, float]]]:
+    def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]], ranked: int = 1,
+             suits: np.ndarray | None = None) -> list[list[tuple[int, float]]]:
         """For each box its ``ranked`` likeliest classes, likeliest first, as (class,
         probability); class ``NOT_AN_INDEX`` for no index. The runners-up matter when the
-        likeliest is impossible, such as a third copy of a card (``vision.deck``)."""
+        likeliest is impossible, such as a third copy of a card (``vision.deck``). ``suits``:
+        the suit reader's N×4 opinion of the same boxes, folded in (``vision.suit_reader``)."""
         if not boxes:
             return []
         probs = self.probabilities(np.stack([patch(image, b, pad=self.pad) for b in boxes]))
+        if suits is not None:
+            from vision.suit_reader import with_suits
+
+            probs = with_suits(probs, suits)
         order = np.argsort(-probs, axis=1)[:, :ranked]
         return [[(int(c), float(probs[i, c])) for c in row] for i, row in enumerate(order)]

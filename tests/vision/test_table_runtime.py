@@ -153,14 +153,21 @@ def test_tribute_return_and_resistance_are_seen_between_hands(detector, seed):
 
 
 class CountingDetector:
-    """The committed detector, counting the zone tiles it is asked to read."""
+    """The committed detector, counting the zone tiles it is asked to find indices in."""
 
     def __init__(self, inner: CardDetector) -> None:
-        self.inner, self.conf, self.reader, self.calls = inner, inner.conf, inner.reader, 0
+        self.inner, self.conf, self.reader, self.suits, self.calls = inner, inner.conf, inner.reader, inner.suits, 0
 
-    def detect(self, image, conf=None):
+    def find(self, image, floor):
         self.calls += 1
-        return self.inner.detect(image, conf)
+        return self.inner.find(image, floor)
+
+    def read(self, image, found, floor, upright=False):
+        return self.inner.read(image, found, floor, upright=upright)
+
+    def detect(self, image, conf=None, upright=False):
+        self.calls += 1
+        return self.inner.detect(image, conf, upright=upright)
 
 
 def test_a_still_zone_is_read_in_a_few_frames_pooled_then_left_until_it_changes(detector):

@@ -1,0 +1,89 @@
+"""The suit reader: its patch, how its opinion folds into the index reader's, training and
+the committed model on rendered rows of held-out deck styles (vision/suit_reader.py,
+vision/suit_train.py)."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from engine.cards import ALL_CARDS, SUITS
+from vision.reader import CLASSES, NOT_AN_INDEX, IndexReader, ReaderError
+from vision.suit_reader import HEIGHT, REACH, WIDTH, SuitReader, suit_patch, with_suits
+from vision.suit_train import build_net, export_onnx, measure, render_patches
+
+MODELS = __import__("pathlib").Path(__file__).resolve().parents[2] / "models"
+
+
+def test_the_patch_is_the_area_right_of_and_below_the_index_box():
+    image = np.zeros((200, 200, 3), np.uint8)
+    box = (40.0, 50.0, 60.0, 90.0)  # longer side s = 40
+    s = 40.0
+    # a bright dot where a first pip would be: 0.8 s right of and 1.2 s below the box's corner
+    px, py = 40 + 0.8 * s, 50 + 1.2 * s
+    image[int(py) - 2:int(py) + 3, int(px) - 2:int(px) + 3] = 255
+    p = suit_patch(image, box)
+    assert p.shape == (HEIGHT, WIDTH, 3)
+    y, x = np.unravel_index(np.argmax(p[:, :, 0]), p.shape[:2])
+    left, top, right, bottom = REACH
+    assert x == pytest.approx((0.8 - left) / (right - left) * WIDTH, abs=1.5)
+    assert y == pytest.approx((1.2 - top) / (bottom - top) * HEIGHT, abs=1.5)
+    # left of the box (where the card underneath shows) lies outside the area
+    image2 = np.zeros_like(image)
+    image2[60:80, 5:25] = 255
+    assert suit_patch(image2, box).max() == 0
+
+
+def test_a_suit_reader_with_no_opinion_changes_nothing_and_a_sure_one_settles_spade_or_club():
+    probs = np.full((2, CLASSES), 0.001)
+    probs[:, ALL_CARDS.index("C5")] = 0.55
+    probs[:, ALL_CARDS.index("S5")] = 0.35
+    probs[:, NOT_AN_INDEX] = 0.05
+    probs /= probs.sum(axis=1, keepdims=True)
+    suits = np.array([[0.25, 0.25, 0.25, 0.25], [0.0, 0.0, 0.0, 0.0]])
+    suits[1, SUITS.index("S")] = 0.9
+    suits[1, SUITS.index("C")] = 0.1 / 3
+    suits[1, [SUITS.index("H"), SUITS.index("D")]] = 0.1 / 3
+    out = with_suits(probs, suits)
+    np.testing.assert_allclose(out[0], probs[0])
+    assert ALL_CARDS[int(out[1].argmax())] == "S5"
+    assert out.sum(axis=1) == pytest.approx([1.0, 1.0])
+    # no suit, no change between them: the jokers and "no index" keep their ratio
+    ratio = probs[1, ALL_CARDS.index("HR")] / probs[1, NOT_AN_INDEX]
+    assert out[1, ALL_CARDS.index("HR")] / out[1, NOT_AN_INDEX] == pytest.approx(ratio)
+
+
+def test_training_renders_rows_of_cards_and_writes_a_model_the_live_reader_loads(tmp_path):
+    data = render_patches(6, seed=3, workers=1, progress=False)
+    assert len(data.images) > 10 and data.images.shape[1:] == (HEIGHT, WIDTH, 3)
+    assert set(data.suits.tolist()) <= set(range(len(SUITS)))
+    out = export_onnx(build_net(), tmp_path / "suits.onnx")
+    reader = SuitReader(out)
+    probs = reader.probabilities(data.images[:5])
+    assert probs.shape == (5, len(SUITS)) and probs.sum(axis=1) == pytest.approx(np.ones(5), abs=1e-5)
+    with pytest.raises(ReaderError, match="a suit reader gives 4"):
+        SuitReader(MODELS / "reader.onnx")
+    with pytest.raises(ReaderError, match="no such"):
+        SuitReader(tmp_path / "none.onnx")
+
+
+def test_train_suits_refuses_nonsense_before_rendering_anything(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-suits", "--scenes", "0", "--out",
+                           str(tmp_path / "s.onnx")], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "at least 1" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(not (MODELS / "suits.onnx").exists(), reason="no committed suit reader")
+def test_the_committed_suit_reader_mends_index_readings_on_held_out_decks():
+    """Rows of held-out deck styles, rendered as a seat zone shows them: on the top-left
+    indices, where pips lie beside the index, both readers together read more cards right
+    than the index reader alone, and the suit reader alone knows most suits."""
+    data = render_patches(120, seed=77, split="heldout", variety="standard", n_styles=120, jitter=False,
+                          workers=1, progress=False)
+    suits = SuitReader(MODELS / "suits.onnx")
+    figures = measure(data, IndexReader(MODELS / "reader.onnx"), suits.probabilities(data.images))
+    top_left = figures["top-left, all"]
+    assert top_left["indices"] > 300
+    assert top_left["with suit reader"] > top_left["index reader"]
+    assert top_left["suit alone"] > 0.85

@@ -1,0 +1,114 @@
+"""The suit reader: a card's suit from its index *and the pips beside and below it*.
+
+The index reader (``vision.reader``) sees a corner index closely framed, and on some decks
+the suit sign printed in the index is a blot of four or five pixels in a table camera's
+zone: a spade and a club are then the same blot (``models/README.md``: most of its wrong
+readings). The big pips of a 4–10 lie in the strip of the card that a row of overlapping
+cards leaves visible, just right of or below the top-left index, at twice the index sign's
+size. This reader looks at that area, anchored at the index box, and says only which suit
+it shows; ``with_suits`` folds its opinion into the index reader's.
+
+The area is the box's top-left corner extended right and down by multiples of the box's
+longer side ``s`` (``REACH``): about 2.5 × 3.5 cm of a card, so one reader fits every index
+size. It assumes upright cards, as a rectified seat zone shows them (``vision.calibration``:
+cards lie facing their owner); a card's other corners give it an area beside the card,
+where it learnt to fall back on the index's own sign. Trained on rendered rows of cards
+(``vision.suit_train``); run by OpenVINO, a few tenths of a millisecond a patch.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
+from vision.reader import ReaderError, to_tensor
+
+WIDTH, HEIGHT = 36, 48  # the patch, pixels
+#: the area read, in multiples of the box's longer side from its top-left corner: left, top, right, bottom
+REACH = (-0.15, -0.15, 1.35, 1.85)
+#: how far the suit reader's opinion is trusted against the index reader's (1: fully, as an
+#: independent second witness; its errors are not all independent of the index reader's)
+WEIGHT = 1.0
+
+
+def suit_patch(image: np.ndarray, box: tuple[float, float, float, float], angle: float = 0.0,
+               shift: tuple[float, float] = (0.0, 0.0), scale: float = 1.0) -> np.ndarray:
+    """The ``HEIGHT``×``WIDTH`` BGR patch of the area ``REACH`` around an index ``box``.
+
+    ``angle`` (degrees, about the box centre), ``shift`` (fractions of the box's longer side)
+    and ``scale`` are for training, where a finder's imperfect box and a card laid a little
+    askew are imitated; live reading uses the defaults. Outside the image the border
+    pixels are repeated."""
+    x1, y1, x2, y2 = box
+    s = max(x2 - x1, y2 - y1, 1.0) * scale
+    left, top, right, bottom = REACH
+    # the area's corners in the image, before turning: a WIDTH×HEIGHT grid over them
+    ox, oy = x1 + left * s + shift[0] * s, y1 + top * s + shift[1] * s
+    kx, ky = WIDTH / ((right - left) * s), HEIGHT / ((bottom - top) * s)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    a = math.radians(angle)
+    cos, sin = math.cos(a), math.sin(a)
+    # image → patch: turn about the box centre, then scale the area onto the patch
+    turn = np.array([[cos, sin, cx - cos * cx - sin * cy], [-sin, cos, cy + sin * cx - cos * cy], [0, 0, 1]])
+    fit = np.array([[kx, 0, -kx * (ox - 0.5) - 0.5], [0, ky, -ky * (oy - 0.5) - 0.5], [0, 0, 1]])
+    m = (fit @ turn)[:2]
+    flags = cv2.INTER_AREA if min(kx, ky) < 0.5 else cv2.INTER_LINEAR
+    return cv2.warpAffine(image, m, (WIDTH, HEIGHT), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+#: for each of the index reader's classes, its suit's position in ``SUITS`` (-1: no suit)
+_SUIT_OF_CLASS = np.array([-1 if c in (SMALL_JOKER, BIG_JOKER) else SUITS.index(suit_of(c)) for c in ALL_CARDS] + [-1])
+
+
+def with_suits(probs: np.ndarray, suits: np.ndarray, weight: float = WEIGHT) -> np.ndarray:
+    """The index reader's N×CLASSES ``probs`` with the suit reader's N×4 ``suits`` folded in.
+
+    Two witnesses of the same card: each suited card's probability is multiplied by how
+    much likelier than even (¼) the suit reader finds its suit, raised to ``weight``; the
+    jokers and *no index*, which have no suit, keep theirs; then all are normalised again.
+    A suit reader with no opinion (¼ each) changes nothing."""
+    factor = np.ones_like(probs)
+    suited = _SUIT_OF_CLASS >= 0
+    factor[:, suited] = (4.0 * np.clip(suits[:, _SUIT_OF_CLASS[suited]], 1e-6, 1.0)) ** weight
+    out = probs * factor
+    return out / out.sum(axis=1, keepdims=True)
+
+
+class SuitReader:
+    """Reads suit patches with the exported model (``models/suits.onnx``)."""
+
+    def __init__(self, path: str | Path) -> None:
+        path = Path(path)
+        if not path.exists():
+            raise ReaderError(f"{path}: no such suit reader model")
+        import openvino as ov
+
+        core = ov.Core()
+        try:
+            model = core.read_model(str(path))
+        except RuntimeError as exc:
+            raise ReaderError(f"{path}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
+        classes = model.outputs[0].get_partial_shape()[-1]
+        if classes.is_dynamic or classes.get_length() != len(SUITS):
+            raise ReaderError(f"{path}: gives {classes} classes, a suit reader gives {len(SUITS)}")
+        self.path = path
+        self.request = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
+
+    def probabilities(self, patches: np.ndarray) -> np.ndarray:
+        """N×4 suit probabilities (``SUITS`` order) for N suit patches."""
+        if len(patches) == 0:
+            return np.zeros((0, len(SUITS)), np.float32)
+        logits = np.asarray(self.request.infer({0: to_tensor(patches)})[0])
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> np.ndarray:
+        """N×4 suit probabilities for the indices boxed in ``image``."""
+        if not boxes:
+            return np.zeros((0, len(SUITS)), np.float32)
+        return self.probabilities(np.stack([suit_patch(image, b) for b in boxes]))
+

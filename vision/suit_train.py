@@ -1,0 +1,227 @@
+"""Training the suit reader (``vision.suit_reader``) on rendered rows of cards, and measuring it.
+
+Its patches are not cut from a dataset on disk: rows of cards are rendered for it in
+memory (``vision.synth.scene``, the detector's own scene renderer, JPEG round trip
+included) with rows nearly upright, as a rectified seat zone shows them, at the sharpness
+a table camera gives a zone. Every corner index at least ``MIN_VISIBLE`` unhidden and
+``MIN_SHARP`` sharp px/cm gives a patch, cut as ``suit_patch`` cuts it live, with the box
+shifted, scaled and turned a little, as a finder's box and a card laid askew would be. The
+jokers have no suit and give none.
+
+``measure`` compares, on the same indices of held-out deck styles, the index reader alone
+with the index reader and the suit reader together: what the suit reader is for.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
+from vision.progress import Progress
+from vision.reader import PATCH, IndexReader, patch, to_tensor
+from vision.suit_reader import HEIGHT, WIDTH, suit_patch, with_suits
+from vision.synth.scene import SceneConfig, render_scene
+from vision.synth.style import styles
+
+MIN_VISIBLE = 0.8
+MIN_SHARP = 4.0
+#: rows as a rectified seat zone shows them: nearly upright, 6–16 px/cm, a table camera's sharpness
+SCENE = {"px_per_cm": (6.0, 16.0), "upright_prob": 0.9, "upright_deg": 8.0, "camera": {"scale": (0.8, 1.1)}}
+STYLE_BLOCK = 4  # scenes in a row that share a deck style
+
+
+@dataclass
+class SuitPatches:
+    """Suit patches (N×HEIGHT×WIDTH×3) and their suits (index in ``SUITS``); for measuring,
+    also the index reader's patch of the same index, its card (class), corner (0 top-left)
+    and the scene's sharp px/cm."""
+
+    images: np.ndarray
+    suits: np.ndarray
+    reader: np.ndarray
+    cards: np.ndarray
+    corners: np.ndarray
+    sharp: np.ndarray
+
+
+def _scene_patches(task: tuple[int, int, int, str, str, int, bool]) -> SuitPatches:
+    seed, start, stop, split, variety, n_styles, jitter = task
+    decks = styles(seed, n_styles, split, variety)
+    config = SceneConfig.from_dict(SCENE)
+    images, suits, reader, cards, corners, sharp = [], [], [], [], [], []
+    for index in range(start, stop):
+        rng = np.random.default_rng([seed, index])
+        block = index // STYLE_BLOCK
+        scene = render_scene(rng, [decks[block % n_styles], decks[(block * 7 + 3) % n_styles]], config)
+        jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))])[1]
+        image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        if scene.sharp_px_per_cm < MIN_SHARP:
+            continue
+        for label in scene.labels:
+            card = ALL_CARDS[label.cls]
+            if label.visible < MIN_VISIBLE or card in (SMALL_JOKER, BIG_JOKER):
+                continue
+            if jitter:
+                shift, scale = tuple(rng.normal(0, 0.05, 2)), float(rng.uniform(0.85, 1.2))
+                images.append(suit_patch(image, label.box, angle=float(rng.normal(0, 3)), shift=shift, scale=scale))
+            else:
+                images.append(suit_patch(image, label.box))
+                reader.append(patch(image, label.box))
+            suits.append(SUITS.index(suit_of(card)))
+            cards.append(label.cls)
+            corners.append(label.corner)
+            sharp.append(scene.sharp_px_per_cm)
+    empty = np.zeros((0, HEIGHT, WIDTH, 3), np.uint8)
+    return SuitPatches(np.stack(images) if images else empty, np.array(suits, np.int64),
+                       np.stack(reader) if reader else np.zeros((0, PATCH, PATCH, 3), np.uint8),
+                       np.array(cards, np.int64), np.array(corners, np.int64), np.array(sharp, np.float32))
+
+
+def render_patches(scenes: int, *, seed: int, split: str = "train", variety: str = "wide", n_styles: int = 3000,
+                   jitter: bool = True, workers: int = 2, progress: bool = True) -> SuitPatches:
+    """Patches from ``scenes`` rendered scenes of ``n_styles`` deck styles of ``split``
+    (``train`` or ``heldout``), deterministic from ``seed``; ``jitter`` off cuts each index
+    exactly and keeps the index reader's patches too (for ``measure``)."""
+    chunk = 50
+    tasks = [(seed, a, min(a + chunk, scenes), split, variety, n_styles, jitter) for a in range(0, scenes, chunk)]
+    parts: list[SuitPatches] = []
+    with Progress(scenes, f"rendering {split} rows for the suit reader", unit="scene", enabled=progress) as bar:
+        if workers > 1:
+            with ProcessPoolExecutor(workers) as pool:
+                for (_s, a, b, *_), part in zip(tasks, pool.map(_scene_patches, tasks), strict=True):
+                    parts.append(part)
+                    bar.update(b - a)
+        else:
+            for task in tasks:
+                parts.append(_scene_patches(task))
+                bar.update(task[2] - task[1])
+    return SuitPatches(*(np.concatenate([getattr(p, f) for p in parts]) for f in
+                         ("images", "suits", "reader", "cards", "corners", "sharp")))
+
+
+def save(data: SuitPatches, path: Path) -> None:
+    np.savez(path, **{f: getattr(data, f) for f in ("images", "suits", "reader", "cards", "corners", "sharp")})
+
+
+def load(path: Path) -> SuitPatches:
+    with np.load(path) as z:
+        return SuitPatches(*(z[f] for f in ("images", "suits", "reader", "cards", "corners", "sharp")))
+
+
+def build_net():
+    """Suit patch (HEIGHT×WIDTH) → 4 suit logits. The last stage is flattened, not averaged:
+    *where* a pip lies (beside this card's index, not the next card's) is the point."""
+    import torch.nn as nn
+
+    def stage(cin: int, cout: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+                nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(*stage(3, 16), nn.MaxPool2d(2), *stage(16, 32), nn.MaxPool2d(2),
+                         *stage(32, 48), nn.MaxPool2d(2), *stage(48, 64), nn.Flatten(),
+                         nn.Dropout(0.3), nn.Linear(64 * (HEIGHT // 8) * (WIDTH // 8), len(SUITS)))
+
+
+def _augment(batch, rng: np.random.Generator):
+    """Contrast, brightness, colour cast and noise per patch (the ink colours vary by deck)."""
+    import torch
+
+    n = batch.shape[0]
+    gain = torch.from_numpy(rng.uniform(0.6, 1.3, (n, 1, 1, 1)).astype(np.float32))
+    bias = torch.from_numpy(rng.uniform(-0.15, 0.15, (n, 1, 1, 1)).astype(np.float32))
+    cast = torch.from_numpy(rng.uniform(-0.06, 0.06, (n, 3, 1, 1)).astype(np.float32))
+    noise = torch.randn_like(batch) * torch.from_numpy(rng.uniform(0, 0.05, (n, 1, 1, 1)).astype(np.float32))
+    return (batch * gain + bias + cast + noise).clamp(0, 1)
+
+
+def predict(net, images: np.ndarray, batch: int = 1024) -> np.ndarray:
+    """N×4 suit probabilities from the network in training (PyTorch)."""
+    import torch
+
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(images), batch):
+            out.append(torch.softmax(net(torch.from_numpy(to_tensor(images[i:i + batch]))), 1).numpy())
+    return np.concatenate(out) if out else np.zeros((0, len(SUITS)), np.float32)
+
+
+def train(train_set: SuitPatches, val: SuitPatches, out: Path, *, epochs: int = 6, batch: int = 256,
+          lr: float = 3e-3, seed: int = 0, start: Path | None = None, log=print) -> dict:
+    """Train (on from ``start``'s weights if given), keep the best epoch by validation accuracy
+    (weights written as ``.pt`` beside ``out`` after each better epoch), export ``out`` (ONNX)."""
+    import torch
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = build_net()
+    if start is not None:
+        net.load_state_dict(torch.load(start, map_location="cpu", weights_only=True))
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(train_set.suits) / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    best, history, started = -1.0, [], time.perf_counter()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for epoch in range(1, epochs + 1):
+        net.train()
+        order = rng.permutation(len(train_set.suits))
+        total = 0.0
+        with Progress(len(order), f"suit reader epoch {epoch}/{epochs}", unit="patch") as bar:
+            for i in range(0, len(order), batch):
+                idx = order[i:i + batch]
+                x = _augment(torch.from_numpy(to_tensor(train_set.images[idx])), rng)
+                loss = loss_fn(net(x), torch.from_numpy(train_set.suits[idx]))
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                sched.step()
+                total += loss.item() * len(idx)
+                bar.update(len(idx))
+        acc = float((predict(net, val.images).argmax(1) == val.suits).mean())
+        history.append({"epoch": epoch, "loss": total / len(order), "val_accuracy": acc})
+        log(f"epoch {epoch}: loss {total / len(order):.4f}, val suit accuracy {acc:.2%}")
+        if acc > best:
+            best = acc
+            torch.save(net.state_dict(), out.with_suffix(".pt"))
+    net.load_state_dict(torch.load(out.with_suffix(".pt"), map_location="cpu", weights_only=True))
+    export_onnx(net, out)
+    return {"best_val_accuracy": best, "epochs": history, "seconds": time.perf_counter() - started,
+            "train_patches": len(train_set.suits), "val_patches": len(val.suits)}
+
+
+def export_onnx(net, out: Path) -> Path:
+    import torch
+
+    net.eval()
+    torch.onnx.export(net, torch.zeros(1, 3, HEIGHT, WIDTH), str(out), input_names=["patches"], output_names=["logits"],
+                      dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    return Path(out)
+
+
+def measure(data: SuitPatches, reader: IndexReader, suits: np.ndarray) -> dict[str, dict[str, float]]:
+    """Cards read right by the index reader alone and with the suit reader's ``suits`` (N×4
+    for ``data``), and the suit reader's own suit accuracy, for top-left indices (the ones
+    with pips beside them) and the others, at ≥ 8 sharp px/cm and at any sharpness."""
+    probs = np.concatenate([reader.probabilities(data.reader[i:i + 512]) for i in range(0, len(data.reader), 512)])
+    alone = probs.argmax(1) == data.cards
+    both = with_suits(probs, suits).argmax(1) == data.cards
+    own = suits.argmax(1) == data.suits
+    out = {}
+    for name, keep in (("top-left, legible", (data.corners == 0) & (data.sharp >= 8)),
+                       ("top-left, all", data.corners == 0),
+                       ("other corners, legible", (data.corners != 0) & (data.sharp >= 8)),
+                       ("other corners, all", data.corners != 0)):
+        n = int(keep.sum())
+        out[name] = {"indices": n, "index reader": float(alone[keep].mean()) if n else 0.0,
+                     "with suit reader": float(both[keep].mean()) if n else 0.0,
+                     "suit alone": float(own[keep].mean()) if n else 0.0}
+    return out
