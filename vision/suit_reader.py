@@ -30,9 +30,10 @@ from vision.reader import ReaderError, to_tensor
 WIDTH, HEIGHT = 36, 48  # the patch, pixels
 #: the area read, in multiples of the box's longer side from its top-left corner: left, top, right, bottom
 REACH = (-0.15, -0.15, 1.35, 1.85)
-#: how far the suit reader's opinion is trusted against the index reader's (1: fully, as an
-#: independent second witness; its errors are not all independent of the index reader's)
-WEIGHT = 1.0
+#: the suit reader is heard only where it is at least this sure of a suit: where pips lie in
+#: its view it is, and there it knows better than the index reader; elsewhere it reads the
+#: index's own sign, less well than the index reader does (``models/README.md``)
+SURE = 0.9
 
 
 def suit_patch(image: np.ndarray, box: tuple[float, float, float, float], angle: float = 0.0,
@@ -64,16 +65,18 @@ def suit_patch(image: np.ndarray, box: tuple[float, float, float, float], angle:
 _SUIT_OF_CLASS = np.array([-1 if c in (SMALL_JOKER, BIG_JOKER) else SUITS.index(suit_of(c)) for c in ALL_CARDS] + [-1])
 
 
-def with_suits(probs: np.ndarray, suits: np.ndarray, weight: float = WEIGHT) -> np.ndarray:
+def with_suits(probs: np.ndarray, suits: np.ndarray, sure: float = SURE) -> np.ndarray:
     """The index reader's N×CLASSES ``probs`` with the suit reader's N×4 ``suits`` folded in.
 
-    Two witnesses of the same card: each suited card's probability is multiplied by how
-    much likelier than even (¼) the suit reader finds its suit, raised to ``weight``; the
-    jokers and *no index*, which have no suit, keep theirs; then all are normalised again.
-    A suit reader with no opinion (¼ each) changes nothing."""
+    Two witnesses of the same card: where the suit reader is at least ``sure`` of a suit,
+    each suited card's probability is multiplied by how much likelier than even (¼) it
+    finds that card's suit; the jokers and *no index*, which have no suit, keep theirs;
+    then all are normalised again. Less sure, or with no opinion (¼ each), it changes
+    nothing."""
     factor = np.ones_like(probs)
     suited = _SUIT_OF_CLASS >= 0
-    factor[:, suited] = (4.0 * np.clip(suits[:, _SUIT_OF_CLASS[suited]], 1e-6, 1.0)) ** weight
+    heard = suits.max(axis=1) >= sure
+    factor[np.ix_(heard, suited)] = 4.0 * np.clip(suits[heard][:, _SUIT_OF_CLASS[suited]], 1e-6, 1.0)
     out = probs * factor
     return out / out.sum(axis=1, keepdims=True)
 
