@@ -38,6 +38,7 @@ def main() -> None:
     big = cv2.resize(zone, (640, 640))
     int8 = MODELS / "finder_int8_openvino_model"
     runs = [("ov-int8", int8, 320, zone, True), ("ov-int8", int8, 320, zone, False),
+            ("openvino", MODELS / "finder_openvino_model", 320, zone, True),
             ("openvino", MODELS / "finder_openvino_model", 320, zone, False),
             ("onnx", MODELS / "finder.onnx", 320, zone, False), ("torch", MODELS / "finder.pt", 320, zone, False),
             ("openvino", MODELS / "finder_640_openvino_model", 640, big, False),
