@@ -121,13 +121,13 @@ class TableRuntime:
         """Run the detector once on a blank zone: its first run compiles the models (seconds),
         which would otherwise happen on the first frames of the game."""
         from vision.reader import PATCH
-        from vision.suit_reader import HEIGHT, WIDTH
 
         width, height = zone_size()
         detect_tiled(self.detector, np.full((height, width, 3), 128, np.uint8), upright=True)
         self.detector.reader.probabilities(np.full((1, PATCH, PATCH, 3), 128, np.uint8))  # no box on grey
-        if getattr(self.detector, "suits", None) is not None:
-            self.detector.suits.probabilities(np.full((1, HEIGHT, WIDTH, 3), 128, np.uint8))
+        suits = getattr(self.detector, "suits", None)
+        if suits is not None:
+            suits.probabilities(np.full((1, suits.view.height, suits.view.width, 3), 128, np.uint8))
 
     def _resume(self, events: list[Event]) -> None:
         """Go on from a stored record (a restarted process): the match is replayed, and the

@@ -91,11 +91,16 @@ def cmd_train_suits(args: Namespace) -> None:
     import torch
 
     from vision.reader import IndexReader
-    from vision.suit_reader import SuitReader
+    from vision.suit_reader import VIEW, SuitReader, View
     from vision.suit_train import load, measure, render_patches, save, train
 
     if min(args.scenes, args.val_scenes, args.heldout_scenes, args.epochs) < 1:
         raise VisionError("--scenes, --val-scenes, --heldout-scenes and --epochs must each be at least 1")
+    view = View(tuple(args.reach) if args.reach else VIEW.reach, *(args.size or (VIEW.width, VIEW.height)))
+    try:
+        view.check()
+    except ValueError as exc:
+        raise VisionError(f"--reach/--size: {exc}") from None
     start = Path(args.start) if args.start else None
     if start is not None and not start.exists():
         raise VisionError(f"{start}: no such suit reader weights (.pt written beside an earlier one)")
@@ -104,10 +109,11 @@ def cmd_train_suits(args: Namespace) -> None:
         cache.mkdir(parents=True, exist_ok=True)
 
     def patches(name: str, scenes: int, **kw):
-        path = cache / f"{name}-seed{args.seed}-{scenes}.npz" if cache else None
+        shape = "_".join(f"{v:g}" for v in (*view.reach, view.width, view.height))
+        path = cache / f"{name}-seed{args.seed}-{scenes}-{shape}.npz" if cache else None
         if path is not None and path.exists():
             return load(path)
-        data = render_patches(scenes, workers=args.workers, **kw)
+        data = render_patches(scenes, workers=args.workers, view=view, **kw)
         if path is not None:
             save(data, path)
         return data
@@ -118,7 +124,7 @@ def cmd_train_suits(args: Namespace) -> None:
                       n_styles=120, jitter=False)
     torch.set_num_threads(args.threads)
     figures = train(train_set, val, Path(args.out), epochs=args.epochs, lr=args.lr, seed=args.seed, start=start,
-                    log=lambda line: print(line, flush=True))
+                    log=lambda line: print(line, flush=True), view=view)
     suits = SuitReader(args.out)
     probs = np.concatenate([suits.probabilities(heldout.images[i:i + 512]) for i in range(0, len(heldout.images), 512)])
     figures["heldout"] = measure(heldout, IndexReader(args.reader), probs)
@@ -441,6 +447,11 @@ def add_parsers(sub) -> None:
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 0.003)")
     p.add_argument("--start", help="go on from these weights (the .pt beside an earlier suit reader)")
     p.add_argument("--reader", default="models/reader.onnx", help="the index reader measured with it")
+    p.add_argument("--reach", type=float, nargs=4, metavar=("LEFT", "TOP", "RIGHT", "BOTTOM"),
+                   help="the area read, in index-box sides from the box's top-left corner (default -0.15 -0.15 "
+                        "1.35 1.85); stored in the model")
+    p.add_argument("--size", type=int, nargs=2, metavar=("WIDTH", "HEIGHT"),
+                   help="the patch in pixels, multiples of 8 (default 36 48)")
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
     p.add_argument("--seed", type=int, default=1)

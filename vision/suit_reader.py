@@ -9,16 +9,19 @@ size. This reader looks at that area, anchored at the index box, and says only w
 it shows; ``with_suits`` folds its opinion into the index reader's.
 
 The area is the box's top-left corner extended right and down by multiples of the box's
-longer side ``s`` (``REACH``): about 2.5 × 3.5 cm of a card, so one reader fits every index
-size. It assumes upright cards, as a rectified seat zone shows them (``vision.calibration``:
+longer side ``s`` (a ``View``'s reach; the committed reader's: about 2.5 × 3.5 cm of a
+card), so one reader fits every index size. A reader carries its view (ONNX metadata
+``reach``, and its input's size), so readers that look further can be trained and compared.
+It assumes upright cards, as a rectified seat zone shows them (``vision.calibration``:
 cards lie facing their owner); a card's other corners give it an area beside the card,
 where it learnt to fall back on the index's own sign. Trained on rendered rows of cards
-(``vision.suit_train``); run by OpenVINO, a few tenths of a millisecond a patch.
+(``vision.suit_train``); run by OpenVINO, about 1.5 ms for a busy zone's 22 patches.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -27,18 +30,35 @@ import numpy as np
 from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
 from vision.reader import ReaderError, to_tensor
 
-WIDTH, HEIGHT = 36, 48  # the patch, pixels
-#: the area read, in multiples of the box's longer side from its top-left corner: left, top, right, bottom
-REACH = (-0.15, -0.15, 1.35, 1.85)
+
+@dataclass(frozen=True)
+class View:
+    """What a suit reader looks at: the area ``reach`` (left, top, right, bottom, in multiples
+    of the index box's longer side from the box's top-left corner) at ``width``×``height``
+    pixels (multiples of 8: the network halves them three times)."""
+
+    reach: tuple[float, float, float, float] = (-0.15, -0.15, 1.35, 1.85)
+    width: int = 36
+    height: int = 48
+
+    def check(self) -> None:
+        left, top, right, bottom = self.reach
+        if not (left < 0 < right and top < 0 < bottom):
+            raise ValueError(f"a view's reach must hold the box's corner: {self.reach}")
+        if self.width % 8 or self.height % 8 or min(self.width, self.height) < 8:
+            raise ValueError(f"a view's size must be multiples of 8: {self.width}×{self.height}")
+
+
+VIEW = View()  # a reader without a stored view has this one
 #: the suit reader is heard only where it is at least this sure of a suit: where pips lie in
 #: its view it is, and there it knows better than the index reader; elsewhere it reads the
 #: index's own sign, less well than the index reader does (``models/README.md``)
 SURE = 0.9
 
 
-def suit_patch(image: np.ndarray, box: tuple[float, float, float, float], angle: float = 0.0,
+def suit_patch(image: np.ndarray, box: tuple[float, float, float, float], view: View = VIEW, angle: float = 0.0,
                shift: tuple[float, float] = (0.0, 0.0), scale: float = 1.0) -> np.ndarray:
-    """The ``HEIGHT``×``WIDTH`` BGR patch of the area ``REACH`` around an index ``box``.
+    """The BGR patch of ``view``'s area around an index ``box``.
 
     ``angle`` (degrees, about the box centre), ``shift`` (fractions of the box's longer side)
     and ``scale`` are for training, where a finder's imperfect box and a card laid a little
@@ -46,10 +66,10 @@ def suit_patch(image: np.ndarray, box: tuple[float, float, float, float], angle:
     pixels are repeated."""
     x1, y1, x2, y2 = box
     s = max(x2 - x1, y2 - y1, 1.0) * scale
-    left, top, right, bottom = REACH
+    left, top, right, bottom = view.reach
     # the area's corners in the image, before turning: a WIDTH×HEIGHT grid over them
     ox, oy = x1 + left * s + shift[0] * s, y1 + top * s + shift[1] * s
-    kx, ky = WIDTH / ((right - left) * s), HEIGHT / ((bottom - top) * s)
+    kx, ky = view.width / ((right - left) * s), view.height / ((bottom - top) * s)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     a = math.radians(angle)
     cos, sin = math.cos(a), math.sin(a)
@@ -58,7 +78,7 @@ def suit_patch(image: np.ndarray, box: tuple[float, float, float, float], angle:
     fit = np.array([[kx, 0, -kx * (ox - 0.5) - 0.5], [0, ky, -ky * (oy - 0.5) - 0.5], [0, 0, 1]])
     m = (fit @ turn)[:2]
     flags = cv2.INTER_AREA if min(kx, ky) < 0.5 else cv2.INTER_LINEAR
-    return cv2.warpAffine(image, m, (WIDTH, HEIGHT), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(image, m, (view.width, view.height), flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
 #: for each of the index reader's classes, its suit's position in ``SUITS`` (-1: no suit)
@@ -81,6 +101,20 @@ def with_suits(probs: np.ndarray, suits: np.ndarray, sure: float = SURE) -> np.n
     return out / out.sum(axis=1, keepdims=True)
 
 
+def reach_of(path: Path) -> tuple[float, float, float, float]:
+    """The reach a suit reader was trained with, from its ONNX metadata."""
+    import onnx
+
+    props = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    if "reach" not in props:
+        return VIEW.reach
+    try:
+        left, top, right, bottom = (float(v) for v in props["reach"].split())
+    except ValueError:
+        raise ReaderError(f"{path}: its reach metadata is not four numbers ({props['reach']!r})") from None
+    return left, top, right, bottom
+
+
 class SuitReader:
     """Reads suit patches with the exported model (``models/suits.onnx``)."""
 
@@ -98,6 +132,8 @@ class SuitReader:
         classes = model.outputs[0].get_partial_shape()[-1]
         if classes.is_dynamic or classes.get_length() != len(SUITS):
             raise ReaderError(f"{path}: gives {classes} classes, a suit reader gives {len(SUITS)}")
+        height, width = (d.get_length() for d in list(model.inputs[0].get_partial_shape())[2:])
+        self.view = View(reach_of(path), width, height)
         self.path = path
         self.request = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
 
@@ -113,5 +149,5 @@ class SuitReader:
         """N×4 suit probabilities for the indices boxed in ``image``."""
         if not boxes:
             return np.zeros((0, len(SUITS)), np.float32)
-        return self.probabilities(np.stack([suit_patch(image, b) for b in boxes]))
+        return self.probabilities(np.stack([suit_patch(image, b, self.view) for b in boxes]))
 

@@ -26,7 +26,7 @@ import numpy as np
 from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
 from vision.progress import Progress
 from vision.reader import PATCH, IndexReader, patch, to_tensor
-from vision.suit_reader import HEIGHT, WIDTH, suit_patch, with_suits
+from vision.suit_reader import VIEW, View, suit_patch, with_suits
 from vision.synth.scene import SceneConfig, render_scene
 from vision.synth.style import styles
 
@@ -39,7 +39,7 @@ STYLE_BLOCK = 4  # scenes in a row that share a deck style
 
 @dataclass
 class SuitPatches:
-    """Suit patches (N×HEIGHT×WIDTH×3) and their suits (index in ``SUITS``); for measuring,
+    """Suit patches (N×height×width×3) and their suits (index in ``SUITS``); for measuring,
     also the index reader's patch of the same index, its card (class), corner (0 top-left)
     and the scene's sharp px/cm."""
 
@@ -51,8 +51,8 @@ class SuitPatches:
     sharp: np.ndarray
 
 
-def _scene_patches(task: tuple[int, int, int, str, str, int, bool]) -> SuitPatches:
-    seed, start, stop, split, variety, n_styles, jitter = task
+def _scene_patches(task: tuple[int, int, int, str, str, int, bool, View]) -> SuitPatches:
+    seed, start, stop, split, variety, n_styles, jitter, view = task
     decks = styles(seed, n_styles, split, variety)
     config = SceneConfig.from_dict(SCENE)
     images, suits, reader, cards, corners, sharp = [], [], [], [], [], []
@@ -70,27 +70,28 @@ def _scene_patches(task: tuple[int, int, int, str, str, int, bool]) -> SuitPatch
                 continue
             if jitter:
                 shift, scale = tuple(rng.normal(0, 0.05, 2)), float(rng.uniform(0.85, 1.2))
-                images.append(suit_patch(image, label.box, angle=float(rng.normal(0, 3)), shift=shift, scale=scale))
+                images.append(suit_patch(image, label.box, view, float(rng.normal(0, 3)), shift, scale))
             else:
-                images.append(suit_patch(image, label.box))
+                images.append(suit_patch(image, label.box, view))
                 reader.append(patch(image, label.box))
             suits.append(SUITS.index(suit_of(card)))
             cards.append(label.cls)
             corners.append(label.corner)
             sharp.append(scene.sharp_px_per_cm)
-    empty = np.zeros((0, HEIGHT, WIDTH, 3), np.uint8)
+    empty = np.zeros((0, view.height, view.width, 3), np.uint8)
     return SuitPatches(np.stack(images) if images else empty, np.array(suits, np.int64),
                        np.stack(reader) if reader else np.zeros((0, PATCH, PATCH, 3), np.uint8),
                        np.array(cards, np.int64), np.array(corners, np.int64), np.array(sharp, np.float32))
 
 
 def render_patches(scenes: int, *, seed: int, split: str = "train", variety: str = "wide", n_styles: int = 3000,
-                   jitter: bool = True, workers: int = 2, progress: bool = True) -> SuitPatches:
-    """Patches from ``scenes`` rendered scenes of ``n_styles`` deck styles of ``split``
-    (``train`` or ``heldout``), deterministic from ``seed``; ``jitter`` off cuts each index
-    exactly and keeps the index reader's patches too (for ``measure``)."""
+                   jitter: bool = True, workers: int = 2, progress: bool = True, view: View = VIEW) -> SuitPatches:
+    """Patches of ``view`` from ``scenes`` rendered scenes of ``n_styles`` deck styles of
+    ``split`` (``train`` or ``heldout``), deterministic from ``seed``; ``jitter`` off cuts
+    each index exactly and keeps the index reader's patches too (for ``measure``)."""
     chunk = 50
-    tasks = [(seed, a, min(a + chunk, scenes), split, variety, n_styles, jitter) for a in range(0, scenes, chunk)]
+    tasks = [(seed, a, min(a + chunk, scenes), split, variety, n_styles, jitter, view)
+             for a in range(0, scenes, chunk)]
     parts: list[SuitPatches] = []
     with Progress(scenes, f"rendering {split} rows for the suit reader", unit="scene", enabled=progress) as bar:
         if workers > 1:
@@ -115,8 +116,8 @@ def load(path: Path) -> SuitPatches:
         return SuitPatches(*(z[f] for f in ("images", "suits", "reader", "cards", "corners", "sharp")))
 
 
-def build_net():
-    """Suit patch (HEIGHT×WIDTH) → 4 suit logits. The last stage is flattened, not averaged:
+def build_net(view: View = VIEW):
+    """Suit patch of ``view`` → 4 suit logits. The last stage is flattened, not averaged:
     *where* a pip lies (beside this card's index, not the next card's) is the point."""
     import torch.nn as nn
 
@@ -126,7 +127,7 @@ def build_net():
 
     return nn.Sequential(*stage(3, 16), nn.MaxPool2d(2), *stage(16, 32), nn.MaxPool2d(2),
                          *stage(32, 48), nn.MaxPool2d(2), *stage(48, 64), nn.Flatten(),
-                         nn.Dropout(0.3), nn.Linear(64 * (HEIGHT // 8) * (WIDTH // 8), len(SUITS)))
+                         nn.Dropout(0.3), nn.Linear(64 * (view.height // 8) * (view.width // 8), len(SUITS)))
 
 
 def _augment(batch, rng: np.random.Generator):
@@ -154,14 +155,15 @@ def predict(net, images: np.ndarray, batch: int = 1024) -> np.ndarray:
 
 
 def train(train_set: SuitPatches, val: SuitPatches, out: Path, *, epochs: int = 6, batch: int = 256,
-          lr: float = 3e-3, seed: int = 0, start: Path | None = None, log=print) -> dict:
+          lr: float = 3e-3, seed: int = 0, start: Path | None = None, log=print, view: View = VIEW) -> dict:
     """Train (on from ``start``'s weights if given), keep the best epoch by validation accuracy
-    (weights written as ``.pt`` beside ``out`` after each better epoch), export ``out`` (ONNX)."""
+    (weights written as ``.pt`` beside ``out`` after each better epoch), export ``out`` (ONNX,
+    saying its ``view``: the patches must have been cut with it)."""
     import torch
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = build_net()
+    net = build_net(view)
     if start is not None:
         net.load_state_dict(torch.load(start, map_location="cpu", weights_only=True))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -193,17 +195,24 @@ def train(train_set: SuitPatches, val: SuitPatches, out: Path, *, epochs: int = 
             best = acc
             torch.save(net.state_dict(), out.with_suffix(".pt"))
     net.load_state_dict(torch.load(out.with_suffix(".pt"), map_location="cpu", weights_only=True))
-    export_onnx(net, out)
-    return {"best_val_accuracy": best, "epochs": history, "seconds": time.perf_counter() - started,
+    export_onnx(net, out, view)
+    return {"best_val_accuracy": best, "reach": list(view.reach), "size": [view.width, view.height],
+            "epochs": history, "seconds": time.perf_counter() - started,
             "train_patches": len(train_set.suits), "val_patches": len(val.suits)}
 
 
-def export_onnx(net, out: Path) -> Path:
+def export_onnx(net, out: Path, view: View = VIEW) -> Path:
+    """Write the network as ONNX with a variable batch size and its view's reach as metadata."""
+    import onnx
     import torch
 
     net.eval()
-    torch.onnx.export(net, torch.zeros(1, 3, HEIGHT, WIDTH), str(out), input_names=["patches"], output_names=["logits"],
-                      dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    torch.onnx.export(net, torch.zeros(1, 3, view.height, view.width), str(out), input_names=["patches"],
+                      output_names=["logits"], dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    model = onnx.load(str(out))
+    onnx.helper.set_model_props(model, {"reach": " ".join(repr(float(v)) for v in view.reach)})
+    onnx.save(model, str(out))
     return Path(out)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine.cards import ALL_CARDS, SUITS
 from vision.reader import CLASSES, NOT_AN_INDEX, IndexReader, ReaderError
-from vision.suit_reader import HEIGHT, REACH, SURE, WIDTH, SuitReader, suit_patch, with_suits
+from vision.suit_reader import SURE, VIEW, SuitReader, View, suit_patch, with_suits
 from vision.suit_train import build_net, export_onnx, measure, render_patches
 
 MODELS = __import__("pathlib").Path(__file__).resolve().parents[2] / "models"
@@ -24,11 +24,15 @@ def test_the_patch_is_the_area_right_of_and_below_the_index_box():
     px, py = 40 + 0.8 * s, 50 + 1.2 * s
     image[int(py) - 2:int(py) + 3, int(px) - 2:int(px) + 3] = 255
     p = suit_patch(image, box)
-    assert p.shape == (HEIGHT, WIDTH, 3)
+    assert p.shape == (VIEW.height, VIEW.width, 3)
     y, x = np.unravel_index(np.argmax(p[:, :, 0]), p.shape[:2])
-    left, top, right, bottom = REACH
-    assert x == pytest.approx((0.8 - left) / (right - left) * WIDTH, abs=1.5)
-    assert y == pytest.approx((1.2 - top) / (bottom - top) * HEIGHT, abs=1.5)
+    left, top, right, bottom = VIEW.reach
+    assert x == pytest.approx((0.8 - left) / (right - left) * VIEW.width, abs=1.5)
+    assert y == pytest.approx((1.2 - top) / (bottom - top) * VIEW.height, abs=1.5)
+    # a wider view sees the same dot further left in its patch
+    wide = View((-0.15, -0.15, 2.85, 3.85), 48, 64)
+    y, x = np.unravel_index(np.argmax(suit_patch(image, box, wide)[:, :, 0]), (64, 48))
+    assert x == pytest.approx(0.95 / 3.0 * 48, abs=1.5) and y == pytest.approx(1.35 / 4.0 * 64, abs=1.5)
     # left of the box (where the card underneath shows) lies outside the area
     image2 = np.zeros_like(image)
     image2[60:80, 5:25] = 255
@@ -57,11 +61,13 @@ def test_a_suit_reader_unsure_changes_nothing_and_a_sure_one_settles_spade_or_cl
 
 
 def test_training_renders_rows_of_cards_and_writes_a_model_the_live_reader_loads(tmp_path):
-    data = render_patches(6, seed=3, workers=1, progress=False)
-    assert len(data.images) > 10 and data.images.shape[1:] == (HEIGHT, WIDTH, 3)
+    view = View((-0.2, -0.2, 2.0, 2.6), 40, 48)
+    data = render_patches(6, seed=3, workers=1, progress=False, view=view)
+    assert len(data.images) > 10 and data.images.shape[1:] == (48, 40, 3)
     assert set(data.suits.tolist()) <= set(range(len(SUITS)))
-    out = export_onnx(build_net(), tmp_path / "suits.onnx")
+    out = export_onnx(build_net(view), tmp_path / "suits.onnx", view)
     reader = SuitReader(out)
+    assert reader.view == view  # the model says what it looks at
     probs = reader.probabilities(data.images[:5])
     assert probs.shape == (5, len(SUITS)) and probs.sum(axis=1) == pytest.approx(np.ones(5), abs=1e-5)
     with pytest.raises(ReaderError, match="a suit reader gives 4"):
@@ -74,6 +80,9 @@ def test_train_suits_refuses_nonsense_before_rendering_anything(tmp_path):
     done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-suits", "--scenes", "0", "--out",
                            str(tmp_path / "s.onnx")], capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "at least 1" in done.stderr and "Traceback" not in done.stderr
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-suits", "--size", "30", "40", "--out",
+                           str(tmp_path / "s.onnx")], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "multiples of 8" in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.skipif(not (MODELS / "suits.onnx").exists(), reason="no committed suit reader")
