@@ -451,7 +451,7 @@ def add_parsers(sub) -> None:
                    help="the area read, in index-box sides from the box's top-left corner (default -0.15 -0.15 "
                         "1.35 1.85); stored in the model")
     p.add_argument("--size", type=int, nargs=2, metavar=("WIDTH", "HEIGHT"),
-                   help="the patch in pixels, multiples of 8 (default 36 48)")
+                   help="the patch in pixels, at least 8 each way (default 36 48)")
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
     p.add_argument("--seed", type=int, default=1)

@@ -35,7 +35,7 @@ from vision.reader import ReaderError, to_tensor
 class View:
     """What a suit reader looks at: the area ``reach`` (left, top, right, bottom, in multiples
     of the index box's longer side from the box's top-left corner) at ``width``×``height``
-    pixels (multiples of 8: the network halves them three times)."""
+    pixels (at least 8 each: the network halves them three times)."""
 
     reach: tuple[float, float, float, float] = (-0.15, -0.15, 1.35, 1.85)
     width: int = 36
@@ -45,8 +45,8 @@ class View:
         left, top, right, bottom = self.reach
         if not (left < 0 < right and top < 0 < bottom):
             raise ValueError(f"a view's reach must hold the box's corner: {self.reach}")
-        if self.width % 8 or self.height % 8 or min(self.width, self.height) < 8:
-            raise ValueError(f"a view's size must be multiples of 8: {self.width}×{self.height}")
+        if min(self.width, self.height) < 8:
+            raise ValueError(f"a view must be at least 8 pixels each way, not {self.width}×{self.height}")
 
 
 VIEW = View()  # a reader without a stored view has this one

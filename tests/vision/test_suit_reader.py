@@ -2,6 +2,7 @@
 the committed model on rendered rows of held-out deck styles (vision/suit_reader.py,
 vision/suit_train.py)."""
 
+import json
 import subprocess
 import sys
 
@@ -76,13 +77,25 @@ def test_training_renders_rows_of_cards_and_writes_a_model_the_live_reader_loads
         SuitReader(tmp_path / "none.onnx")
 
 
+def test_train_suits_renders_trains_measures_and_writes_the_model_and_its_figures(tmp_path):
+    out = tmp_path / "suits.onnx"
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-suits", "--scenes", "8", "--val-scenes", "4",
+                           "--heldout-scenes", "4", "--epochs", "1", "--workers", "1", "--out", str(out),
+                           "--cache", str(tmp_path / "cache")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "top-left, all" in done.stdout and "with the suit reader" in done.stdout
+    figures = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert figures["reach"] == list(VIEW.reach) and figures["heldout"]["top-left, all"]["indices"] > 0
+    assert SuitReader(out).view == VIEW and len(list((tmp_path / "cache").glob("*.npz"))) == 3
+
+
 def test_train_suits_refuses_nonsense_before_rendering_anything(tmp_path):
     done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-suits", "--scenes", "0", "--out",
                            str(tmp_path / "s.onnx")], capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "at least 1" in done.stderr and "Traceback" not in done.stderr
-    done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-suits", "--size", "30", "40", "--out",
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-suits", "--size", "6", "40", "--out",
                            str(tmp_path / "s.onnx")], capture_output=True, text=True, timeout=120)
-    assert done.returncode != 0 and "multiples of 8" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode != 0 and "at least 8 pixels" in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.skipif(not (MODELS / "suits.onnx").exists(), reason="no committed suit reader")
