@@ -85,25 +85,30 @@ def pad_of(path: Path) -> float:
         raise ReaderError(f"{path}: its pad metadata is not a number ({props['pad']!r})") from None
 
 
+def load_model(path: Path, classes: int, what: str):
+    """An exported patch reader (``what``: its name in errors) that must give ``classes``
+    classes, read by OpenVINO: (the model, an inference request compiled for the CPU)."""
+    if not path.exists():
+        raise ReaderError(f"{path}: no such {what} model")
+    import openvino as ov
+
+    core = ov.Core()
+    try:
+        model = core.read_model(str(path))
+    except RuntimeError as exc:
+        raise ReaderError(f"{path}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
+    given = model.outputs[0].get_partial_shape()[-1]
+    if given.is_dynamic or given.get_length() != classes:
+        raise ReaderError(f"{path}: gives {given} classes, a {what} gives {classes}")
+    return model, core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
+
+
 class IndexReader:
     """Reads patches with the exported model (``models/reader.onnx``)."""
 
     def __init__(self, path: str | Path) -> None:
-        path = Path(path)
-        if not path.exists():
-            raise ReaderError(f"{path}: no such reader model")
-        import openvino as ov
-
-        self.path = path
-        core = ov.Core()
-        try:
-            model = core.read_model(str(path))
-        except RuntimeError as exc:
-            raise ReaderError(f"{path}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
-        classes = model.outputs[0].get_partial_shape()[-1]
-        if classes.is_dynamic or classes.get_length() != CLASSES:
-            raise ReaderError(f"{path}: gives {classes} classes, a reader gives {CLASSES}")
-        self.request = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
+        path = self.path = Path(path)
+        _model, self.request = load_model(path, CLASSES, "reader")
         self.pad = pad_of(path)
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:

@@ -146,16 +146,20 @@ def check_widths(widths: tuple[int, ...], start: tuple[int, ...] | None = None) 
         raise ValueError(f"widening only: {widths} is narrower than {start} somewhere")
 
 
+def stage(cin: int, cout: int) -> list:
+    """Two 3×3 convolutions with batch norm and ReLU: one stage of a patch reader's network."""
+    import torch.nn as nn
+
+    return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+            nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+
 def build_net(widths: tuple[int, ...] = WIDTHS):
     """The reader network: 40×40 patch → CLASSES logits (through rank and suit parts)."""
     import torch.nn as nn
 
     check_widths(widths)
     parts = card_map()
-
-    def stage(cin: int, cout: int) -> list:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
-                nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     a, b, c, d = widths
     return nn.Sequential(
@@ -225,7 +229,7 @@ def _fixed_linear(weights):
     return layer
 
 
-def _augment(batch, rng: np.random.Generator):
+def augment(batch, rng: np.random.Generator):
     """Light, cheap photometric changes per patch: contrast, brightness, colour cast, noise."""
     import torch
 
@@ -284,7 +288,7 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
         with Progress(len(order), f"reader epoch {epoch}/{epochs}", unit="patch") as bar:
             for i in range(0, len(order), batch):
                 idx = order[i:i + batch]
-                x = _augment(torch.from_numpy(to_tensor(train.images[idx])), rng)
+                x = augment(torch.from_numpy(to_tensor(train.images[idx])), rng)
                 y = torch.from_numpy(train.classes[idx])
                 opt.zero_grad()
                 loss = loss_fn(net(x), y)

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
-from vision.reader import ReaderError, to_tensor
+from vision.reader import ReaderError, load_model, to_tensor
 
 
 @dataclass(frozen=True)
@@ -120,22 +120,10 @@ class SuitReader:
 
     def __init__(self, path: str | Path) -> None:
         path = Path(path)
-        if not path.exists():
-            raise ReaderError(f"{path}: no such suit reader model")
-        import openvino as ov
-
-        core = ov.Core()
-        try:
-            model = core.read_model(str(path))
-        except RuntimeError as exc:
-            raise ReaderError(f"{path}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
-        classes = model.outputs[0].get_partial_shape()[-1]
-        if classes.is_dynamic or classes.get_length() != len(SUITS):
-            raise ReaderError(f"{path}: gives {classes} classes, a suit reader gives {len(SUITS)}")
+        model, self.request = load_model(path, len(SUITS), "suit reader")
         height, width = (d.get_length() for d in list(model.inputs[0].get_partial_shape())[2:])
         self.view = View(reach_of(path), width, height)
         self.path = path
-        self.request = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """N×4 suit probabilities (``SUITS`` order) for N suit patches."""

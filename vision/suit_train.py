@@ -26,6 +26,7 @@ import numpy as np
 from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
 from vision.progress import Progress
 from vision.reader import PATCH, IndexReader, patch, to_tensor
+from vision.reader_train import augment, stage
 from vision.suit_reader import VIEW, View, suit_patch, with_suits
 from vision.synth.scene import SceneConfig, render_scene
 from vision.synth.style import styles
@@ -121,25 +122,9 @@ def build_net(view: View = VIEW):
     *where* a pip lies (beside this card's index, not the next card's) is the point."""
     import torch.nn as nn
 
-    def stage(cin: int, cout: int) -> list:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
-                nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-
     return nn.Sequential(*stage(3, 16), nn.MaxPool2d(2), *stage(16, 32), nn.MaxPool2d(2),
                          *stage(32, 48), nn.MaxPool2d(2), *stage(48, 64), nn.Flatten(),
                          nn.Dropout(0.3), nn.Linear(64 * (view.height // 8) * (view.width // 8), len(SUITS)))
-
-
-def _augment(batch, rng: np.random.Generator):
-    """Contrast, brightness, colour cast and noise per patch (the ink colours vary by deck)."""
-    import torch
-
-    n = batch.shape[0]
-    gain = torch.from_numpy(rng.uniform(0.6, 1.3, (n, 1, 1, 1)).astype(np.float32))
-    bias = torch.from_numpy(rng.uniform(-0.15, 0.15, (n, 1, 1, 1)).astype(np.float32))
-    cast = torch.from_numpy(rng.uniform(-0.06, 0.06, (n, 3, 1, 1)).astype(np.float32))
-    noise = torch.randn_like(batch) * torch.from_numpy(rng.uniform(0, 0.05, (n, 1, 1, 1)).astype(np.float32))
-    return (batch * gain + bias + cast + noise).clamp(0, 1)
 
 
 def predict(net, images: np.ndarray, batch: int = 1024) -> np.ndarray:
@@ -180,7 +165,7 @@ def train(train_set: SuitPatches, val: SuitPatches, out: Path, *, epochs: int = 
         with Progress(len(order), f"suit reader epoch {epoch}/{epochs}", unit="patch") as bar:
             for i in range(0, len(order), batch):
                 idx = order[i:i + batch]
-                x = _augment(torch.from_numpy(to_tensor(train_set.images[idx])), rng)
+                x = augment(torch.from_numpy(to_tensor(train_set.images[idx])), rng)
                 loss = loss_fn(net(x), torch.from_numpy(train_set.suits[idx]))
                 opt.zero_grad()
                 loss.backward()
