@@ -132,10 +132,15 @@ class DeviceEmulator(PortThread):
             self._close()
 
     def _flush_new_presses(self) -> None:
-        """Send presses made since the last repeat at once, not at the next repeat tick."""
+        """Send a press made since the last repeat at once, not at the next repeat tick, and
+        with it every older press still unacknowledged, oldest first: a newer press must
+        never overtake an older one (presses made while the cable was out, seconds apart
+        or not, arrive in the order they were made; the host ignores the repeats)."""
         with self._lock:
-            fresh = [b for b in self._pending.values() if self.uptime_ms() - b.ms < REPEAT_S * 1000]
-        for btn in fresh:
+            pending = list(self._pending.values())
+        if not any(self.uptime_ms() - b.ms < REPEAT_S * 1000 for b in pending):
+            return
+        for btn in pending:
             if self._ser is not None:
                 self._write(p.encode(btn))
 
