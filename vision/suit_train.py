@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import cv2
@@ -52,6 +52,9 @@ class SuitPatches:
     sharp: np.ndarray
 
 
+_FIELDS = tuple(f.name for f in fields(SuitPatches))
+
+
 def _scene_patches(task: tuple[int, int, int, str, str, int, bool, View]) -> SuitPatches:
     seed, start, stop, split, variety, n_styles, jitter, view = task
     decks = styles(seed, n_styles, split, variety)
@@ -61,10 +64,10 @@ def _scene_patches(task: tuple[int, int, int, str, str, int, bool, View]) -> Sui
         rng = np.random.default_rng([seed, index])
         block = index // STYLE_BLOCK
         scene = render_scene(rng, [decks[block % n_styles], decks[(block * 7 + 3) % n_styles]], config)
-        jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))])[1]
-        image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
         if scene.sharp_px_per_cm < MIN_SHARP:
             continue
+        jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))])[1]
+        image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
         for label in scene.labels:
             card = ALL_CARDS[label.cls]
             if label.visible < MIN_VISIBLE or card in (SMALL_JOKER, BIG_JOKER):
@@ -104,17 +107,16 @@ def render_patches(scenes: int, *, seed: int, split: str = "train", variety: str
             for task in tasks:
                 parts.append(_scene_patches(task))
                 bar.update(task[2] - task[1])
-    return SuitPatches(*(np.concatenate([getattr(p, f) for p in parts]) for f in
-                         ("images", "suits", "reader", "cards", "corners", "sharp")))
+    return SuitPatches(*(np.concatenate([getattr(p, f) for p in parts]) for f in _FIELDS))
 
 
 def save(data: SuitPatches, path: Path) -> None:
-    np.savez(path, **{f: getattr(data, f) for f in ("images", "suits", "reader", "cards", "corners", "sharp")})
+    np.savez(path, **{f: getattr(data, f) for f in _FIELDS})
 
 
 def load(path: Path) -> SuitPatches:
     with np.load(path) as z:
-        return SuitPatches(*(z[f] for f in ("images", "suits", "reader", "cards", "corners", "sharp")))
+        return SuitPatches(*(z[f] for f in _FIELDS))
 
 
 def build_net(view: View = VIEW):
