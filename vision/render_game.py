@@ -29,10 +29,16 @@ from engine.record import dumps
 from scorer import profiles
 from vision.calibration import zone_to_table
 from vision.synth.deck import back_image, card_image, styles
-from vision.table_canvas import camera_homography, canvas_to_table, table_canvas
+from vision.table_canvas import camera_homography, canvas_side, canvas_to_table, table_canvas
 
 FPS = 30
-CANVAS_PX_PER_CM = 8.0
+#: the felt's grain is drawn at this scale whatever the canvas's, so a seed keeps its table
+GRAIN_PX_PER_CM = 8.0
+#: the canvas is drawn this many times finer than the camera resolves the table's near edge,
+#: and the camera's view is taken at twice its size then averaged down: every camera pixel
+#: integrates the light of the card print under it, as a real sensor does, instead of
+#: sampling a coarser drawing (which made 1080p videos 8 px/cm drawings blown up)
+SUPERSAMPLE = 2
 ROW_CM = 22.0  # distance of a laid row's centre line from the table centre
 STEP_CM = 2.1  # how far each card of a row is laid right of the one before
 PILE_CM = 41.0
@@ -155,13 +161,17 @@ class Renderer:
         self.size = size
         self.style = styles(seed, 1, style_split)[0]
         felt = tuple(int(v) for v in rng.integers((20, 60, 20), (90, 130, 70)))
-        self.base = table_canvas(CANVAS_PX_PER_CM, felt=felt)
-        noise = rng.normal(0, 6, self.base.shape[:2])[..., None]
-        self.base = np.clip(self.base.astype(np.float32) + noise, 0, 255).astype(np.uint8)
-        self.t2c = np.linalg.inv(canvas_to_table(CANVAS_PX_PER_CM))
+        grain_side = canvas_side(GRAIN_PX_PER_CM)
+        grain = rng.normal(0, 6, (grain_side, grain_side)).astype(np.float32)
+        tilt, turn, zoom = float(rng.uniform(0.05, 0.25)), float(rng.uniform(-8, 8)), float(rng.uniform(0.88, 0.97))
+        #: canvas pixels per table cm: SUPERSAMPLE times what the camera resolves at the near edge
+        self.ppc = SUPERSAMPLE * zoom * min(size) / grain_side * GRAIN_PX_PER_CM
+        self.base = table_canvas(self.ppc, felt=felt)
         side = self.base.shape[0]
-        self.homography = camera_homography(side, size, tilt=float(rng.uniform(0.05, 0.25)),
-                                            turn_deg=float(rng.uniform(-8, 8)), zoom=float(rng.uniform(0.88, 0.97)))
+        grain = cv2.resize(grain, (side, side), interpolation=cv2.INTER_LINEAR)[..., None]
+        self.base = np.clip(self.base.astype(np.float32) + grain, 0, 255).astype(np.uint8)
+        self.t2c = np.linalg.inv(canvas_to_table(self.ppc))
+        self.homography = camera_homography(side, size, tilt=tilt, turn_deg=turn, zoom=zoom)
         w, h = size
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
@@ -169,7 +179,7 @@ class Renderer:
         self._cache: dict[str, np.ndarray] = {}
 
     def _card(self, card: str, seat: str) -> tuple[np.ndarray, np.ndarray]:
-        return _facing(card_image(card, self.style, CANVAS_PX_PER_CM), seat)
+        return _facing(card_image(card, self.style, self.ppc), seat)
 
     def _place(self, canvas: np.ndarray, bgr: np.ndarray, alpha: np.ndarray, centre_cm: np.ndarray) -> None:
         col, row = cv2.perspectiveTransform(centre_cm.reshape(1, 1, 2).astype(np.float64), self.t2c).ravel()
@@ -191,7 +201,7 @@ class Renderer:
         canvas = self.base.copy()
         for seat in "ESWN":
             if state.piles[seat]:
-                bgr, alpha = _facing(back_image(self.style, CANVAS_PX_PER_CM), seat)
+                bgr, alpha = _facing(back_image(self.style, self.ppc), seat)
                 direction = {"S": (0, -1), "N": (0, 1), "E": (1, 0), "W": (-1, 0)}[seat]
                 self._place(canvas, bgr, alpha, np.array(direction, float) * PILE_CM)
             centres = self._row_centres(seat, len(state.rows[seat]))
@@ -210,14 +220,22 @@ class Renderer:
         tip = direction * (ROW_CM + 6 - 14 * reach)
         base = direction * 60
         pts = cv2.perspectiveTransform(np.array([[tip, base]], np.float64), self.t2c).reshape(2, 2)
-        width = int(9 * CANVAS_PX_PER_CM)
+        width = int(9 * self.ppc)
         cv2.line(canvas, tuple(pts[1].astype(int)), tuple(pts[0].astype(int)), SKIN, width, cv2.LINE_AA)
         cv2.circle(canvas, tuple(pts[0].astype(int)), int(width * 0.75), SKIN, -1, cv2.LINE_AA)
 
-    def camera(self, canvas: np.ndarray) -> np.ndarray:
-        view = cv2.warpPerspective(canvas, self.homography, self.size, flags=cv2.INTER_AREA, borderValue=(25, 25, 25))
-        lit = view.astype(np.float32) * self.light[..., None]
-        lit += self.rng.normal(0, 2.5, lit.shape[:2])[..., None]
+    def view(self, canvas: np.ndarray) -> np.ndarray:
+        """What the lens forms of a table state, before the sensor's noise (float32 BGR)."""
+        w, h = self.size
+        fine = np.diag([SUPERSAMPLE, SUPERSAMPLE, 1.0]) @ self.homography
+        sharp = cv2.warpPerspective(canvas, fine, (w * SUPERSAMPLE, h * SUPERSAMPLE), flags=cv2.INTER_LINEAR,
+                                    borderValue=(25, 25, 25))
+        view = cv2.resize(sharp, (w, h), interpolation=cv2.INTER_AREA)
+        return view.astype(np.float32) * self.light[..., None]
+
+    def camera(self, canvas: np.ndarray, view: np.ndarray | None = None) -> np.ndarray:
+        """One camera frame of a table state: its view (``view`` if already taken) with fresh noise."""
+        lit = (self.view(canvas) if view is None else view) + self.rng.normal(0, 2.5, self.size[::-1])[..., None]
         return np.clip(lit, 0, 255).astype(np.uint8)
 
 
@@ -233,20 +251,21 @@ def render(seed: int, out: Path, size: tuple[int, int] = (1280, 720), hands: int
     writer = cv2.VideoWriter(str(out / "game.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), FPS, size)
     frames = int(staging.duration * FPS)
     k = 0
-    cached: tuple[int, np.ndarray] | None = None
+    cached: tuple[int, np.ndarray, np.ndarray] | None = None
     for n in range(frames):
         t = n / FPS
         while k + 1 < len(staging.keys) and staging.keys[k + 1][0] <= t:
             k += 1
         if cached is None or cached[0] != k:
-            cached = (k, renderer.table(staging.keys[k][1]))
-        writer.write(renderer.camera(cached[1]))
+            canvas = renderer.table(staging.keys[k][1])
+            cached = (k, canvas, renderer.view(canvas))
+        writer.write(renderer.camera(cached[1], cached[2]))
         if progress is not None:
             progress(n + 1, frames)
     writer.release()
     (out / "truth.jsonl").write_text(dumps(staging.events), encoding="utf-8")
     meta = {"seed": seed, "size": list(size), "fps": FPS, "frames": frames, "style": renderer.style.name,
-            "profile": profile, "events": len(staging.events), "homography": renderer.homography.tolist()}
+            "profile": profile, "events": len(staging.events), "table_to_camera": (renderer.homography @ renderer.t2c).tolist()}
     (out / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     return meta
 

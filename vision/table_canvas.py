@@ -21,9 +21,14 @@ def canvas_to_table(px_per_cm: float, margin_cm: float = 5.0) -> np.ndarray:
     return np.array([[s, 0.0, -half], [0.0, -s, half], [0.0, 0.0, 1.0]])
 
 
+def canvas_side(px_per_cm: float, margin_cm: float = 5.0) -> int:
+    """The square canvas's side in pixels: the table and its margin on all four sides."""
+    return int(round((TABLE_CM + 2 * margin_cm) * px_per_cm))
+
+
 def table_canvas(px_per_cm: float = 8.0, felt=(58, 104, 32), margin_cm: float = 5.0) -> np.ndarray:
     """The table top with its markers (upright as read from South), BGR."""
-    side = int(round((TABLE_CM + 2 * margin_cm) * px_per_cm))
+    side = canvas_side(px_per_cm, margin_cm)
     canvas = np.full((side, side, 3), (40, 40, 40), np.uint8)
     t2c = np.linalg.inv(canvas_to_table(px_per_cm, margin_cm))
     corner = cv2.perspectiveTransform(np.array([[[-TABLE_CM / 2, TABLE_CM / 2]], [[TABLE_CM / 2, -TABLE_CM / 2]]]), t2c)

@@ -117,11 +117,7 @@ def between_hands(seed: int, profile):
     return staging, deals[1], first_play
 
 
-#: the committed detector still misreads these (models/README.md): strict, so a better model must drop the mark
-MISREAD = pytest.mark.xfail(strict=True, reason="the detector misreads the cards shown (models/README.md)")
-
-
-@pytest.mark.parametrize("seed", [pytest.param(1, marks=MISREAD),  # a tribute and its return
+@pytest.mark.parametrize("seed", [1,  # a tribute and its return
                                   7])  # both big jokers shown: resisted
 def test_tribute_return_and_resistance_are_seen_between_hands(detector, seed):
     from vision.render_game import Renderer
