@@ -1,11 +1,13 @@
 """The game renderer: a real video, its truth, and frames the calibration can read."""
 
 import cv2
+import numpy as np
+import pytest
 
 from engine.record import parse_lines, replay
 from scorer import profiles
-from vision.calibration import Calibration, rectify_zone
-from vision.render_game import render
+from vision.calibration import Calibration, rectify_zone, zone_size, zone_to_table
+from vision.render_game import Renderer, render
 
 
 def test_a_short_clip_has_its_truth_and_a_readable_table(tmp_path):
@@ -61,3 +63,36 @@ def test_later_hands_show_their_tribute_return_and_resistance_on_the_table():
             later = [state for t, state in staging.keys if t > timed.t + 0.5][0:8]
             assert any(not any(state.rows.values()) for state in later)  # then taken back up
     assert seen["tribute"] >= 3 and seen["return"] >= 3 and seen["resist"] == 2
+
+
+def _camera_px_per_cm(table_to_camera: np.ndarray, point_cm: np.ndarray) -> float:
+    """Camera pixels one square centimetre of table takes at ``point_cm`` (square root)."""
+    a, b, c = cv2.perspectiveTransform(np.array([[point_cm, point_cm + (1, 0), point_cm + (0, 1)]], float),
+                                       table_to_camera)[0]
+    (ux, uy), (vx, vy) = b - a, c - a
+    return float(np.sqrt(abs(ux * vy - uy * vx)))
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_table_is_drawn_finer_than_the_camera_resolves_it(size):
+    """A 1080p video must hold 1080p detail: every play zone is drawn at least twice as
+    fine as the camera sees it, whatever the camera's tilt and zoom."""
+    renderer = Renderer(5, size)
+    table_to_camera = renderer.homography @ renderer.t2c
+    width, height = zone_size(1.0)
+    for seat in "ESWN":
+        centre = (zone_to_table(seat, 1.0) @ (width / 2, height / 2, 1.0))[:2]
+        assert renderer.ppc >= 1.9 * _camera_px_per_cm(table_to_camera, centre)
+
+
+def test_each_camera_pixel_gathers_the_light_of_the_print_under_it():
+    """Stripes finer than a camera pixel come out as an even grey, as a sensor sees them,
+    not as the stripes' colours picked at a point each (what a plain warp does)."""
+    renderer = Renderer(5, (1280, 720))
+    stripes = np.zeros_like(renderer.base)
+    stripes[:, 0::4] = stripes[:, 1::4] = 255  # a period of about one camera pixel
+    view = renderer.view(stripes) / renderer.light[..., None]
+    picked = cv2.warpPerspective(stripes, renderer.homography, (1280, 720), flags=cv2.INTER_LINEAR)
+    middle = np.s_[310:410, 590:690, 0]
+    assert abs(float(view[middle].mean()) - 127.5) < 10
+    assert float(view[middle].std()) < 0.75 * float(picked[middle].std())
