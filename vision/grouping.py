@@ -7,7 +7,8 @@ the right. Some decks print all four corners (``four_index``): then every card a
 bottom-left index straight below the top-left one, and the last card its top-right index
 beside it, in the top band like a card of its own. So: indices in the row's top band are
 cards (two of the same name side by side are two cards — two decks hold two of each), except
-a last one that is the card before it's top-right corner; an index lower down, where one of
+a last one that is the card before it's top-right corner (in a four-index deck, one of the
+same rank: a corner misread in its suit is still that corner); an index lower down, where one of
 a card's other corners lies, is that corner. Every corner of a card is a reading of it: the
 most confident one names the card, and corners that disagree make it doubtful (flagged for
 the referee, not guessed). Reading the top band left to right gives the order the cards were
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.cards import rank_of
 from vision.calibration import PX_PER_CM, seat_of, zone_point_to_table
 from vision.detector import Detection
 
@@ -159,7 +161,10 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
         gaps = sorted(centres[b][0] - centres[a][0] for a, b in zip(cards[:-2], cards[1:-1], strict=True))
         four_index = any(below(i, j) for i in lower for j in cards[:-1])
         wide = bool(gaps) and gap >= WIDE_GAP * gaps[len(gaps) // 2]
-        if detections[last].card == detections[before].card and _within(gap, ACROSS_CM) and (four_index or wide):
+        name, name_before = detections[last].card, detections[before].card
+        # a four-index deck's top-right corner may be misread in its suit, as any index may
+        alike = name == name_before or (four_index and rank_of(name) == rank_of(name_before))
+        if alike and _within(gap, ACROSS_CM) and (four_index or wide):
             cards.pop()  # not a card: the last card's top-right corner
             corners[before].append(detections[last])
             under[last] = before

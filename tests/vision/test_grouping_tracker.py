@@ -45,6 +45,12 @@ def test_a_four_index_deck_shows_each_card_twice_and_the_last_card_four_times():
     assert laid.cards == ("C6", "H9", "S7") and laid.stray == ()
     # the same lay with the top-right corner not found at all: still three cards
     assert group_cards(dets[:3] + dets[4:]).cards == ("C6", "H9", "S7")
+    # the top-right corner misread as a club: still S7's corner, which now casts doubt on it
+    misread = group_cards(dets[:3] + [index("C7", 16.3, 3, 0.5)] + dets[4:])
+    assert misread.cards == ("C6", "H9", "S7") and misread.confidences[2] < 0.9
+    assert ("C7", 0.5) in misread.others[2]
+    # in a two-index deck a same-rank card laid wide of the row is a card (a triple's last 7)
+    assert group_cards([index("C7", 8, 3), index("H7", 10, 3), index("S7", 14.3, 3)]).cards == ("C7", "H7", "S7")
 
 
 def test_a_last_gap_far_wider_than_the_rest_is_the_last_cards_top_right_corner():
