@@ -160,6 +160,12 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
         gap = centres[last][0] - centres[before][0]
         gaps = sorted(centres[b][0] - centres[a][0] for a, b in zip(cards[:-2], cards[1:-1], strict=True))
         four_index = any(below(i, j) for i in lower for j in cards[:-1])
+        # an index straight below the last one and none where that card's own bottom-right
+        # corner would lie: the last is a four-index card's top-right corner over its
+        # bottom-right one (the card's bottom-left corner was missed), not a card
+        own_corner = any(_within(centres[i][0] - centres[last][0], ACROSS_CM)
+                         and _within(centres[i][1] - centres[last][1], DOWN_CM) for i in lower)
+        four_index = four_index or (any(below(i, last) for i in lower) and not own_corner)
         wide = bool(gaps) and gap >= WIDE_GAP * gaps[len(gaps) // 2]
         name, name_before = detections[last].card, detections[before].card
         # a four-index deck's top-right corner may be misread in its suit, as any index may

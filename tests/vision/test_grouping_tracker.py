@@ -49,6 +49,13 @@ def test_a_four_index_deck_shows_each_card_twice_and_the_last_card_four_times():
     misread = group_cards(dets[:3] + [index("C7", 16.3, 3, 0.5)] + dets[4:])
     assert misread.cards == ("C6", "H9", "S7") and misread.confidences[2] < 0.9
     assert ("C7", 0.5) in misread.others[2]
+    # a lone four-index card whose bottom-left corner was missed: its top-right corner stands
+    # over its bottom-right one, and is no second card
+    alone = [index("C7", 8, 3), index("C7", 12.6, 3), index("C7", 12.6, 9.4)]
+    assert group_cards(alone).cards == ("C7",)
+    # but a second copy laid a card's width on shows its own bottom-right corner: two cards
+    pair = [index("C7", 8, 3), index("C7", 12.6, 3), index("C7", 12.6, 9.4), index("C7", 17.2, 9.4)]
+    assert group_cards(pair).cards == ("C7", "C7")
     # in a two-index deck a same-rank card laid wide of the row is a card (a triple's last 7)
     assert group_cards([index("C7", 8, 3), index("H7", 10, 3), index("S7", 14.3, 3)]).cards == ("C7", "H7", "S7")
 
