@@ -265,7 +265,8 @@ def render(seed: int, out: Path, size: tuple[int, int] = (1280, 720), hands: int
     writer.release()
     (out / "truth.jsonl").write_text(dumps(staging.events), encoding="utf-8")
     meta = {"seed": seed, "size": list(size), "fps": FPS, "frames": frames, "style": renderer.style.name,
-            "profile": profile, "events": len(staging.events), "table_to_camera": (renderer.homography @ renderer.t2c).tolist()}
+            "profile": profile, "events": len(staging.events),
+            "table_to_camera": (renderer.homography @ renderer.t2c).tolist()}
     (out / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     return meta
 
