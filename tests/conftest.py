@@ -1,12 +1,20 @@
 """Fixtures shared by the packages' tests: a real PostgreSQL server (tests/pg.py), started
 once per session and only when a test asks for it, and the store targets to run a test on
-both engines."""
+both engines. Also: the commands the tests start stop on SIGINT (Ctrl-C), however the test
+run itself was started."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 
 import pytest
+
+# A shell starting a command in the background without job control (``make test &`` in a
+# script) makes it ignore SIGINT, and every process it starts inherits that: a server the
+# tests stop with SIGINT would then never stop. Catching it here gives children the default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 from tests.pg import MISSING, Postgres, bin_dir
 
