@@ -10,13 +10,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.pg import MISSING, Postgres, bin_dir
+
 # A shell starting a command in the background without job control (``make test &`` in a
 # script) makes it ignore SIGINT, and every process it starts inherits that: a server the
 # tests stop with SIGINT would then never stop. Catching it here gives children the default.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
-
-from tests.pg import MISSING, Postgres, bin_dir
 
 
 @pytest.fixture(scope="session")

@@ -72,13 +72,18 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def metadata(path: Path) -> dict[str, str]:
+    """An ONNX model's metadata (what an exported reader says of how it was trained)."""
+    import onnx
+
+    return {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+
+
 def pad_of(path: Path) -> float:
     """The framing a reader was trained with, from its ONNX metadata."""
     if path.suffix != ".onnx":
         return PAD
-    import onnx
-
-    props = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    props = metadata(path)
     try:
         return float(props.get("pad", PAD))
     except ValueError:

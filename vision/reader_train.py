@@ -313,15 +313,22 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
 
 def export_onnx(net, out: Path, pad: float = PAD) -> Path:
     """Write the network as ONNX with a variable batch size and its framing as metadata."""
+    return export_patch_model(net, out, (PATCH, PATCH), {"pad": repr(float(pad))})
+
+
+def export_patch_model(net, out: Path, size: tuple[int, int], props: dict[str, str]) -> Path:
+    """Write a patch reader as ONNX: input ``patches`` (N×3×``size``, height then width, any
+    N), output ``logits``, and ``props`` as metadata — what the live reader must know of how
+    it was trained (``vision.reader.metadata``)."""
     import onnx
     import torch
 
     net.eval()
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, PATCH, PATCH), str(out), input_names=["patches"], output_names=["logits"],
+    torch.onnx.export(net, torch.zeros(1, 3, *size), str(out), input_names=["patches"], output_names=["logits"],
                       dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     model = onnx.load(str(out))
-    onnx.helper.set_model_props(model, {"pad": repr(float(pad))})
+    onnx.helper.set_model_props(model, props)
     onnx.save(model, str(out))
     return out

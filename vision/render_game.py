@@ -233,9 +233,9 @@ class Renderer:
         view = cv2.resize(sharp, (w, h), interpolation=cv2.INTER_AREA)
         return view.astype(np.float32) * self.light[..., None]
 
-    def camera(self, canvas: np.ndarray, view: np.ndarray | None = None) -> np.ndarray:
-        """One camera frame of a table state: its view (``view`` if already taken) with fresh noise."""
-        lit = (self.view(canvas) if view is None else view) + self.rng.normal(0, 2.5, self.size[::-1])[..., None]
+    def camera(self, view: np.ndarray) -> np.ndarray:
+        """One camera frame of a table state's ``view``: the sensor adds fresh noise each frame."""
+        lit = view + self.rng.normal(0, 2.5, self.size[::-1])[..., None]
         return np.clip(lit, 0, 255).astype(np.uint8)
 
 
@@ -251,15 +251,14 @@ def render(seed: int, out: Path, size: tuple[int, int] = (1280, 720), hands: int
     writer = cv2.VideoWriter(str(out / "game.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), FPS, size)
     frames = int(staging.duration * FPS)
     k = 0
-    cached: tuple[int, np.ndarray, np.ndarray] | None = None
+    cached: tuple[int, np.ndarray] | None = None
     for n in range(frames):
         t = n / FPS
         while k + 1 < len(staging.keys) and staging.keys[k + 1][0] <= t:
             k += 1
-        if cached is None or cached[0] != k:
-            canvas = renderer.table(staging.keys[k][1])
-            cached = (k, canvas, renderer.view(canvas))
-        writer.write(renderer.camera(cached[1], cached[2]))
+        if cached is None or cached[0] != k:  # a table state's view is taken once, its noise each frame
+            cached = (k, renderer.view(renderer.table(staging.keys[k][1])))
+        writer.write(renderer.camera(cached[1]))
         if progress is not None:
             progress(n + 1, frames)
     writer.release()

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
-from vision.reader import ReaderError, load_model, softmax, to_tensor
+from vision.reader import ReaderError, load_model, metadata, softmax, to_tensor
 
 
 @dataclass(frozen=True)
@@ -103,9 +103,7 @@ def with_suits(probs: np.ndarray, suits: np.ndarray, sure: float = SURE) -> np.n
 
 def reach_of(path: Path) -> tuple[float, float, float, float]:
     """The reach a suit reader was trained with, from its ONNX metadata."""
-    import onnx
-
-    props = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    props = metadata(path)
     if "reach" not in props:
         return VIEW.reach
     try:

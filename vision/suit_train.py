@@ -26,7 +26,7 @@ import numpy as np
 from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
 from vision.progress import Progress
 from vision.reader import PATCH, IndexReader, patch, to_tensor
-from vision.reader_train import augment, stage
+from vision.reader_train import augment, export_patch_model, stage
 from vision.suit_reader import VIEW, View, suit_patch, with_suits
 from vision.synth.scene import SceneConfig, render_scene
 from vision.synth.style import styles
@@ -190,17 +190,8 @@ def train(train_set: SuitPatches, val: SuitPatches, out: Path, *, epochs: int = 
 
 def export_onnx(net, out: Path, view: View = VIEW) -> Path:
     """Write the network as ONNX with a variable batch size and its view's reach as metadata."""
-    import onnx
-    import torch
-
-    net.eval()
-    torch.onnx.export(net, torch.zeros(1, 3, view.height, view.width), str(out), input_names=["patches"],
-                      output_names=["logits"], dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}},
-                      opset_version=17, dynamo=False)
-    model = onnx.load(str(out))
-    onnx.helper.set_model_props(model, {"reach": " ".join(repr(float(v)) for v in view.reach)})
-    onnx.save(model, str(out))
-    return Path(out)
+    reach = " ".join(repr(float(v)) for v in view.reach)
+    return export_patch_model(net, out, (view.height, view.width), {"reach": reach})
 
 
 def measure(data: SuitPatches, reader: IndexReader, suits: np.ndarray) -> dict[str, dict[str, float]]:

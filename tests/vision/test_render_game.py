@@ -6,7 +6,7 @@ import pytest
 
 from engine.record import parse_lines, replay
 from scorer import profiles
-from vision.calibration import Calibration, rectify_zone, zone_size, zone_to_table
+from vision.calibration import Calibration, rectify_zone
 from vision.render_game import Renderer, render
 
 
@@ -65,24 +65,15 @@ def test_later_hands_show_their_tribute_return_and_resistance_on_the_table():
     assert seen["tribute"] >= 3 and seen["return"] >= 3 and seen["resist"] == 2
 
 
-def _camera_px_per_cm(table_to_camera: np.ndarray, point_cm: np.ndarray) -> float:
-    """Camera pixels one square centimetre of table takes at ``point_cm`` (square root)."""
-    a, b, c = cv2.perspectiveTransform(np.array([[point_cm, point_cm + (1, 0), point_cm + (0, 1)]], float),
-                                       table_to_camera)[0]
-    (ux, uy), (vx, vy) = b - a, c - a
-    return float(np.sqrt(abs(ux * vy - uy * vx)))
-
-
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_the_table_is_drawn_finer_than_the_camera_resolves_it(size):
     """A 1080p video must hold 1080p detail: every play zone is drawn at least twice as
     fine as the camera sees it, whatever the camera's tilt and zoom."""
     renderer = Renderer(5, size)
-    table_to_camera = renderer.homography @ renderer.t2c
-    width, height = zone_size(1.0)
-    for seat in "ESWN":
-        centre = (zone_to_table(seat, 1.0) @ (width / 2, height / 2, 1.0))[:2]
-        assert renderer.ppc >= 1.9 * _camera_px_per_cm(table_to_camera, centre)
+    camera = Calibration(renderer.homography @ renderer.t2c, (0, 1, 2, 3), 0.0)  # the truth, not markers
+    resolution = camera.zone_resolution()
+    assert set(resolution) == set("ESWN")
+    assert all(renderer.ppc >= 1.9 * px_per_cm for px_per_cm in resolution.values())
 
 
 def test_each_camera_pixel_gathers_the_light_of_the_print_under_it():

@@ -133,7 +133,7 @@ def test_tribute_return_and_resistance_are_seen_between_hands(detector, seed):
     while t < end:  # 10 frames a second: enough to see cards settle
         k = max(i for i, (kt, _) in enumerate(staging.keys) if kt <= t)
         if k not in drawn:
-            drawn[k] = renderer.table(staging.keys[k][1])
+            drawn[k] = renderer.view(renderer.table(staging.keys[k][1]))
         rt.process(Frame(renderer.camera(drawn[k]), t, n))
         t, n = t + 0.1, n + 1
     truth = [(e.type, getattr(e, "seat", None), getattr(e, "card", None), getattr(e, "seats", None))
@@ -177,7 +177,7 @@ def test_a_still_zone_is_read_in_a_few_frames_pooled_then_left_until_it_changes(
     clock = {"t": 0.0, "n": 0}
 
     def show(state: TableState, frames: int) -> list[int]:
-        image = renderer.camera(renderer.table(state))
+        image = renderer.camera(renderer.view(renderer.table(state)))
         calls = []
         for _ in range(frames):
             rt.process(Frame(image, clock["t"], clock["n"]))
@@ -212,7 +212,7 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
     clock = {"t": 0.0, "n": 0}
 
     def show(state: TableState, seconds: float) -> list:
-        image = renderer.camera(renderer.table(state))
+        image = renderer.camera(renderer.view(renderer.table(state)))
         made = []
         for _ in range(int(seconds * 10)):  # 10 frames a second is plenty for a still scene
             made += rt.process(Frame(image, clock["t"], clock["n"]))
