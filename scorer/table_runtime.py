@@ -2,9 +2,10 @@
 
 camera → calibration (re-done when the camera is bumped) → each seat's zone rectified →
 the detector, run only on zones that changed and then lie still (in the first ``LOOKS``
-frames they lie still, the looks pooled: ``vision.looks``) → corner indices grouped
-into cards → the zone tracker (settled, new cards, cleared) → the rules engine → the record
-(and through it the store and the web pages). Every committed play keeps its evidence
+frames they lie still, the looks pooled: ``vision.looks``; in a four-colour deck a club's
+green ink tells it from a spade: ``vision.inks``) → corner indices grouped into cards →
+the zone tracker (settled, new cards, cleared) → the rules engine → the record (and
+through it the store and the web pages). Every committed play keeps its evidence
 frame (JPEG, the read cards drawn). A read below the confidence threshold goes to the
 referee instead of being trusted silently (the play event carries its confidence). A
 reading that cannot be right — a third copy of a card, a row that is no combination — is
@@ -52,6 +53,7 @@ from vision.combination import as_combination, as_plain_straight
 from vision.deck import at_most_copies, within_deck
 from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards, own_side
+from vision.inks import DeckInks
 from vision.looks import pool
 from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion, thumbnail
 
@@ -105,6 +107,7 @@ class TableRuntime:
         self.auto_commit = auto_commit
         self.calibration: Calibration | None = None
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
+        self.inks = DeckInks()  # the deck's inks, learnt from its reads (vision.inks)
         self._checked_at = -RECHECK_S
         self._picture: bytes = b""  # a sample of the last frame's pixels, to notice a frozen feed
         self._same_since = 0.0
@@ -189,7 +192,10 @@ class TableRuntime:
         elif len(zone.looks) >= LOOKS:
             return
         zone.looks.append(own_side(seat, detect_tiled(self.detector, image, conf=LOOK_FLOOR, upright=True)))
-        zone.detections = pool(zone.looks, POOLED)
+        pooled = pool(zone.looks, POOLED)
+        if len(zone.looks) == LOOKS:  # each still zone's cards are learnt from once
+            self.inks.learn(pooled, image)
+        zone.detections = self.inks.settle(pooled, image)
         zone.laid = group_cards(zone.detections)
         zone.read_image = image
 
