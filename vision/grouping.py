@@ -178,8 +178,10 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
     for i in lower:
         x, y = centres[i]
         owner = next((card for j, card in under.items() if below(i, j)), None)
-        if owner is None:  # a bottom-right corner, one card-diagonal from its top-left
-            owner = next((j for j in cards if _within(x - centres[j][0], ACROSS_CM)
+        if owner is None:  # a bottom-right corner, one card-diagonal from its top-left: of
+            # the cards it could belong to, the rightmost, as the cards after a card cover its
+            # bottom-right corner (with cards laid close, one before the last may fit as well)
+            owner = next((j for j in reversed(cards) if _within(x - centres[j][0], ACROSS_CM)
                           and _within(y - centres[j][1], DOWN_CM)), None)
         if owner is None:
             stray.append(detections[i].card)

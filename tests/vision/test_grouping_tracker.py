@@ -27,6 +27,18 @@ def test_the_last_cards_bottom_right_index_is_not_another_card():
     assert laid.cards == ("C6", "S7") and laid.stray == ()
 
 
+def test_the_bottom_right_index_belongs_to_the_last_card_when_the_one_before_fits_too():
+    # cards laid 2.1 cm apart: the last card's bottom-right corner is also one card-diagonal
+    # from the card before it, whose own bottom-right corner the last card covers (seen in
+    # a rendered game: a C4 read as the D4 laid after it)
+    dets = [index("S3", 8, 3), index("C4", 10.1, 3, 0.6), index("D4", 12.2, 3, 0.8),
+            index("D4", 12.2 + 3.5, 3 + 5.8, 0.7)]
+    laid = group_cards(dets)
+    assert laid.cards == ("S3", "C4", "D4") and laid.stray == ()
+    assert laid.confidences[1] == pytest.approx(0.6)  # nothing casts doubt on the C4
+    assert laid.confidences[2] > 0.8  # the D4's two corners agree
+
+
 def test_a_card_keeps_what_else_its_corners_may_show_likeliest_first():
     top = Detection("S7", 0.8, (95, 20, 105, 40), (("C7", 0.15), ("S1", 0.02)))
     corner = Detection("C7", 0.3, (141, 88, 151, 108), (("S7", 0.25),))  # the bottom-right one
