@@ -1,10 +1,12 @@
-"""A play's reading from the order its cards were laid (逢人配 stands where it is laid).
+"""A play's reading from the order its cards were laid (逢人配 stands where it is laid), and back.
 
 The rules say a wildcard is laid in the place of the card it stands for. Given the cards in
 the order laid (left to right as the player sees them), a sequence reading fits when every
 natural card sits where that reading puts its rank — ascending, or descending if the player
 laid high to low. When exactly one reading fits the layout, that is the play; otherwise the
-layout does not decide and the engine's usual choice applies.
+layout does not decide and the engine's usual choice applies. ``laid_out`` goes the other
+way: the order a player lays a reading's cards in, which a bot's play needs before it is
+filmed.
 """
 
 from __future__ import annotations
@@ -49,3 +51,26 @@ def reading_from_layout(cards, level) -> Play | None:
     fitting = [r for r in readings if r.type in SEQUENCES and _fits(laid, r, wild)]
     kinds = {(r.type, r.rank) for r in fitting}
     return fitting[0] if len(kinds) == 1 else None
+
+
+def laid_out(play: Play, level) -> tuple[str, ...]:
+    """``play``'s cards in the order a player lays them to show this reading: a sequence
+    from its lowest place up, each wildcard in the place of the card it stands for (so
+    ``reading_from_layout`` reads the same play back); any other play as it is."""
+    if play.type not in SEQUENCES:
+        return play.cards
+    wild = wildcard(parse_level(level))
+    naturals = [c for c in play.cards if c != wild]
+    wilds = [c for c in play.cards if c == wild]
+    out = []
+    for value in _slots(play):
+        card = next((c for c in naturals if NATURAL[rank_of(c)] == value or (value == 1 and NATURAL[rank_of(c)] == 14)),
+                    None)
+        if card is not None:
+            naturals.remove(card)
+        elif wilds:
+            card = wilds.pop()
+        else:
+            return play.cards  # not this reading's cards: nothing to lay out
+        out.append(card)
+    return tuple(out)

@@ -24,7 +24,9 @@ import numpy as np
 from engine.bots import self_play
 from engine.cards import BIG_JOKER
 from engine.events import Deal, Event, GiveBack, Header, Pass, PlayCards, Resist, Tribute
+from engine.layout import laid_out
 from engine.match import Match
+from engine.plays import classify
 from engine.record import dumps
 from scorer import profiles
 from vision.calibration import zone_to_table
@@ -93,7 +95,8 @@ def stage(events: list[Event], profile, max_events: int | None = None,
         seq = len(out)
         fields = {k: v for k, v in ev.__dict__.items() if k not in ("seq", "t")}
         if isinstance(ev, PlayCards):
-            _lay(state, keys, ev.seat, list(ev.cards), t)
+            fields["cards"] = _as_laid(ev, match)
+            _lay(state, keys, ev.seat, list(fields["cards"]), t)
             event = PlayCards(seq=seq, t=round(t + LAY_S + SETTLE_S, 2), **fields)
             t += LAY_S + SETTLE_S + HOLD_S
         elif isinstance(ev, (Tribute, GiveBack, Resist)):  # shown face up, then taken back into the hand
@@ -127,6 +130,18 @@ def stage(events: list[Event], profile, max_events: int | None = None,
             t += CLEAR_S
     keys.sort(key=lambda k: k[0])
     return Staging(keys, out, t + 1.0)
+
+
+def _as_laid(ev: PlayCards, match: Match) -> tuple[str, ...]:
+    """A bot's play in the order a player lays it: a bot names its cards in the engine's
+    order, a player lays a sequence in order with each wildcard where the card it stands
+    for goes (``engine.layout``), and that layout is how the camera tells which reading
+    was meant."""
+    hand = match.hand
+    if ev.reading is None or hand is None:
+        return ev.cards
+    play = next((p for p in classify(ev.cards, hand.level) if (p.type, p.rank) == tuple(ev.reading)), None)
+    return laid_out(play, hand.level) if play is not None else ev.cards
 
 
 def _lay(state: TableState, keys: list, seat: str, cards: list[str], t: float) -> None:
