@@ -42,8 +42,9 @@ PAPER_SHARE = 0.3
 MIN_INK_PIXELS = 3
 #: a black-suit ink colour this far from black is no card ink (a red card misread, a thumb)
 MAX_COLOUR = 0.45
-#: how many black-suit indices the table remembers: enough for a hand's first plays to
-#: show both inks, few enough that a deck changed between hands is learnt again
+#: how many indices of each pair of suits the table remembers: a hand's first plays show
+#: both inks; a table given another deck mid-match has it learnt within about half a hand
+#: (a pair of decks stays at a table, reshuffled, hand after hand)
 MEMORY = 60
 MIN_SIDE = 3  # indices of each ink before two inks are believed
 MIN_SHARE = 0.2  # ... and at least this share of them each (a few red cards read black are no ink)
@@ -55,8 +56,8 @@ MIN_SEPARATION = 6.0  # ... and their distance this many times their spread
 DECISIVE = 0.35
 #: ... and lies no further than this (a fraction of the distance) off the way between them
 OFF_THE_WAY = 0.5
-GREEN_HUE = 120.0  # four-colour decks print clubs green: their ink's hue lies this near it
-HUE_NEAR = 60.0
+GREEN_HUE = 120.0  # four-colour decks print clubs green ...
+HUE_NEAR = 60.0  # ... so a club ink's hue lies at most this far (degrees) from it
 OTHER_HUE = 30.0  # a diamond ink this far in hue (degrees) from the hearts' is a four-colour deck's
 
 
