@@ -336,3 +336,24 @@ def test_a_camera_too_coarse_to_read_the_cards_is_told_once(detector):
     for frame in frames_of(canvas, 2.0, 0.0, 40):  # 720p: coarse for the reader, but not that coarse
         rt.process(frame)
     assert rt.calibration is not None and not any(a.code == "zone_coarse" for a in fine)
+
+
+def test_the_table_learns_a_four_colour_decks_inks_from_what_it_reads(detector):
+    """The runtime feeds every still zone's reading to the deck's inks (vision.inks): on a
+    four-colour deck (green clubs) it learns the two black-suit inks, and the cards it
+    reads are the cards laid."""
+    from vision.inks import black_split
+    from vision.render_game import Renderer, TableState
+    from vision.synth.style import styles
+
+    seed = next(s for s in range(100, 200) if styles(s, 1, "heldout")[0].inks[2] != styles(s, 1, "heldout")[0].inks[0])
+    renderer = Renderer(seed, (1920, 1080))
+    rt = TableRuntime(detector, profiles.load("jiangsu"))
+    rows = {"S": ["C7", "S7", "C5", "S5", "CA", "SA"], "N": ["S2", "C2", "SK", "CK", "S9", "C9"],
+            "E": ["C4", "S4", "C8", "S8", "ST", "CT"], "W": []}
+    assert rt.inks.splits[black_split] is None
+    for n, state in enumerate([TableState()] * 5 + [TableState(rows=rows)] * 10):
+        rt.process(Frame(renderer.camera(renderer.view(renderer.table(state))), n / 10, n))
+    assert rt.inks.splits[black_split] is not None
+    for seat in "SNE":
+        assert rt.zones[seat].laid.cards == tuple(rows[seat])
