@@ -96,7 +96,7 @@ def hue(colour: np.ndarray) -> float:
     return (h + 180.0) % 360.0
 
 
-def _turn(a: float, b: float) -> float:
+def hue_apart(a: float, b: float) -> float:
     """How far apart two hues are (degrees, 0–180)."""
     return abs((a - b + 180.0) % 360.0 - 180.0)
 
@@ -158,7 +158,7 @@ def black_split(colours: np.ndarray) -> Split | None:
     if inks is None:
         return None
     spade, club = sorted(inks, key=lambda c: float(np.linalg.norm(c)))
-    if _turn(hue(club), GREEN_HUE) > HUE_NEAR:
+    if hue_apart(hue(club), GREEN_HUE) > HUE_NEAR:
         return None
     return Split(("S", "C"), (spade, club))
 
@@ -170,8 +170,8 @@ def red_split(colours: np.ndarray) -> Split | None:
     inks = two_inks(colours)
     if inks is None:
         return None
-    heart, diamond = sorted(inks, key=lambda c: _turn(hue(c), 0.0))
-    if _turn(hue(diamond), hue(heart)) < OTHER_HUE:
+    heart, diamond = sorted(inks, key=lambda c: hue_apart(hue(c), 0.0))
+    if hue_apart(hue(diamond), hue(heart)) < OTHER_HUE:
         return None  # one red, printed bold and thin (a camera's colour blurs on thin strokes)
     return Split(("H", "D"), (heart, diamond))
 

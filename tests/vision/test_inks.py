@@ -8,7 +8,7 @@ from engine.cards import suit_of
 from vision.calibration import Calibration, rectify_zone
 from vision.detector import CardDetector, committed_finder, detect_tiled
 from vision.grouping import own_side
-from vision.inks import DeckInks, Split, black_split, hue, ink, red_split, two_inks
+from vision.inks import DeckInks, Split, black_split, hue, hue_apart, ink, red_split, two_inks
 from vision.render_game import Renderer, TableState
 from vision.synth.style import styles
 
@@ -29,10 +29,6 @@ HUES = {"red": ((40, 20, 200), 0), "orange": ((20, 140, 245), 35), "green": ((50
         "blue": ((190, 90, 20), 215)}
 
 
-def turn(a: float, b: float) -> float:
-    return abs((a - b + 180) % 360 - 180)
-
-
 @pytest.mark.parametrize("name", list(HUES))
 def test_an_inks_hue_whatever_the_light_and_stroke(name):
     bgr, want = HUES[name]
@@ -40,7 +36,7 @@ def test_an_inks_hue_whatever_the_light_and_stroke(name):
         for thick, blur in ((1, 0.6), (2, 1.2)):
             colour = ink(index(bgr, light, thick, blur), BOX)
             assert colour is not None
-            assert turn(hue(colour), want) < 25, (name, light, thick, hue(colour))
+            assert hue_apart(hue(colour), want) < 25, (name, light, thick, hue(colour))
 
 
 def test_black_ink_is_no_colour_and_an_empty_box_no_ink():
@@ -86,9 +82,13 @@ def test_which_ink_is_which_suit():
     assert red_split(np.vstack([cloud(rng, pale_red, 10), cloud(rng, red, 10)])) is None  # one red, thin and bold
 
 
-def four_colour_seed() -> int:
-    """A held-out deck style (as the game renderer draws them) printing clubs green."""
-    return next(s for s in range(100, 200) if styles(s, 1, "heldout")[0].inks[2] != styles(s, 1, "heldout")[0].inks[0])
+def deck_seed(four_colour: bool, first: int) -> int:
+    """The first game seed from ``first`` whose held-out deck style (as the game renderer
+    draws them) prints its clubs in another ink than its spades, or in the same."""
+    def inks(seed: int):
+        return styles(seed, 1, "heldout")[0].inks
+
+    return next(s for s in range(first, first + 100) if (inks(s)[2] != inks(s)[0]) == four_colour)
 
 
 def rendered(seed: int, rows: dict[str, list[str]]):
@@ -108,7 +108,7 @@ ROWS = {"S": ["C7", "S7", "C5", "S5", "CA", "SA"], "N": ["S2", "C2", "SK", "CK",
 
 def test_a_four_colour_deck_is_learnt_and_mends_a_misread_suit():
     inks = DeckInks()
-    zones = list(rendered(four_colour_seed(), ROWS))
+    zones = list(rendered(deck_seed(True, 100), ROWS))
     for zone, detections in zones:
         inks.learn(detections, zone)
     split = inks.splits[black_split]
@@ -129,9 +129,8 @@ def test_a_four_colour_deck_is_learnt_and_mends_a_misread_suit():
 
 
 def test_a_two_colour_deck_changes_nothing():
-    seed = next(s for s in range(300, 400) if styles(s, 1, "heldout")[0].inks[2] == styles(s, 1, "heldout")[0].inks[0])
     inks = DeckInks()
-    zones = list(rendered(seed, ROWS))
+    zones = list(rendered(deck_seed(False, 300), ROWS))
     for zone, detections in zones:
         inks.learn(detections, zone)
     assert sum(len(c) for c in inks.colours.values()) >= 12

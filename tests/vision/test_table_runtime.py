@@ -342,18 +342,16 @@ def test_the_table_learns_a_four_colour_decks_inks_from_what_it_reads(detector):
     """The runtime feeds every still zone's reading to the deck's inks (vision.inks): on a
     four-colour deck (green clubs) it learns the two black-suit inks, and the cards it
     reads are the cards laid."""
+    from tests.vision.test_inks import ROWS, deck_seed
     from vision.inks import black_split
     from vision.render_game import Renderer, TableState
-    from vision.synth.style import styles
 
-    seed = next(s for s in range(100, 200) if styles(s, 1, "heldout")[0].inks[2] != styles(s, 1, "heldout")[0].inks[0])
-    renderer = Renderer(seed, (1920, 1080))
+    renderer = Renderer(deck_seed(True, 100), (1920, 1080))
     rt = TableRuntime(detector, profiles.load("jiangsu"))
-    rows = {"S": ["C7", "S7", "C5", "S5", "CA", "SA"], "N": ["S2", "C2", "SK", "CK", "S9", "C9"],
-            "E": ["C4", "S4", "C8", "S8", "ST", "CT"], "W": []}
+    empty, laid = (renderer.view(renderer.table(state)) for state in (TableState(), TableState(rows={**ROWS, "W": []})))
     assert rt.inks.splits[black_split] is None
-    for n, state in enumerate([TableState()] * 5 + [TableState(rows=rows)] * 10):
-        rt.process(Frame(renderer.camera(renderer.view(renderer.table(state))), n / 10, n))
+    for n, view in enumerate([empty] * 5 + [laid] * 10):
+        rt.process(Frame(renderer.camera(view), n / 10, n))
     assert rt.inks.splits[black_split] is not None
-    for seat in "SNE":
-        assert rt.zones[seat].laid.cards == tuple(rows[seat])
+    for seat in ROWS:
+        assert rt.zones[seat].laid.cards == tuple(ROWS[seat])
