@@ -33,10 +33,10 @@ from pathlib import Path
 if not __package__:  # run as a file: make the project importable
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from engine.events import PlayCards  # noqa: E402
+from engine.events import PlayCards, with_corrections  # noqa: E402
 from engine.record import parse_lines, replay  # noqa: E402
 from scorer import profiles  # noqa: E402
-from scorer.compare import key, matched_plays  # noqa: E402
+from scorer.compare import key, matched_plays, plays_of  # noqa: E402
 from scorer.table_runtime import TableRuntime  # noqa: E402
 from vision.camera import VideoFile  # noqa: E402
 from vision.detector import CardDetector, committed_finder  # noqa: E402
@@ -44,8 +44,8 @@ from vision.render_game import render  # noqa: E402
 
 
 def alerts_by_play(match, events) -> Counter:
-    """Violations keyed by the play they were found on (seat, cards) and their code."""
-    by_seq = {e.seq: e for e in events}
+    """Violations keyed by the play they were found on (seat, cards, as corrected) and their code."""
+    by_seq = {e.seq: e for e in with_corrections(events)}
     out: Counter = Counter()
     for v in match.violations:
         event = by_seq.get(v.seq)
@@ -100,8 +100,7 @@ def main() -> None:
             wall_s += time.perf_counter() - started
             video_s += meta["frames"] / meta["fps"]
             frame_times += frame_ms
-            t_plays = [e for e in truth_record.events if isinstance(e, PlayCards)]
-            s_plays = [e for e in runtime.events if isinstance(e, PlayCards)]
+            t_plays, s_plays = plays_of(truth_record.events), plays_of(runtime.events)  # as corrected
             pairs = matched_plays(t_plays, s_plays)
             by_seq = {e.seq: ms for e, ms in zip(runtime.events[1:], event_ms, strict=True)}  # 0: the header
             for i, j in pairs:

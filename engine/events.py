@@ -199,6 +199,11 @@ class Forfeit(Event):
         return {"side": self.side, "reason": self.reason, "by": self.by}
 
 
+#: the ``by`` of a correction the table's camera made itself, reading a hand's plays again
+#: together (``vision.recount``), not a referee
+BY_CAMERA = "camera"
+
+
 @dataclass(frozen=True)
 class Correction(Event):
     """A referee's correction of a misread play or pass (event ``target``): the cards that
@@ -482,3 +487,22 @@ def event_from_json(data: object) -> Event:
     if cls is Resume:
         return Resume(**base)
     return TimeCalled(**base)
+
+
+def with_corrections(events: list[Event]) -> list[Event]:
+    """The events as the table really went: each play or pass a referee corrected is
+    replaced, in its place, by the latest correction (no cards: a pass). The correction
+    lines themselves stay, so the log shows who corrected what and why."""
+    latest = {e.target: e for e in events if isinstance(e, Correction)}
+    if not latest:
+        return list(events)
+    out = []
+    for e in events:
+        fix = latest.get(e.seq)
+        if fix is not None and isinstance(e, (PlayCards, Pass)):
+            if fix.cards:  # the referee's cards: no longer the camera's doubtful read
+                e = PlayCards(seq=e.seq, t=e.t, seat=e.seat, cards=fix.cards)
+            else:
+                e = Pass(seq=e.seq, t=e.t, seat=e.seat)
+        out.append(e)
+    return out

@@ -20,12 +20,15 @@ from engine.events import (
     Header,
     LevelAdjust,
     Overrun,
+    Pass,
     Pause,
     Penalty,
+    PlayCards,
     Press,
     RecordError,
     Resume,
     TimeCalled,
+    with_corrections,
 )
 from engine.hand import Hand, Outcome
 from engine.plays import Play
@@ -145,6 +148,7 @@ class Match:
         self.result: Result | None = None
         self.history: list[Entry] = [Entry(self.header)]
         self._last_seq = self.header.seq
+        self._replaying = False  # working a correction through: corrections are only logged
 
     # --- levels -------------------------------------------------------------------------
 
@@ -166,6 +170,8 @@ class Match:
         that breaks the format (sequence out of order, a deal after the match ended…)."""
         if event.seq <= self._last_seq:
             raise RecordError(f"seq {event.seq} does not follow {self._last_seq}")
+        if isinstance(event, Correction) and not self._replaying:
+            return self._correct(event)
         self._last_seq = event.seq
         entry = Entry(event, hand=self.hand.number if self.hand else None)
         if isinstance(event, Header):
@@ -185,7 +191,7 @@ class Match:
                 "action": event.action, "limit": event.limit, "elapsed": event.elapsed,
                 "penalty": event.penalty})]
         elif isinstance(event, (Pause, Resume, AlertDone, Correction)):
-            pass  # kept for the referee's log; a correction acts through replay (record.py)
+            pass  # kept for the referee's log (a correction has acted already: _correct)
         elif isinstance(event, LevelAdjust):
             self._adjust(event.side, event.levels)
             entry.levels = self.levels
@@ -201,6 +207,30 @@ class Match:
                 self._hand_over(entry)
         self.history.append(entry)
         return entry
+
+    def _correct(self, event: Correction) -> Entry:
+        """A correction acts in its place, as a replay of the record takes it
+        (``engine.events.with_corrections``): the match is worked out again from its header
+        with the corrected play or pass, so what follows it — cards seen, who is out, the
+        violations raised — is what it would have been had the play been read right. One
+        already in place (a replay applies them first) is only logged. A correction that
+        leaves the record impossible raises ``RecordError`` and changes nothing."""
+        target = next((e.event for e in self.history if e.event.seq == event.target), None)
+        in_place = (isinstance(target, PlayCards) and target.cards == event.cards) or \
+            (isinstance(target, Pass) and not event.cards) or not isinstance(target, (PlayCards, Pass))
+        if in_place:
+            self._replaying = True
+            try:
+                return self.push(event)
+            finally:
+                self._replaying = False
+        fresh = Match(self.profile, self.header)
+        fresh._replaying = True
+        for earlier in with_corrections([entry.event for entry in self.history[1:]] + [event]):
+            fresh.push(earlier)
+        fresh._replaying = False
+        self.__dict__.update(fresh.__dict__)
+        return self.history[-1]
 
     def _adjust(self, side: str, levels: int) -> None:
         """A referee's level change: within 2 … A (passing A is only ever played)."""

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from engine.events import Correction, Event, Header, Pass, PlayCards, RecordError, event_from_json
+from engine.events import Event, Header, RecordError, event_from_json, with_corrections
 from engine.match import Match
 from engine.profile import Profile
 from engine.violations import Violation
@@ -83,25 +83,6 @@ def replay(record: Record, profile_for: Callable[[str], Profile]) -> Match:
         except RecordError as exc:
             raise RecordError(exc.message, number) from None
     return match
-
-
-def with_corrections(events: list[Event]) -> list[Event]:
-    """The events as the table really went: each play or pass a referee corrected is
-    replaced, in its place, by the latest correction (no cards: a pass). The correction
-    lines themselves stay, so the log shows who corrected what and why."""
-    latest = {e.target: e for e in events if isinstance(e, Correction)}
-    if not latest:
-        return list(events)
-    out = []
-    for e in events:
-        fix = latest.get(e.seq)
-        if fix is not None and isinstance(e, (PlayCards, Pass)):
-            if fix.cards:  # the referee's cards: no longer the camera's doubtful read
-                e = PlayCards(seq=e.seq, t=e.t, seat=e.seat, cards=fix.cards)
-            else:
-                e = Pass(seq=e.seq, t=e.t, seat=e.seat)
-        out.append(e)
-    return out
 
 
 def dumps(events: Iterable[Event]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.events import (
+    BY_CAMERA,
     AlertDone,
     Correction,
     Deal,
@@ -99,7 +100,10 @@ def entry_lines(match: Match, entry: Entry, lang: str) -> Iterator[str]:
         yield f"* {term('resume', lang)}"
     elif isinstance(ev, Correction):
         cards = " ".join(ev.cards) or term("PASS", lang)
-        yield "* " + term("correction", lang, target=ev.target, cards=cards, by=ev.by, why=ev.why)
+        if ev.by == BY_CAMERA:
+            yield "* " + term("camera_correction", lang, target=ev.target, cards=cards)
+        else:
+            yield "* " + term("correction", lang, target=ev.target, cards=cards, by=ev.by, why=ev.why)
     elif isinstance(ev, LevelAdjust):
         yield "* " + term("level_adjust", lang, side=term(ev.side, lang), levels=ev.levels, by=ev.by, why=ev.why)
     elif isinstance(ev, Penalty):

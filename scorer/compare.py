@@ -8,7 +8,7 @@ an extra play costs only itself, not every play after it.
 
 from __future__ import annotations
 
-from engine.events import Event, PlayCards
+from engine.events import Event, PlayCards, with_corrections
 
 
 def key(event: PlayCards) -> tuple[str, tuple[str, ...]]:
@@ -35,4 +35,6 @@ def matched_plays(truth: list[PlayCards], seen: list[PlayCards]) -> list[tuple[i
 
 
 def plays_of(events: list[Event]) -> list[PlayCards]:
-    return [e for e in events if isinstance(e, PlayCards)]
+    """The record's plays as it stands: each corrected one (by a referee, or by the camera
+    reading the hand again, ``vision.recount``) as corrected."""
+    return [e for e in with_corrections(events) if isinstance(e, PlayCards)]

@@ -50,6 +50,8 @@ TERMS: dict[str, tuple[str, str]] = {
     "pause": ("裁判暂停计时", "clock paused by the referee"), "resume": ("继续计时", "clock resumed"),
     "correction": ("裁判更正第{target}条：{cards}（{by}：{why}）",
                    "referee corrected #{target}: {cards} ({by}: {why})"),
+    "camera_correction": ("摄像头复核更正第{target}条：{cards}（两副牌每张牌只有两张）",
+                          "camera recount corrected #{target}: {cards} (two decks hold two of each card)"),
     "level_adjust": ("裁判调整{side}级数 {levels:+d}（{by}：{why}）",
                      "referee moved {side} {levels:+d} levels ({by}: {why})"),
     "penalty": ("裁判判罚{seat}：{penalty}（{by}：{why}）", "referee penalised {seat}: {penalty} ({by}: {why})"),
@@ -120,6 +122,15 @@ ALERTS: dict[str, tuple[str, str]] = {
                    "请裁判核对这手牌",
                    "seat {seat}: read {read}, but both {read} are already out: taken as {taken} "
                    "(confidence {confidence:.2f}); a referee should check the play"),
+    "recount": ("复核：两副牌每张牌只有两张，全手的牌合起来看，第{target}条{seat}家的{was}更可能是{now}："
+                "已更正记录，请裁判核对",
+                "recount: two decks hold two of each card, and the hand's cards read together make "
+                "#{target}, seat {seat}'s {was}, likelier {now}: the record is corrected; a referee "
+                "should check it"),
+    "recount_now": ("{seat}家：认出{was}，但两副牌每张牌只有两张，全手的牌合起来看更可能是{now}：按{now}记录，"
+                    "请裁判核对这手牌",
+                    "seat {seat}: read {was}, but two decks hold two of each card and the hand's cards read "
+                    "together make {now} likelier: recorded as {now}; a referee should check the play"),
     "too_many_copies": ("{seat}家：认出{read}，同一张牌多于两副牌所有：记录时去掉了{dropped}，裁判必须核对这手牌",
                         "seat {seat}: read {read}, more copies of a card than two decks hold: recorded "
                         "without {dropped}; a referee must check the play"),

@@ -1,7 +1,7 @@
 """A table as the pages see it: the record replayed into one JSON-ready snapshot.
 
 ``TableView`` keeps a table's stored events and the match they replay to, incrementally
-(a referee's correction replays the whole record, as corrections act in place). Its
+(a referee's correction works the match out again, as corrections act in place). Its
 ``snapshot()`` is everything the hall, table, overlay and referee pages show: levels,
 cards left and 报牌 state per seat, the trick on the table, whose turn and since when, the
 tribute, the card tracker, alerts with their status, and the log in both languages.
@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.events import AlertDone, Correction, Penalty, Press, RecordError, event_from_json
+from engine.events import AlertDone, Penalty, Press, RecordError, event_from_json
 from engine.match import Match
 from engine.profile import Profile
-from engine.record import with_corrections
 from engine.seats import PLAY_ORDER
 from hardware.clock import action_limit
 from scorer.account import entry_lines, result_lines
@@ -46,10 +45,8 @@ class TableView:
             event = event_from_json(stored.body)
             if self.match is None:
                 self.match = Match(self.profile_for(event.profile), event)
-            elif isinstance(event, Correction):
-                self._rebuild()
             else:
-                self.match.push(event)
+                self.match.push(event)  # a correction acts in its place (engine.match)
         except (RecordError, ValueError, AttributeError) as exc:
             self.error = f"seq {stored.seq}: {exc}"
             return
@@ -57,13 +54,6 @@ class TableView:
         if now != self._awaiting:
             self._awaiting = now
             self.action_since = stored.received
-
-    def _rebuild(self) -> None:
-        events = with_corrections([event_from_json(s.body) for s in self.stored])
-        match = Match(self.profile_for(events[0].profile), events[0])
-        for e in events[1:]:
-            match.push(e)
-        self.match = match
 
     def _awaiting_now(self) -> tuple | None:
         hand = self.match.hand if self.match else None

@@ -12,7 +12,10 @@ reading that cannot be right — a third copy of a card, a row that is no combin
 read again from the reader's runners-up (``vision.deck``, ``vision.combination``), at their
 lower confidence, and so is a straight flush with one card's suit in doubt (a rare bomb,
 likelier a straight with a club read for a spade); the referee is told what was read and
-what was taken.
+what was taken. The hand's plays are read again together as each is committed
+(``vision.recount``): two decks hold two of each card, so when a card shows up a third time
+the likelier misread may be an earlier play's, and that play is corrected in the record (a
+``correction`` by the camera; the referee is told).
 
 Without a clock a play is committed when it has settled, and the seats the turn passed
 over without laying anything are recorded as passes (they knocked). With a clock the
@@ -39,7 +42,7 @@ import cv2
 import numpy as np
 
 from engine.cards import BIG_JOKER
-from engine.events import Deal, Event, GiveBack, Header, Pass, PlayCards, Resist, Tribute
+from engine.events import BY_CAMERA, Correction, Deal, Event, GiveBack, Header, Pass, PlayCards, Resist, Tribute
 from engine.hand import RETURN, TRIBUTE
 from engine.layout import reading_from_layout
 from engine.match import Match
@@ -55,6 +58,7 @@ from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards, own_side
 from vision.inks import DeckInks
 from vision.looks import pool
+from vision.recount import HandCount, ReadPlay
 from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion, thumbnail
 
 RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
@@ -114,6 +118,7 @@ class TableRuntime:
         self._frozen = False
         self._frame: Frame | None = None
         self._shown: dict[str, tuple[str, ...]] = {}  # tributers' cards not yet recorded
+        self.count: HandCount | None = None  # the hand's plays, read again together (vision.recount)
         self.lock = threading.RLock()  # frames (camera loop) and presses (clock thread)
         if resume:
             self._resume(resume[1:])
@@ -143,6 +148,11 @@ class TableRuntime:
         if hand is not None and hand.outcome is None:
             for seat, _play, cards, _seq in hand.trick:
                 self.zones[seat].tracker.on_table.update(cards)
+            # the plays before the restart count as they stand; their readings are gone
+            self.count = HandCount(hand.level)
+            for entry in self.match.history:
+                if entry.hand == hand.number and isinstance(entry.event, PlayCards):
+                    self.count.add(ReadPlay(entry.event.seq, entry.event.cards, ()))
 
     # --- the record ---------------------------------------------------------------------
 
@@ -152,6 +162,10 @@ class TableRuntime:
             event = cls(seq=self.match.history[-1].event.seq + 1, t=round(t, 3), **fields)
             self.match.push(event)
             self.events.append(event)
+            if isinstance(event, Deal):
+                self.count = HandCount(self.match.hand.level)
+            elif isinstance(event, PlayCards) and self.count is not None:
+                self.count.bind(event.seq)
             if self.sink is not None:
                 self.sink(event)
             return event
@@ -284,13 +298,16 @@ class TableRuntime:
             return True
 
     def _play_fields(self, seat: str, cards: tuple[str, ...]) -> dict:
+        read = cards
+        cards, doubts = self._recount(seat, read)  # may correct earlier plays: the match first
         hand = self.match.hand
         level = hand.level if hand else "2"
         seen = hand.tracker.seen if hand is not None and hand.outcome is None else Counter()
-        read = cards
-        cards, doubts = self._possible(seat, cards, level, seen)
+        cards, more = self._possible(seat, cards, level, seen)
+        if self.count is not None:
+            self.count.amend(cards)
         reading = reading_from_layout(cards, level)
-        conf = [d.conf for d in self.zones[seat].detections if d.card in read] + doubts
+        conf = [d.conf for d in self.zones[seat].detections if d.card in read] + doubts + more
         fields: dict = {"seat": seat, "cards": cards, "confidence": round(min(conf), 3) if conf else 0.0}
         if reading is not None:
             fields["reading"] = (reading.type, reading.rank)
@@ -323,6 +340,33 @@ class TableRuntime:
             self.alert(Alert.of("unlikely_flush", seat=seat, read=" ".join(before), taken=" ".join(cards),
                                 confidence=unflushed[0].confidence))
         return cards, doubts + [r.confidence for r in mended + unflushed]
+
+    def _recount(self, seat: str, read: tuple[str, ...]) -> tuple[tuple[str, ...], list[float]]:
+        """The hand's plays read again with this one as read (``vision.recount``): earlier
+        plays whose likeliest cards changed are corrected in the record, and this play is
+        taken as the hand reads it, with the confidences of what was changed. Every change
+        is put to the referee."""
+        if self.count is None:
+            return read, []
+        laid = self.zones[seat].tracker.stable
+        confidence: dict[str, float] = {}
+        for name, conf in zip(laid.cards, laid.confidences, strict=True):
+            confidence[name] = max(conf, confidence.get(name, 0.0))
+        choices = tuple(((name, confidence.get(name, 0.0)), *laid.others_of(name)) for name in read)
+        self.count.add(ReadPlay(None, read, choices))
+        cards, doubts = read, []
+        for change in self.count.settle():
+            if change.seq is None:
+                self.alert(Alert.of("recount_now", seat=seat, was=" ".join(change.was), now=" ".join(change.now)))
+                cards = change.now
+                doubts = [dict(slot).get(now, 0.0)
+                          for slot, was, now in zip(choices, change.was, change.now, strict=True) if now != was]
+                continue
+            target = next(e for e in self.events if e.seq == change.seq)
+            self.record(Correction, target=change.seq, cards=change.now, by=BY_CAMERA, why="recount")
+            self.alert(Alert.of("recount", target=change.seq, seat=target.seat, was=" ".join(change.was),
+                                now=" ".join(change.now)))
+        return cards, doubts
 
     def _between_hands(self) -> bool:
         """Tribute and return are due, or a hand is over and the next one's tribute may come."""

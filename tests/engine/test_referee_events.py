@@ -1,9 +1,13 @@
 """Referee acts in the record: corrections, level changes, penalties, alerts — audited,
 never overwriting the original."""
 
+import random
+
 import pytest
 
-from engine.events import RecordError
+from engine.bots import self_play
+from engine.events import Correction, RecordError
+from engine.match import Match
 from engine.record import parse_lines, replay
 from scorer import profiles
 from scorer.account import account
@@ -66,3 +70,48 @@ def test_penalties_that_change_the_score(penalty, levels, winner):
 def test_referee_acts_must_say_who_and_what(line, message):
     with pytest.raises(RecordError, match=message):
         parse_lines([HEADER, line])
+
+
+def test_a_live_match_takes_a_correction_in_its_place():
+    """A table runtime pushes its corrections as they come: what follows the corrected play
+    must be judged as if it had been read right (here: no third 8 of spades)."""
+    record = parse_lines([HEADER, DEAL, '{"seq":2,"t":2,"type":"play","seat":"E","cards":["S8","S8"]}'])
+    match = replay(record, profiles.load)
+    for line in ('{"seq":3,"t":3,"type":"correction","target":2,"cards":["C8","C8"],"by":"camera"}',
+                 '{"seq":4,"t":4,"type":"play","seat":"N","cards":["S9","S9"]}',
+                 '{"seq":5,"t":5,"type":"play","seat":"W","cards":["ST","ST"]}',
+                 '{"seq":6,"t":6,"type":"pass","seat":"S"}',
+                 '{"seq":7,"t":7,"type":"pass","seat":"E"}',
+                 '{"seq":8,"t":8,"type":"pass","seat":"N"}',
+                 '{"seq":9,"t":9,"type":"play","seat":"W","cards":["S8"]}'):
+        match.push(parse_lines([HEADER, line]).events[1])
+    assert match.violations == []
+    assert match.hand.tracker.seen["C8"] == 2 and match.hand.tracker.seen["S8"] == 1
+    assert match.history[2].event.cards == ("C8", "C8") and match.history[3].event.type == "correction"
+    back = '{"seq":10,"t":10,"type":"correction","target":2,"cards":["S8","S8"],"by":"li"}'
+    match.push(parse_lines([HEADER, back]).events[1])
+    assert [v.code for v in match.violations] == ["duplicate_card"]  # the third S8, at seq 9
+    assert match.violations[0].seq == 9
+
+
+def test_a_correction_already_in_place_is_only_logged():
+    record = parse_lines([HEADER, DEAL, '{"seq":2,"t":2,"type":"play","seat":"E","cards":["S8"]}',
+                          '{"seq":3,"t":3,"type":"correction","target":2,"cards":["H8"],"by":"li"}'])
+    match = replay(record, profiles.load)  # a replay applies corrections first, then logs them
+    assert match.hand.tracker.seen["H8"] == 1 and match.hand.tracker.seen["S8"] == 0
+    assert [e.event.type for e in match.history] == ["header", "deal", "play", "correction"]
+
+
+def test_a_correction_that_would_break_the_record_changes_nothing():
+    """The play that ended the first hand corrected to a pass: the hand would still be on
+    when the second deal came, so the correction is refused and the match stands."""
+    events = self_play(profiles.load("linquan"), random.Random(3), max_hands=2)
+    match = Match(profiles.load("linquan"), events[0])
+    for event in events[1:]:
+        match.push(event)
+    second_deal = [e.seq for e in events if e.type == "deal"][1]
+    last_play = [e for e in events if e.type == "play" and e.seq < second_deal][-1]
+    before = (len(match.history), len(match.hands), match.levels, match.result)
+    with pytest.raises(RecordError, match="deal"):
+        match.push(Correction(seq=events[-1].seq + 1, t=0.0, target=last_play.seq, cards=(), by="li"))
+    assert (len(match.history), len(match.hands), match.levels, match.result) == before

@@ -355,3 +355,34 @@ def test_the_table_learns_a_four_colour_decks_inks_from_what_it_reads(detector):
     assert rt.inks.splits[black_split] is not None
     for seat in ROWS:
         assert rt.zones[seat].laid.cards == tuple(ROWS[seat])
+
+
+def test_an_earlier_misread_play_is_corrected_when_the_hand_read_together_says_so(detector):
+    """Spade queens read as clubs (0.44 against 0.42), then the real club queens (0.50
+    against 0.23): the first play is corrected in the record by the camera, the engine
+    judges on as corrected (no third club queen), and the referee is told (vision.recount)."""
+    from engine.events import Correction, Deal, Pass
+    from scorer.account import account
+    from vision.grouping import Laid
+
+    alerts: list[Alert] = []
+    recorded: list = []
+    rt = runtime(detector, alerts, recorded)
+    rt.record(Deal, leader="E")
+    tracker = rt.zones["E"].tracker
+    tracker.stable = Laid(("CQ", "CQ"), (0.44, 0.44), (), ((("SQ", 0.42),), (("SQ", 0.42),)))
+    first = rt.record(PlayCards, **rt.zone("E"))
+    assert first.cards == ("CQ", "CQ")
+    for _ in range(3):
+        rt.record(Pass, seat=rt.match.hand.turn)
+    tracker.on_table.clear()
+    tracker.stable = Laid(("CQ", "CQ"), (0.5, 0.5), (), ((("SQ", 0.23),), (("SQ", 0.23),)))
+    second = rt.record(PlayCards, **rt.zone("E"))
+    assert second.cards == ("CQ", "CQ")
+    fix = next(e for e in recorded if isinstance(e, Correction))
+    assert (fix.target, fix.cards, fix.by) == (first.seq, ("SQ", "SQ"), "camera") and fix.seq < second.seq
+    assert rt.match.violations == [] and rt.match.hand.tracker.seen["SQ"] == 2
+    assert f"#{first.seq}, seat E's CQ CQ, likelier SQ SQ: the record is corrected" in said(alerts)[-1]
+    assert f"第{first.seq}条东家的CQ CQ更可能是SQ SQ" in said(alerts, "zh")[-1]
+    assert f"摄像头复核更正第{first.seq}条：SQ SQ" in "\n".join(account(rt.match, "zh"))
+    assert f"camera recount corrected #{first.seq}: SQ SQ" in "\n".join(account(rt.match, "en"))
