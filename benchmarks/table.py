@@ -17,12 +17,15 @@ Targets: ≥ 99 % of plays exact, every illegal play alerted, no false alerts, t
 result, latency ≤ 0.5 s, 1080p scan ≥ 2× real time. The videos are 1080p by default: the
 camera ``docs/vision.md`` asks for (a 720p camera over the whole table resolves 6–7 px/cm at
 the zones, under the 8 that ``guandan calibrate`` warns at; ``--size 1280x720`` measures it).
-Run: ``.venv/bin/python benchmarks/table.py [--games 3] [--size 1920x1080] [--illegal 0.05]``.
+Run: ``.venv/bin/python benchmarks/table.py [--games 3] [--size 1920x1080] [--illegal 0.05]``;
+``--videos DIR`` keeps the rendered games there and scans them again on the next run instead
+of rendering them anew (a 1080p whole hand takes about 6 minutes to render here).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
@@ -80,6 +83,7 @@ def main() -> None:
     parser.add_argument("--size", default="1920x1080", choices=["1920x1080", "1280x720"])
     parser.add_argument("--illegal", type=float, default=0.05, help="illegal-play chance in every other game")
     parser.add_argument("--max-events", type=int, help="cut each game after this many events (quicker)")
+    parser.add_argument("--videos", type=Path, help="keep the rendered games in this folder and reuse them")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     detector = CardDetector(committed_finder())
@@ -91,8 +95,12 @@ def main() -> None:
         for n in range(args.games):
             seed = args.first_seed + n
             mistakes = args.illegal if n % 2 else 0.0
-            out = Path(tmp) / f"game-{seed}"
-            meta = render(seed, out, size=size, max_events=args.max_events, mistakes=mistakes)
+            cut = args.max_events or "whole"
+            out = (args.videos or Path(tmp)) / f"game-{seed}-{args.size}-{cut}-{mistakes:g}"
+            if (out / "meta.json").exists():
+                meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
+            else:
+                meta = render(seed, out, size=size, max_events=args.max_events, mistakes=mistakes)
             truth_record = parse_lines((out / "truth.jsonl").read_text(encoding="utf-8").splitlines())
             truth = replay(truth_record, profiles.load)
             started = time.perf_counter()

@@ -33,6 +33,7 @@ each is a resistance, not two tributes.
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -41,11 +42,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from engine.cards import BIG_JOKER
+from engine.cards import BIG_JOKER, InvalidCard
 from engine.events import BY_CAMERA, Correction, Deal, Event, GiveBack, Header, Pass, PlayCards, Resist, Tribute
 from engine.hand import RETURN, TRIBUTE
 from engine.layout import reading_from_layout
 from engine.match import Match
+from engine.plays import beats, classify
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER
 from scorer.alerts import Alert
@@ -385,8 +387,9 @@ class TableRuntime:
         if hand.phase == RETURN and seat in hand.receivers.values():
             self._return_seen(seat, cards)
             return
-        self._passes_before(seat)
-        event = self.record(PlayCards, **self._play_fields(seat, cards))
+        fields = self._play_fields(seat, cards)
+        self._passes_before(seat, fields["cards"])
+        event = self.record(PlayCards, **fields)
         self._keep_evidence(seat, event.seq)
 
     def _tribute_seen(self, seat: str, cards: tuple[str, ...]) -> None:
@@ -419,14 +422,46 @@ class TableRuntime:
         self.alert(Alert.of("one_card_expected", act=what, seat=seat, n=len(cards), cards=" ".join(cards)))
         return False
 
-    def _passes_before(self, seat: str) -> None:
-        """Seats the turn went past without laying anything knocked: record their passes."""
+    def _passes_before(self, seat: str, cards: tuple[str, ...]) -> None:
+        """Seats the turn went past without laying anything knocked: record their passes.
+
+        A camera cannot see a knock, so which seats passed is read from who lays next. Mostly
+        that is the seats between; but cards that cannot beat the table, laid by the seat
+        that would lead once everyone had passed (the trick's winner, or its partner when the
+        winner has just gone out: 接风), came after a whole round of passes — not a play
+        under the table by the seat that was to lead anyway."""
         hand = self.match.hand
+        if hand.phase != "play" or hand.top is None:
+            return
+        around = self._round_before(seat)
+        if around is not None and not self._beats_table(cards):
+            for turn in around:
+                self.record(Pass, seat=turn)
+            return
         for _ in range(3):
             turn = hand.turn
-            if turn is None or turn == seat or hand.top is None or hand.phase != "play":
+            if turn is None or turn == seat or hand.top is None:
                 return
             self.record(Pass, seat=turn)
+
+    def _round_before(self, seat: str) -> list[str] | None:
+        """The seats whose passes would end the trick with ``seat`` to lead, or None."""
+        trial = copy.deepcopy(self.match.hand)
+        passed: list[str] = []
+        seq = self.match.history[-1].event.seq
+        while trial.top is not None and trial.turn is not None and len(passed) < 4:
+            passed.append(trial.turn)
+            seq += 1
+            trial.push(Pass(seq=seq, t=0.0, seat=trial.turn))
+        return passed if trial.top is None and trial.turn == seat else None
+
+    def _beats_table(self, cards: tuple[str, ...]) -> bool:
+        hand = self.match.hand
+        try:
+            readings = classify(cards, hand.level)
+        except InvalidCard:
+            return False
+        return any(beats(play, hand.top[1], hand.level) for play in readings)
 
     def _keep_evidence(self, seat: str, seq: int) -> None:
         if self.evidence is None or self._frame is None:

@@ -386,3 +386,40 @@ def test_an_earlier_misread_play_is_corrected_when_the_hand_read_together_says_s
     assert f"第{first.seq}条东家的CQ CQ更可能是SQ SQ" in said(alerts, "zh")[-1]
     assert f"摄像头复核更正第{first.seq}条：SQ SQ" in "\n".join(account(rt.match, "zh"))
     assert f"camera recount corrected #{first.seq}: SQ SQ" in "\n".join(account(rt.match, "en"))
+
+
+def test_a_partner_leading_after_a_player_went_out_is_read_as_a_round_of_passes(detector):
+    """接风: a seat plays its last cards, everyone passes (knocks a camera cannot see), and
+    its partner leads. Cards that cannot beat the table, laid by that partner, came after a
+    whole round of passes — not a play under the table (a false does_not_beat)."""
+    import random
+
+    from engine.bots import self_play
+    from engine.events import Deal, Pass
+    from engine.match import Match
+    from engine.seats import partner
+    from vision.grouping import Laid
+
+    profile = profiles.load("linyi")
+    played = self_play(profile, random.Random(5), max_hands=1)
+    hidden = [Deal(seq=e.seq, t=e.t, leader=e.leader) if isinstance(e, Deal) else e for e in played]
+    match = Match(profile, hidden[0])
+    cut = next(n for n, event in enumerate(hidden[1:], start=2)
+               if match.push(event) and isinstance(event, PlayCards) and event.seat in match.hand.finished
+               and partner(event.seat) not in match.hand.finished and match.hand.turn != partner(event.seat))
+    out, top = hidden[cut - 1].seat, match.hand.top[1]
+    rt = TableRuntime(detector, profile, resume=hidden[:cut])
+    seen = rt.match.hand.tracker.seen
+    spare = [f"{suit}{rank}" for rank in "3456789TJQK" for suit in "SHCD" for _ in range(2 - seen[f"{suit}{rank}"])]
+    pair = next((a, b) for a, b in zip(spare, spare[1:], strict=False) if a[1] == b[1])
+    lead = pair if top.type == "Single" else pair[:1]  # not the table's type: cannot beat it
+    others = [s for s in ("E", "N", "W", "S") if s != out and s not in rt.match.hand.finished]
+    tracker = rt.zones[partner(out)].tracker
+    tracker.on_table.clear()
+    tracker.stable = Laid(lead, (0.9,) * len(lead), (), ((),) * len(lead))
+    before = len(rt.events)
+    rt._commit(partner(out))
+    made = rt.events[before:]
+    assert sorted(e.seat for e in made if isinstance(e, Pass)) == sorted(others)
+    assert isinstance(made[-1], PlayCards) and made[-1].cards == lead and made[-1].seat == partner(out)
+    assert rt.match.violations == [] and rt.match.hand.top[0] == partner(out)
