@@ -11,7 +11,7 @@ early pair is the one to change.
 confidence in its name and its runners-up), and ``settle`` finds the likeliest cards for all
 of them together — the product of every card's confidence, highest — with no name more than
 twice in the hand. Only what the reader itself offers is considered (runners-up of at least
-``vision.deck.RUNNER_UP``), and a play is only ever changed into the same combination (same
+``FLOOR``), and a play is only ever changed into the same combination (same
 type and rank, one reading only): a suit read again never turns a pair into no pair, a
 straight into a straight flush, or moves a wildcard. Whatever changes an earlier play is a
 correction of the record, which the referee is told of; an unlikely card kept where no
@@ -31,10 +31,14 @@ import numpy as np
 
 from engine.cards import COPIES, InvalidCard
 from engine.plays import classify
-from vision.deck import RUNNER_UP
 
+#: the least confidence a runner-up needs to be considered. Lower than ``vision.deck``'s
+#: ``RUNNER_UP`` (0.1), which takes a runner-up outright: here it is weighed against the whole
+#: hand. On games 200–202, 300 and the benchmark's six whole hands (1080p, and 720p) 0.05 read
+#: one play more than 0.1 (a bomb of aces, one read 0.67 spade and 0.08 club) and 0.02 no more.
+FLOOR = 0.05
 #: the cost of a card kept beyond its two copies (no other story fits): dearer than any
-#: story the reader offers (a runner-up at ``RUNNER_UP`` costs about 2.3)
+#: story the reader offers (a runner-up at ``FLOOR`` costs about 3)
 KEPT_OVER = 50.0
 #: a cost no assignment takes
 NEVER = 1e6
@@ -70,7 +74,7 @@ def _readings(cards: tuple[str, ...], level: str) -> set[tuple[str, str]]:
 class HandCount:
     """The plays of one hand, read together (see the module's docstring)."""
 
-    def __init__(self, level: str, floor: float = RUNNER_UP, copies: int = COPIES) -> None:
+    def __init__(self, level: str, floor: float = FLOOR, copies: int = COPIES) -> None:
         self.level = level
         self.floor = floor
         self.copies = copies

@@ -77,7 +77,7 @@ def test_plays_with_a_wildcard_or_no_reading_are_left_alone():
 
 def test_only_the_readers_own_runners_up_of_some_weight_are_taken():
     count = HandCount("2")
-    count.add(play(2, ("CQ", 0.6, ("SQ", 0.05)), ("CQ", 0.6, ("SQ", 0.05))))  # a runner-up under RUNNER_UP
+    count.add(play(2, ("CQ", 0.6, ("SQ", 0.03)), ("CQ", 0.6, ("SQ", 0.03))))  # a runner-up under FLOOR
     count.add(play(3, ("CQ", 0.9, ("SQ", 0.2))))
     assert [(c.seq, c.now) for c in count.settle()] == [(3, ("SQ",))]
     count = HandCount("2")
