@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import json
+import os
 import sys
 import threading
 from argparse import Namespace
@@ -44,21 +45,49 @@ def _runtime(args: Namespace, **kwargs):
 
 class ScanWriter:
     """Writes a scan's record line by line (flushed: a killed scan keeps what it read), each
-    event followed by the violations the engine found on it."""
+    event followed by the violations the engine found on it.
+
+    A correction (the camera reading the hand's plays again, ``vision.recount``) can
+    withdraw a violation already written, say a duplicate card that was an earlier play's
+    misreading. Lines already written stay as they are until the scan ends; then, if any
+    violation line no longer holds, ``rewrite`` writes the record again whole (to a new file
+    that replaces it), with the violations as they stand."""
 
     def __init__(self, f) -> None:
         self.f = f
         self.match = None  # set once the runtime exists; the header comes before it
-        self.reported = 0
+        self.written: set[str] = set()  # the violations written (their JSON)
 
     def write(self, event) -> None:
         lines = [event.to_json()]
         if self.match is not None:
-            found = self.match.violations
-            lines += [violation_line(v, event.t) for v in found[self.reported:]]
-            self.reported = len(found)
+            for v in self.match.violations:
+                if _key(v) not in self.written:
+                    self.written.add(_key(v))
+                    lines.append(violation_line(v, event.t))
         self.f.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
         self.f.flush()
+
+    def stale(self) -> bool:
+        """Some violation written has since been withdrawn by a correction."""
+        return bool(self.written - {_key(v) for v in self.match.violations})
+
+    def rewrite(self, path: Path, events: list) -> None:
+        """The whole record again: each event followed by the violations now found on it."""
+        found: dict[int, list] = {}
+        for v in self.match.violations:
+            found.setdefault(v.seq, []).append(v)
+        lines = []
+        for event in events:
+            lines += [event.to_json()] + [violation_line(v, event.t) for v in found.pop(event.seq, [])]
+        lines += [violation_line(v, events[-1].t) for vs in found.values() for v in vs]
+        fresh = path.with_name(path.name + ".part")
+        fresh.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+        os.replace(fresh, path)
+
+
+def _key(violation) -> str:
+    return json.dumps(violation.to_json(), sort_keys=True, ensure_ascii=False)
 
 
 def cmd_scan(args: Namespace) -> None:
@@ -79,6 +108,8 @@ def cmd_scan(args: Namespace) -> None:
                 runtime.process(frame)
                 bar.update()
     video.close()
+    if writer.stale():
+        writer.rewrite(out, runtime.events)
     for alert in dict.fromkeys(alerts):
         print(f"! {alert.text(args.lang)}", file=sys.stderr)
     plays = sum(1 for e in runtime.events if e.type == "play")

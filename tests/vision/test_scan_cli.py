@@ -37,3 +37,37 @@ def test_scan_takes_the_level_of_a_match_filmed_from_midway_and_refuses_a_bad_on
     done = subprocess.run([sys.executable, "-m", "scorer.cli", "scan", str(tmp_path / "none.mp4"), "--out",
                            str(tmp_path / "x.jsonl"), "--level", "Z"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "not a level: 'Z'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_violation_a_correction_withdraws_is_not_left_in_the_scan_record(tmp_path):
+    """The camera corrects an earlier misread pair (vision.recount): the duplicate card the
+    engine saw meanwhile no longer holds, so the finished record does not claim it."""
+    from engine.match import Match
+    from scorer.table_cli import ScanWriter
+
+    lines = ['{"seq":0,"t":0,"type":"header","format":"guandan-record/1","profile":"linyi"}',
+             '{"seq":1,"t":1,"type":"deal","leader":"E"}',
+             '{"seq":2,"t":2,"type":"play","seat":"E","cards":["S8","S8"]}',
+             '{"seq":3,"t":3,"type":"play","seat":"N","cards":["SJ","SJ"]}',
+             '{"seq":4,"t":4,"type":"pass","seat":"W"}',
+             '{"seq":5,"t":5,"type":"pass","seat":"S"}',
+             '{"seq":6,"t":6,"type":"pass","seat":"E"}',
+             '{"seq":7,"t":7,"type":"play","seat":"N","cards":["S8"]}',
+             '{"seq":8,"t":8,"type":"correction","target":2,"cards":["C8","C8"],"by":"camera","why":"recount"}']
+    events = parse_lines(lines).events
+    out = tmp_path / "scan.jsonl"
+    match = Match(profiles.load("linyi"), events[0])
+    with out.open("w", encoding="utf-8") as f:
+        writer = ScanWriter(f)
+        writer.write(events[0])
+        writer.match = match
+        for event in events[1:]:
+            match.push(event)
+            writer.write(event)
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [v["code"] for v in written if v["type"] == "violation"] == ["duplicate_card"]  # as it was seen
+    assert writer.stale()
+    writer.rewrite(out, events)
+    final = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [e for e in final if e["type"] == "violation"] == []
+    assert [e["seq"] for e in final] == list(range(9)) and not list(tmp_path.glob("*.part"))
