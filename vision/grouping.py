@@ -128,6 +128,19 @@ def _row_top(detections: list[Detection], centres: list[tuple[float, float]]) ->
     return min(y0 for y0, w in weight.items() if w >= ROW_SHARE * strongest)
 
 
+def _lone_bottom_left(x: float, y: float, tops: list[tuple[float, float]]) -> bool:
+    """Is an index at (x, y), cm, that no card owns, a four-index card's bottom-left corner
+    whose top-left index went unread? It lies a card's height below the row, among its cards
+    or just left of them (right of the last card lie that card's own corners), and not
+    where a card of the row already stands."""
+    if not tops:
+        return False
+    xs = [tx for tx, _ in tops]
+    row = float(np.median([ty for _, ty in tops]))
+    return (_within(y - row, DOWN_CM) and min(xs) - ACROSS_CM[0] <= x < max(xs)
+            and all(abs(x - tx) >= SAME_CARD_CM for tx in xs))
+
+
 def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> Laid:
     """The cards of one zone's detections, left to right."""
     if not detections:
@@ -155,11 +168,11 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
 
     corners = {j: [detections[j]] for j in cards}
     under = {j: j for j in cards}  # top-band index → the card whose lower corner lies below it
+    four_index = any(below(i, j) for i in lower for j in cards[:-1])
     if len(cards) >= 2:
         last, before = cards[-1], cards[-2]
         gap = centres[last][0] - centres[before][0]
         gaps = sorted(centres[b][0] - centres[a][0] for a, b in zip(cards[:-2], cards[1:-1], strict=True))
-        four_index = any(below(i, j) for i in lower for j in cards[:-1])
         # an index straight below the last one and none where that card's own bottom-right
         # corner would lie: the last is a four-index card's top-right corner over its
         # bottom-right one (the card's bottom-left corner was missed), not a card
@@ -170,11 +183,14 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
         name, name_before = detections[last].card, detections[before].card
         # a four-index deck's top-right corner may be misread in its suit, as any index may
         alike = name == name_before or (four_index and rank_of(name) == rank_of(name_before))
-        if alike and _within(gap, ACROSS_CM) and (four_index or wide):
+        # ... or in its rank: in a four-index deck a card laid last would show its own
+        # top-right corner further on, so a wide last gap is the corner whatever it reads
+        if _within(gap, ACROSS_CM) and ((alike and (four_index or wide)) or (four_index and wide)):
             cards.pop()  # not a card: the last card's top-right corner
             corners[before].append(detections[last])
             under[last] = before
     stray = above
+    unread: list[int] = []
     for i in lower:
         x, y = centres[i]
         owner = next((card for j, card in under.items() if below(i, j)), None)
@@ -183,10 +199,16 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
             # bottom-right corner (with cards laid close, one before the last may fit as well)
             owner = next((j for j in reversed(cards) if _within(x - centres[j][0], ACROSS_CM)
                           and _within(y - centres[j][1], DOWN_CM)), None)
-        if owner is None:
+        if owner is None and four_index and _lone_bottom_left(x, y, [centres[j] for j in cards]):
+            unread.append(i)  # a four-index card whose top-left index was not found
+        elif owner is None:
             stray.append(detections[i].card)
         else:
             corners[owner].append(detections[i])
+    for i in unread:
+        cards.append(i)
+        corners[i], rivals[i] = [detections[i]], []
+    cards.sort(key=lambda i: centres[i][0])
     readings = [_reading(corners[j], rivals[j]) for j in cards]
     return Laid(tuple(c for c, _, _ in readings), tuple(p for _, p, _ in readings), tuple(stray),
                 tuple(o for _, _, o in readings))

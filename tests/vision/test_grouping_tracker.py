@@ -61,6 +61,10 @@ def test_a_four_index_deck_shows_each_card_twice_and_the_last_card_four_times():
     misread = group_cards(dets[:3] + [index("C7", 16.3, 3, 0.5)] + dets[4:])
     assert misread.cards == ("C6", "H9", "S7") and misread.confidences[2] < 0.9
     assert ("C7", 0.5) in misread.others[2]
+    # ... or misread in its rank (a small index, seen in a rendered game: a 5's corner read
+    # as an 8): a card laid there would show its own top-right corner further on
+    misranked = group_cards(dets[:3] + [index("S8", 16.3, 3, 0.3)] + dets[4:])
+    assert misranked.cards == ("C6", "H9", "S7") and ("S8", 0.3) in misranked.others[2]
     # a lone four-index card whose bottom-left corner was missed: its top-right corner stands
     # over its bottom-right one, and is no second card
     alone = [index("C7", 8, 3), index("C7", 12.6, 3), index("C7", 12.6, 9.4)]
@@ -209,3 +213,15 @@ def test_motion_of_a_zone():
     assert motion(thumbnail(a), thumbnail(b)) == 0.0 and motion(None, thumbnail(b)) == 255.0
     b[:, :200] = 200
     assert motion(thumbnail(a), thumbnail(b)) > 50
+
+
+def test_a_four_index_card_whose_top_left_index_went_unread_is_still_a_card():
+    """Seen in a rendered game: the first of N's two 8s lost its top-left index to the
+    finder, the row read one 8, and the tracker took an old card for a new one."""
+    dets = [index("S8", 10, 3), index("DQ", 12, 3), index("DQ", 14, 3), index("DQ", 18.3, 3),
+            index("S8", 8, 9.4), index("S8", 10, 9.4), index("DQ", 12, 9.4), index("DQ", 18.3, 9.4)]
+    laid = group_cards(dets)
+    assert laid.cards == ("S8", "S8", "DQ", "DQ") and laid.stray == ()
+    # in a two-index deck an index below the row with no card above is no card
+    two = [index("S8", 10, 3), index("DQ", 12, 3), index("DQ", 14, 3), index("S8", 8, 9.4)]
+    assert group_cards(two).cards == ("S8", "DQ", "DQ") and group_cards(two).stray == ("S8",)
