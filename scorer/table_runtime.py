@@ -428,13 +428,15 @@ class TableRuntime:
         A camera cannot see a knock, so which seats passed is read from who lays next. Mostly
         that is the seats between; but cards that cannot beat the table, laid by the seat
         that would lead once everyone had passed (the trick's winner, or its partner when the
-        winner has just gone out: 接风), came after a whole round of passes — not a play
-        under the table by the seat that was to lead anyway."""
+        winner has just gone out: 接风), after the trick was turned face down (the top play's
+        zone cleared), came after a whole round of passes. With the trick still lying there
+        they are a play under it, for the engine to flag."""
         hand = self.match.hand
         if hand.phase != "play" or hand.top is None:
             return
         around = self._round_before(seat)
-        if around is not None and not self._beats_table(cards):
+        turned = not self.zones[hand.top[0]].tracker.on_table
+        if around is not None and turned and not self._beats_table(cards):
             for turn in around:
                 self.record(Pass, seat=turn)
             return

@@ -389,9 +389,10 @@ def test_an_earlier_misread_play_is_corrected_when_the_hand_read_together_says_s
 
 
 def test_a_partner_leading_after_a_player_went_out_is_read_as_a_round_of_passes(detector):
-    """接风: a seat plays its last cards, everyone passes (knocks a camera cannot see), and
-    its partner leads. Cards that cannot beat the table, laid by that partner, came after a
-    whole round of passes — not a play under the table (a false does_not_beat)."""
+    """接风: a seat plays its last cards, everyone passes (knocks a camera cannot see), the
+    trick is turned face down, and its partner leads. Cards that cannot beat the table, laid
+    by that partner then, came after a whole round of passes — not a play under the table
+    (a false does_not_beat). Laid while the trick still lies there, they are one."""
     import random
 
     from engine.bots import self_play
@@ -409,6 +410,7 @@ def test_a_partner_leading_after_a_player_went_out_is_read_as_a_round_of_passes(
                and partner(event.seat) not in match.hand.finished and match.hand.turn != partner(event.seat))
     out, top = hidden[cut - 1].seat, match.hand.top[1]
     rt = TableRuntime(detector, profile, resume=hidden[:cut])
+    rt.zones[out].tracker.on_table.clear()  # the trick turned face down: its zone cleared
     seen = rt.match.hand.tracker.seen
     spare = [f"{suit}{rank}" for rank in "3456789TJQK" for suit in "SHCD" for _ in range(2 - seen[f"{suit}{rank}"])]
     pair = next((a, b) for a, b in zip(spare, spare[1:], strict=False) if a[1] == b[1])
@@ -423,3 +425,10 @@ def test_a_partner_leading_after_a_player_went_out_is_read_as_a_round_of_passes(
     assert sorted(e.seat for e in made if isinstance(e, Pass)) == sorted(others)
     assert isinstance(made[-1], PlayCards) and made[-1].cards == lead and made[-1].seat == partner(out)
     assert rt.match.violations == [] and rt.match.hand.top[0] == partner(out)
+    # the same cards laid while the trick still lies on the table: a play under it
+    rt = TableRuntime(detector, profile, resume=hidden[:cut])
+    tracker = rt.zones[partner(out)].tracker
+    tracker.on_table.clear()
+    tracker.stable = Laid(lead, (0.9,) * len(lead), (), ((),) * len(lead))
+    rt._commit(partner(out))
+    assert [v.code for v in rt.match.violations] == ["does_not_beat"]
