@@ -85,6 +85,8 @@ VIOLATIONS: dict[str, tuple[str, str]] = {
     "clock_overrun": ("超时", "clock overrun"),
     "referee_call": ("裁判呼叫", "referee call"),
     "low_confidence": ("识别置信度低，请核对", "low-confidence read: please check"),
+    "camera_recount": ("摄像头按两副牌复核后更正了这手牌，请核对",
+                       "the camera corrected this play, reading the hand against the two decks: please check"),
 }
 
 

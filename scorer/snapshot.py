@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.events import AlertDone, Penalty, Press, RecordError, event_from_json
+from engine.events import BY_CAMERA, AlertDone, Correction, Penalty, Press, RecordError, event_from_json
 from engine.match import Match
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER
@@ -105,6 +105,7 @@ class TableView:
             elif isinstance(ev, Penalty) and ev.alert is not None:
                 done[ev.alert] = {"status": "penalised", "by": ev.by, "why": ev.why, "penalty": ev.penalty}
         alerts = []
+        seats = {e.event.seq: getattr(e.event, "seat", None) for e in m.history}
         for e in m.history:
             items = [(v.code, v.seat, v.rule, v.detail) for v in e.violations]
             if isinstance(e.event, Press) and e.referee_call:
@@ -113,12 +114,19 @@ class TableView:
             if confidence is not None and confidence < LOW_CONFIDENCE:
                 items.append(("low_confidence", e.event.seat, "", {"confidence": confidence,
                                                                     "cards": list(e.event.cards)}))
+            # the camera corrected an earlier play (vision.recount): a referee should look at
+            # that play, whose own low-confidence alert the correction has replaced
+            camera = isinstance(e.event, Correction) and e.event.by == BY_CAMERA
+            if camera:
+                items.append(("camera_recount", seats.get(e.event.target), "",
+                              {"target": e.event.target, "cards": list(e.event.cards)}))
             for code, seat, rule, detail in items:
                 seq = e.event.seq
+                shown = e.event.target if camera else seq  # the play the alert is about
                 zh, en = violation(code, "zh"), violation(code, "en")
-                alerts.append({"id": seq, "seq": seq, "t": e.event.t, "hand": e.hand, "code": code, "seat": seat,
-                               "rule": rule, "detail": detail, "zh": zh, "en": en, "frame": seq in frames,
-                               **done.get(seq, {"status": "open"})})
+                alerts.append({"id": seq, "seq": shown, "t": e.event.t, "hand": e.hand, "code": code,
+                               "seat": seat, "rule": rule, "detail": detail, "zh": zh, "en": en,
+                               "frame": shown in frames, **done.get(seq, {"status": "open"})})
         return alerts
 
     def _log(self) -> list[dict]:

@@ -194,3 +194,21 @@ def test_a_low_confidence_read_is_an_alert_until_a_referee_settles_it(client, to
     assert alert["en"] == "low-confidence read: please check"
     client.post("/api/tables/t9/referee/alert_done", headers=auth, json={"alert": 2, "action": "ack"})
     assert client.get("/api/tables/t9").get_json()["alerts"][0]["status"] == "acknowledged"
+
+
+def test_a_camera_correction_puts_the_corrected_play_before_a_referee(client, token):
+    """The table's camera read the hand again and corrected an earlier play (vision.recount):
+    the referee's queue shows that play, with its evidence frame, until someone settles it."""
+    auth = {"Authorization": f"Bearer {token}"}
+    client.post("/api/tables", json={"id": "t10", "header": header_json()}, headers=auth)
+    client.post("/api/tables/t10/events", headers=auth, json={"events": [
+        {"seq": 1, "t": 1, "type": "deal", "leader": "E"},
+        {"seq": 2, "t": 2, "type": "play", "seat": "E", "cards": ["CQ", "CQ"], "confidence": 0.92},
+        {"seq": 3, "t": 3, "type": "correction", "target": 2, "cards": ["SQ", "SQ"], "by": "camera",
+         "why": "recount"}]})
+    (alert,) = client.get("/api/tables/t10").get_json()["alerts"]
+    assert (alert["code"], alert["id"], alert["seq"], alert["seat"]) == ("camera_recount", 3, 2, "E")
+    assert alert["detail"] == {"target": 2, "cards": ["SQ", "SQ"]} and alert["status"] == "open"
+    assert "两副牌复核" in alert["zh"] and "corrected this play" in alert["en"]
+    client.post("/api/tables/t10/referee/alert_done", headers=auth, json={"alert": 3, "action": "ack"})
+    assert client.get("/api/tables/t10").get_json()["alerts"][0]["status"] == "acknowledged"
