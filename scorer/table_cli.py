@@ -62,8 +62,9 @@ class ScanWriter:
         lines = [event.to_json()]
         if self.match is not None:
             for v in self.match.violations:
-                if _key(v) not in self.written:
-                    self.written.add(_key(v))
+                key = _key(v)
+                if key not in self.written:
+                    self.written.add(key)
                     lines.append(violation_line(v, event.t))
         self.f.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
         self.f.flush()

@@ -351,10 +351,7 @@ class TableRuntime:
         if self.count is None:
             return read, []
         laid = self.zones[seat].tracker.stable
-        confidence: dict[str, float] = {}
-        for name, conf in zip(laid.cards, laid.confidences, strict=True):
-            confidence[name] = max(conf, confidence.get(name, 0.0))
-        choices = tuple(((name, confidence.get(name, 0.0)), *laid.others_of(name)) for name in read)
+        choices = tuple(((name, laid.confidence_of(name)), *laid.others_of(name)) for name in read)
         self.count.add(ReadPlay(None, read, choices))
         cards, doubts = read, []
         for change in self.count.settle():
@@ -434,9 +431,9 @@ class TableRuntime:
         hand = self.match.hand
         if hand.phase != "play" or hand.top is None:
             return
-        around = self._round_before(seat)
         turned = not self.zones[hand.top[0]].tracker.on_table
-        if around is not None and turned and not self._beats_table(cards):
+        around = self._round_before(seat) if turned and not self._beats_table(cards) else None
+        if around is not None:  # (the hand is copied only when the cheap checks allow a round)
             for turn in around:
                 self.record(Pass, seat=turn)
             return

@@ -51,6 +51,11 @@ class Laid:
     def confidence(self) -> float:
         return min(self.confidences) if self.confidences else 1.0
 
+    def confidence_of(self, card: str) -> float:
+        """How sure the row is of a card of this name (its surest copy here; 0 for none)."""
+        return max((conf for name, conf in zip(self.cards, self.confidences, strict=True) if name == card),
+                   default=0.0)
+
     def others_of(self, card: str) -> tuple[tuple[str, float], ...]:
         """What else a card of this name in the row may be (of all its copies here)."""
         return _likeliest((pair for name, others in zip(self.cards, self.others, strict=False) if name == card

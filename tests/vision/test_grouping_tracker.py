@@ -225,3 +225,8 @@ def test_a_four_index_card_whose_top_left_index_went_unread_is_still_a_card():
     # in a two-index deck an index below the row with no card above is no card
     two = [index("S8", 10, 3), index("DQ", 12, 3), index("DQ", 14, 3), index("S8", 8, 9.4)]
     assert group_cards(two).cards == ("S8", "DQ", "DQ") and group_cards(two).stray == ("S8",)
+
+
+def test_a_rows_confidence_in_a_name_is_its_surest_copy():
+    laid = Laid(("S8", "DQ", "S8"), (0.4, 0.9, 0.7))
+    assert laid.confidence_of("S8") == 0.7 and laid.confidence_of("DQ") == 0.9 and laid.confidence_of("HA") == 0.0
