@@ -23,6 +23,7 @@ class PtyPair:
     def __init__(self, folder: str | None = None) -> None:
         if shutil.which("socat") is None:
             raise PtyPairError("socat is not installed (Debian package 'socat'); it makes the serial pair")
+        self._own_folder = folder is None  # a folder we made is ours to remove on close()
         self.folder = Path(folder or tempfile.mkdtemp(prefix="guandan-pty-"))
         self.device_end = str(self.folder / "device")
         self.host_end = str(self.folder / "host")
@@ -60,10 +61,16 @@ class PtyPair:
             if os.path.lexists(path):
                 os.unlink(path)
 
+    def close(self) -> None:
+        """Unplug for good: the pair and the temporary folder it was made in are gone
+        (``unplug`` keeps the folder, so that ``plug`` can bring the same paths back)."""
+        self.unplug()
+        if self._own_folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
     def __enter__(self) -> PtyPair:
         self.plug()
         return self
 
     def __exit__(self, *exc) -> None:
-        self.unplug()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self.close()

@@ -102,4 +102,4 @@ def run_clock(args: Namespace) -> None:
         if emulator is not None:
             emulator.stop()
         if pair is not None:
-            pair.__exit__(None, None, None)
+            pair.close()

@@ -170,7 +170,7 @@ def start_clock(port: str, runtime):
 
         pair = PtyPair()
         pair.plug()
-        atexit.register(pair.unplug)  # socat is a process of its own: it must not outlive us
+        atexit.register(pair.close)  # socat is a process of its own: it must not outlive us
         box = DeviceEmulator(pair.device_end).start()
         port = pair.host_end
     driver = ClockDriver(port).start()

@@ -12,9 +12,9 @@ from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
 
 
-def start(*args):
+def start(*args, **env: str):
     return subprocess.Popen([sys.executable, "-m", "scorer.cli", "clock", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1", **env})
 
 
 def read_until(proc, *texts: str, timeout: float = 10.0) -> list[str]:
@@ -75,12 +75,14 @@ def test_turns_overruns_and_out_of_turn_presses_are_printed(tmp_path):
             assert stop(proc) == 0
 
 
-def test_chinese_by_default_with_the_emulated_box():
-    proc = start("--port", "emulator")
+def test_chinese_by_default_with_the_emulated_box(tmp_path):
+    proc = start("--port", "emulator", TMPDIR=str(tmp_path))
     try:
         read_until(proc, "东 · 首出 · 限时30秒", "计时器已连接")
+        assert list(tmp_path.glob("guandan-pty-*/host"))  # the emulated box's serial pair
     finally:
         assert stop(proc) == 0
+    assert not list(tmp_path.iterdir())  # the pair and its folder are gone with the clock
 
 
 def test_bad_usb_ids_are_a_clear_error():

@@ -1,6 +1,7 @@
 """The ``guandan`` command as users run it: real subprocesses, real files."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -108,7 +109,7 @@ def test_demo_then_plays_the_match_live_on_the_dashboard():
         assert proc.wait(timeout=20) == 0
 
 
-def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_emulated_clock():
+def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_emulated_clock(tmp_path):
     """The real thing end to end: video → detector → tracker → clock presses over a
     pseudo-terminal → engine → store → the dashboard's API, at four times real time."""
     import signal
@@ -120,7 +121,8 @@ def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_e
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "demo", "--port", str(port), "--speed", "4",
-                             "--lang", "en"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--lang", "en"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})
     try:
         deadline = time.monotonic() + 90
         events = []
@@ -146,6 +148,7 @@ def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_e
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "# live: http://127.0.0.1" in out
+    assert not list(tmp_path.glob("guandan-pty-*"))  # the emulated clock's serial pair went with it
 
 
 def test_profiles_lists_and_shows():
