@@ -6,7 +6,8 @@
 # broker), and the PostgreSQL server (the store tests run each store on a real PostgreSQL too,
 # started from its binaries in a temporary folder; see tests/pg.py), and the fonts the card
 # renderer draws indices with (vision/synth/fonts.py: a dataset built from a recipe's seed is
-# the same on every machine with the same fonts). Installs only what is missing.
+# the same on every machine with the same fonts; the training recipes with `fonts: extra` need
+# the eighteen more families). Installs only what is missing.
 # `system-packages.sh demo`: only what `make demo` needs (socat: the demo's emulated clock).
 set -euo pipefail
 need=()
@@ -18,9 +19,17 @@ command -v simavr >/dev/null || need+=(simavr)
 command -v chromium >/dev/null || need+=(chromium)
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # Debian puts it in /usr/sbin
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)  # Debian keeps it off PATH
-fc-list 2>/dev/null | grep -qi "wqy\|noto sans cjk" || need+=(fonts-wqy-microhei)  # Chinese in screenshots
-fc-list 2>/dev/null | grep -qi "Liberation Serif" || need+=(fonts-liberation)  # deck fonts, two held out
-fc-list 2>/dev/null | grep -qi "DejaVu Serif Condensed" || need+=(fonts-dejavu-extra)  # deck fonts, one held out
+fonts=$(fc-list 2>/dev/null || true)  # read once: under pipefail, fc-list | grep -q fails when grep stops early
+has_font() { grep -qi "$1" <<<"$fonts"; }
+has_font "wqy\|noto sans cjk" || need+=(fonts-wqy-microhei)  # Chinese in screenshots
+has_font "Liberation Serif" || need+=(fonts-liberation)  # deck fonts, two held out
+has_font "DejaVu Serif Condensed" || need+=(fonts-dejavu-extra)  # deck fonts, one held out
+# more training deck fonts (vision/synth/fonts.py EXTRA_TRAIN_FAMILIES; recipes with fonts: extra)
+for pair in "URW Bookman:fonts-urw-base35" "FreeSans:fonts-freefont-ttf" "Roboto:fonts-roboto" \
+            "Open Sans:fonts-open-sans" "Lato:fonts-lato" "Carlito:fonts-crosextra-carlito" \
+            "Linux Libertine O:fonts-linuxlibertine" "Cantarell:fonts-cantarell"; do
+  has_font "${pair%%:*}" || need+=("${pair##*:}")
+done
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""

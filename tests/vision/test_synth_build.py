@@ -94,6 +94,8 @@ def test_shipped_recipes_are_valid():
     assert {p.styles for p in held.splits} == {"heldout"}
     wide = load_recipe(ROOT / "datasets" / "zones-train-d.yaml")
     assert held.style_variety == "standard" and wide.style_variety == "wide"
+    fonts = load_recipe(ROOT / "datasets" / "zones-train-g.yaml")
+    assert held.fonts == wide.fonts == "base" and fonts.fonts == "extra"
 
 
 @pytest.mark.parametrize("text, message", [
@@ -104,6 +106,7 @@ def test_shipped_recipes_are_valid():
     ("splits: {train: {images: 4, styles: other}}\n", "styles must be train or heldout"),
     ("splits: {train: 4}\nscene: {rows: [1, 2], glare: 1}\n", "unknown scene setting"),
     ("splits: {train: 4}\nstyle_variety: huge\n", "style_variety must be standard or wide"),
+    ("splits: {train: 4}\nfonts: all\n", "fonts must be base or extra"),
 ])
 def test_bad_recipes_say_what_is_wrong(tmp_path, text, message):
     path = tmp_path / "r.yaml"

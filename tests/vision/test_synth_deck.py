@@ -39,8 +39,8 @@ def _family_styles() -> list[DeckStyle]:
         choices = [
             INDEX_LAYOUTS[split], PIP_LAYOUTS[split], COURT_ARTS[split], JOKER_CORNERS, JOKER_ARTS,
         ]
-        for k, family in enumerate(fonts.families(split)):
-            font = next(f for f in fonts.fonts_for(split) if f.family == family)
+        for k, family in enumerate(fonts.families(split, "extra")):
+            font = next(f for f in fonts.fonts_for(split, "extra") if f.family == family)
             style = base[k % len(base)]
             joker = dataclasses.replace(style.joker, corner=choices[3][k % 3], art=choices[4][k % 3],
                                         centre_cjk=bool(k % 2))
@@ -87,6 +87,20 @@ def test_heldout_styles_are_disjoint_from_training_styles():
     assert not {s.name for s in train} & {s.name for s in held}
     # writing on props (score sheets, mats) never uses a held-out family either
     assert {f.family for f in fonts.script_fonts()} <= set(fonts.families("train"))
+
+
+def test_extra_fonts_only_where_a_recipe_asks_and_never_a_held_out_look_alike():
+    extra = set(fonts.families("train", "extra")) - set(fonts.families("train"))
+    assert extra and extra <= fonts.EXTRA_TRAIN_FAMILIES  # scripts/system-packages.sh installs them
+    base, more = styles(9, 300, "train"), styles(9, 300, "train", font_set="extra")
+    assert not {s.family for s in base} & fonts.EXTRA_TRAIN_FAMILIES  # the older recipes draw as they did
+    assert len({s.family for s in more} & extra) >= 10
+    everywhere = set(fonts.families("train", "extra")) | set(fonts.families("heldout", "extra"))
+    assert not everywhere & fonts.LOOKALIKE_FAMILIES
+    assert "Nimbus Roman" in {f.family for f in fonts.catalogue()}  # installed, yet in neither split
+    assert fonts.families("heldout", "extra") == fonts.families("heldout")
+    with pytest.raises(ValueError, match="font set"):
+        styles(9, 1, "train", font_set="all")
 
 
 def test_style_variety():

@@ -82,7 +82,7 @@ def _styles(split: str) -> list[DeckStyle]:
     cache = _STATE["styles"]
     if split not in cache:
         r: Recipe = _STATE["recipe"]
-        cache[split] = styles(r.seed, r.styles, split, r.style_variety)
+        cache[split] = styles(r.seed, r.styles, split, r.style_variety, r.fonts)
     return cache[split]
 
 

@@ -84,9 +84,32 @@ class FontSpec:
         return self.kind in ("cv2", "hershey")
 
 
+#: More training families, from Debian's font packages (``scripts/system-packages.sh fonts``),
+#: drawn only by recipes that ask for them (``fonts: extra``), so that the older recipes draw
+#: the decks they always drew on a machine that has these packages too.
+EXTRA_TRAIN_FAMILIES = frozenset({
+    "C059", "Cantarell", "Carlito", "FreeMono", "FreeSans", "Lato", "Linux Biolinum O", "Linux Libertine O",
+    "Nimbus Mono PS", "Nimbus Sans", "Open Sans", "Open Sans Condensed", "P052", "Roboto", "Roboto Condensed",
+    "URW Bookman", "URW Gothic", "Z003",
+})
+#: Families in neither split: near copies of a held-out family (Times clones look like
+#: Liberation Serif, the narrow Helvetica like Liberation Sans Narrow), whose letters in
+#: training would make the held-out decks less unseen than they are, and the packages'
+#: symbol, initials and keyboard-cap faces, which are not text.
+LOOKALIKE_FAMILIES = frozenset({
+    "Nimbus Roman", "FreeSerif", "TeX Gyre Termes", "Nimbus Sans Narrow", "TeX Gyre Heros Cn",
+    "D050000L", "Standard Symbols PS", "Linux Biolinum Keyboard O", "Linux Libertine Initials O",
+    "Linux Libertine Mono O",
+})
+FONT_SETS = ("base", "extra")
+
+
 def split_of_family(family: str) -> str:
-    """``"heldout"`` for the reserved families, ``"train"`` for every other."""
-    return "heldout" if family in HELDOUT_FAMILIES else "train"
+    """``"heldout"`` for the reserved families, ``"none"`` for their look-alikes and the
+    faces that are not text, ``"train"`` for every other."""
+    if family in HELDOUT_FAMILIES:
+        return "heldout"
+    return "none" if family in LOOKALIKE_FAMILIES else "train"
 
 
 # ---------------------------------------------------------------------------- rendering
@@ -247,13 +270,17 @@ def catalogue() -> tuple[FontSpec, ...]:
     return tuple(f for f in builtin if _usable(f)) + _ttf_fonts()
 
 
-def fonts_for(split: str) -> tuple[FontSpec, ...]:
-    """The catalogue's fonts whose family belongs to ``split`` (``train`` or ``heldout``)."""
-    return tuple(f for f in catalogue() if split_of_family(f.family) == split)
+def fonts_for(split: str, font_set: str = "base") -> tuple[FontSpec, ...]:
+    """The catalogue's fonts whose family belongs to ``split`` (``train`` or ``heldout``);
+    training fonts without ``EXTRA_TRAIN_FAMILIES`` unless ``font_set`` is ``extra``."""
+    if font_set not in FONT_SETS:
+        raise ValueError(f"unknown font set {font_set!r} (base or extra)")
+    return tuple(f for f in catalogue() if split_of_family(f.family) == split
+                 and (font_set == "extra" or f.family not in EXTRA_TRAIN_FAMILIES))
 
 
-def families(split: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(f.family for f in fonts_for(split)))
+def families(split: str, font_set: str = "base") -> tuple[str, ...]:
+    return tuple(dict.fromkeys(f.family for f in fonts_for(split, font_set)))
 
 
 @functools.lru_cache(maxsize=1)

@@ -14,6 +14,7 @@ byte, on any run (and the same images on the same OpenCV, libjpeg and fonts). Ex
       val: {images: 600, styles: heldout}
     scene: {px_per_cm: [6, 20], rows: [1, 3]}    # SceneConfig fields; camera: {...} nested
     style_variety: wide  # optional: stretch suit proportions (style.VARIETIES); standard by default
+    fonts: extra         # optional: training decks also in fonts.EXTRA_TRAIN_FAMILIES; base by default
 
 Each split draws its deck styles from one style split (``train`` or ``heldout``).
 """
@@ -25,12 +26,13 @@ from pathlib import Path
 
 import yaml
 
+from vision.synth.fonts import FONT_SETS
 from vision.synth.scene import SceneConfig
 from vision.synth.style import SPLITS, VARIETIES
 
 DATASET_SPLITS = ("train", "val", "test")
 _KEYS = {"name", "seed", "image_size", "styles", "style_block", "jpeg_quality", "splits", "scene", "description",
-         "style_variety"}
+         "style_variety", "fonts"}
 
 
 class RecipeError(ValueError):
@@ -56,6 +58,7 @@ class Recipe:
     scene: SceneConfig
     source: dict
     style_variety: str = "standard"
+    fonts: str = "base"
 
     @property
     def total_images(self) -> int:
@@ -117,7 +120,11 @@ def parse_recipe(data: object, path: str = "<recipe>") -> Recipe:
     variety = data.get("style_variety", "standard")
     if variety not in VARIETIES:
         raise RecipeError(f"{path}: style_variety must be {' or '.join(VARIETIES)}, not {variety!r}")
-    return Recipe(name, seed, size, n_styles, block, (q[0], q[1]), tuple(splits), scene, dict(data), variety)
+    font_set = data.get("fonts", "base")
+    if font_set not in FONT_SETS:
+        raise RecipeError(f"{path}: fonts must be {' or '.join(FONT_SETS)}, not {font_set!r}")
+    return Recipe(name, seed, size, n_styles, block, (q[0], q[1]), tuple(splits), scene, dict(data), variety,
+                  font_set)
 
 
 def load_recipe(path: str | Path) -> Recipe:

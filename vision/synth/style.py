@@ -189,14 +189,16 @@ def _joker(rng: np.random.Generator, has_cjk: bool) -> JokerStyle:
                       letter_cm=round(_u(rng, 0.36, 0.55), 3))
 
 
-def sample_style(rng: np.random.Generator, split: str, name: str, variety: str = "standard") -> DeckStyle:
-    """Draw one deck style of ``split`` from ``rng``, its proportions ranging as ``variety`` says."""
+def sample_style(rng: np.random.Generator, split: str, name: str, variety: str = "standard",
+                 font_set: str = "base") -> DeckStyle:
+    """Draw one deck style of ``split`` from ``rng``, its proportions ranging as ``variety`` says
+    and its index font one of ``font_set``'s (``fonts.FONT_SETS``)."""
     if split not in SPLITS:
         raise ValueError(f"unknown style split {split!r} (train or heldout)")
     if variety not in VARIETIES:
         raise ValueError(f"unknown style variety {variety!r} (standard or wide)")
     wide = variety == "wide"
-    choices = fonts.fonts_for(split)
+    choices = fonts.fonts_for(split, font_set)
     if not choices:
         raise RuntimeError(f"no fonts for the {split} split on this machine")
     # choose a family first, then one of its faces: families with many files do not dominate
@@ -243,7 +245,8 @@ def sample_style(rng: np.random.Generator, split: str, name: str, variety: str =
     )
 
 
-def styles(seed: int, n: int, split: str = "train", variety: str = "standard") -> list[DeckStyle]:
+def styles(seed: int, n: int, split: str = "train", variety: str = "standard",
+           font_set: str = "base") -> list[DeckStyle]:
     """``n`` deck styles of ``split`` (``train`` or ``heldout``), the same for the same seed.
 
     The two splits draw from separate random streams, so a train list and a held-out list
@@ -252,4 +255,4 @@ def styles(seed: int, n: int, split: str = "train", variety: str = "standard") -
     if split not in SPLITS:
         raise ValueError(f"unknown style split {split!r} (train or heldout)")
     rng = np.random.default_rng([int(seed), SPLITS.index(split), 0x5EED])
-    return [sample_style(rng, split, f"{split}-{seed}-{i:04d}", variety) for i in range(int(n))]
+    return [sample_style(rng, split, f"{split}-{seed}-{i:04d}", variety, font_set) for i in range(int(n))]
