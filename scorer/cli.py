@@ -204,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # commands that stop cleanly on Ctrl-C catch it themselves
+        print("guandan: stopped (Ctrl+C)", file=sys.stderr)
+        return 130
     return 0
 
 

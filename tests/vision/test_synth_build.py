@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -152,3 +156,26 @@ def test_cli_errors_are_one_line_and_exit_2(tmp_path, capsys, setup, message):
     assert err.startswith("guandan: ") and message in err and "\n" not in err
     if setup == "occupied":
         assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_ctrl_c_stops_a_build_with_one_clean_line(tmp_path):
+    """Ctrl+C reaches every process of the terminal's group: the workers leave it to the
+    main process, which stops the pool and says so, with no traceback from anyone."""
+    recipe = tmp_path / "long.yaml"
+    recipe.write_text("name: long\nseed: 1\nimage_size: 96\nstyles: 4\nsplits: {train: 5000}\n")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "dataset", "build", str(recipe), "--out", str(out),
+                             "--workers", "2", "--quiet"], cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not any((out / "images" / "train").glob("*.jpg")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl+C does
+        err = proc.communicate(timeout=30)[1]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "stopped" in err and "Traceback" not in err
+    assert not (out / "data.yaml").exists()  # an unfinished build is not a dataset

@@ -19,6 +19,7 @@ import json
 import multiprocessing as mp
 import os
 import shutil
+import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +77,13 @@ def _init_worker(recipe: Recipe, out_dir: str, threads: int) -> None:
     cv2.setNumThreads(threads)
     _STATE.clear()
     _STATE.update(recipe=recipe, out=Path(out_dir), styles={})
+
+
+def _init_pool_worker(recipe: Recipe, out_dir: str, threads: int) -> None:
+    """A worker leaves Ctrl-C to the main process, which stops the pool: one clean message
+    instead of a traceback from every worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init_worker(recipe, out_dir, threads)
 
 
 def _styles(split: str) -> list[DeckStyle]:
@@ -177,7 +185,7 @@ def build(recipe_path: str | Path, out_dir: str | Path, progress: bool = True,
                 _STATE.clear()
         else:
             ctx = mp.get_context("spawn")
-            with ctx.Pool(workers, initializer=_init_worker, initargs=(recipe, str(out), 1)) as pool:
+            with ctx.Pool(workers, initializer=_init_pool_worker, initargs=(recipe, str(out), 1)) as pool:
                 for split, n, k in pool.imap_unordered(_work, tasks):
                     images[split] += n
                     labels[split] += k
