@@ -84,7 +84,7 @@ class FontSpec:
         return self.kind in ("cv2", "hershey")
 
 
-#: More training families, from Debian's font packages (``scripts/system-packages.sh fonts``),
+#: More training families, from Debian's font packages (``scripts/system-packages.sh`` installs them),
 #: drawn only by recipes that ask for them (``fonts: extra``), so that the older recipes draw
 #: the decks they always drew on a machine that has these packages too.
 EXTRA_TRAIN_FAMILIES = frozenset({
