@@ -10,7 +10,9 @@ import argparse
 import dataclasses
 import json
 import random
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from engine.bots import self_play
@@ -195,8 +197,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop_on_terminate(signum: int, frame: object) -> None:
+    """SIGTERM (a service manager stopping us, ``kill``) ends the program as an exit does:
+    ``finally`` blocks and exit handlers run, so a table's emulated clock and its serial
+    pair go with it instead of outliving the process."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _stop_on_terminate) if on_main_thread else None
     try:
         args.func(args)
     except (UserError, ProfileError, ServeError, VisionError, HallError) as exc:
@@ -207,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # commands that stop cleanly on Ctrl-C catch it themselves
         print("guandan: stopped (Ctrl+C)", file=sys.stderr)
         return 130
+    finally:
+        if on_main_thread:  # a caller's own handler (main() called in-process) comes back
+            signal.signal(signal.SIGTERM, previous)
     return 0
 
 

@@ -90,3 +90,19 @@ def test_bad_usb_ids_are_a_clear_error():
     assert proc.wait(timeout=30) == 2
     err = proc.stderr.read()
     assert "VID:PID" in err and "Traceback" not in err
+
+
+def test_a_terminated_clock_takes_its_emulated_box_and_serial_pair_with_it(tmp_path):
+    """SIGTERM, as a service manager stops a program: the exit handlers still run, so the
+    pair's socat and its folder do not outlive the clock."""
+    proc = start("--port", "emulator", TMPDIR=str(tmp_path))
+    try:
+        read_until(proc, "计时器已连接")
+        host = next(tmp_path.glob("guandan-pty-*/host"))
+        proc.terminate()
+        assert proc.wait(timeout=10) == 128 + signal.SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert not list(tmp_path.iterdir())
+    assert subprocess.run(["pgrep", "-f", f"link={host}"], capture_output=True).returncode == 1  # no socat left
