@@ -66,7 +66,7 @@ class ScanWriter:
                 if key not in self.written:
                     self.written.add(key)
                     lines.append(violation_line(v, event.t))
-        self.f.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+        self.f.write(_jsonl(lines))
         self.f.flush()
 
     def stale(self) -> bool:
@@ -83,8 +83,12 @@ class ScanWriter:
             lines += [event.to_json()] + [violation_line(v, event.t) for v in found.pop(event.seq, [])]
         lines += [violation_line(v, events[-1].t) for vs in found.values() for v in vs]
         fresh = path.with_name(path.name + ".part")
-        fresh.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+        fresh.write_text(_jsonl(lines), encoding="utf-8")
         os.replace(fresh, path)
+
+
+def _jsonl(lines: list[dict]) -> str:
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 
 def _key(violation) -> str:

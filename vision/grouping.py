@@ -196,6 +196,7 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
             under[last] = before
     stray = above
     unread: list[int] = []
+    tops = [centres[j] for j in cards]
     for i in lower:
         x, y = centres[i]
         owner = next((card for j, card in under.items() if below(i, j)), None)
@@ -204,7 +205,7 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
             # bottom-right corner (with cards laid close, one before the last may fit as well)
             owner = next((j for j in reversed(cards) if _within(x - centres[j][0], ACROSS_CM)
                           and _within(y - centres[j][1], DOWN_CM)), None)
-        if owner is None and four_index and _lone_bottom_left(x, y, [centres[j] for j in cards]):
+        if owner is None and four_index and _lone_bottom_left(x, y, tops):
             unread.append(i)  # a four-index card whose top-left index was not found
         elif owner is None:
             stray.append(detections[i].card)
