@@ -143,6 +143,10 @@ ALERTS: dict[str, tuple[str, str]] = {
                        "请裁判核对这手牌",
                        "seat {seat}: read {read}, a straight flush with one suit in doubt: taken as the straight "
                        "{taken} (confidence {confidence:.2f}); a referee should check the play"),
+    "would_not_beat": ("{seat}家：认出{read}，压不过桌上的{on}：按{taken}记录（置信度{confidence:.2f}），"
+                       "请裁判核对这手牌",
+                       "seat {seat}: read {read}, which would not beat {on} on the table: taken as {taken} "
+                       "(confidence {confidence:.2f}); a referee should check the play"),
     "one_card_expected": ("{act}：{seat}家亮出{n}张牌（{cards}），应为一张；请裁判录入{act}",
                           "{act}: seat {seat} showed {n} cards ({cards}), one was expected; "
                           "a referee must enter the {act}"),

@@ -11,11 +11,13 @@ referee instead of being trusted silently (the play event carries its confidence
 reading that cannot be right — a third copy of a card, a row that is no combination — is
 read again from the reader's runners-up (``vision.deck``, ``vision.combination``), at their
 lower confidence, and so is a straight flush with one card's suit in doubt (a rare bomb,
-likelier a straight with a club read for a spade); the referee is told what was read and
-what was taken. The hand's plays are read again together as each is committed
-(``vision.recount``): two decks hold two of each card, so when a card shows up a third time
-the likelier misread may be an earlier play's, and that play is corrected in the record (a
-``correction`` by the camera; the referee is told).
+likelier a straight with a club read for a spade) and a play that would not beat the one it
+is laid on where a runner-up of some weight beats it (a 大王 read as the 小王); the referee
+is told what was read and what was taken. The hand's plays are read again together as each
+is committed (``vision.recount``): two decks hold two of each card, so when a card shows up
+a third time the likelier misread may be an earlier play's, and that play is corrected in
+the record (a ``correction`` by the camera; the referee is told) — into another rank only
+where the record, so corrected, raises no violation it did not (``_harmless``).
 
 Without a clock a play is committed when it has settled, and the seats the turn passed
 over without laying anything are recorded as passes (they knocked). With a clock the
@@ -43,18 +45,30 @@ import cv2
 import numpy as np
 
 from engine.cards import BIG_JOKER, InvalidCard
-from engine.events import BY_CAMERA, Correction, Deal, Event, GiveBack, Header, Pass, PlayCards, Resist, Tribute
-from engine.hand import RETURN, TRIBUTE
+from engine.events import (
+    BY_CAMERA,
+    Correction,
+    Deal,
+    Event,
+    GiveBack,
+    Header,
+    Pass,
+    PlayCards,
+    RecordError,
+    Resist,
+    Tribute,
+)
+from engine.hand import RETURN, TRIBUTE, Hand
 from engine.layout import reading_from_layout
 from engine.match import Match
-from engine.plays import beats, classify
+from engine.plays import Play, beats, classify
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER
 from scorer.alerts import Alert
 from vision.annotate import draw_detections
 from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError, rectify_zone, zone_size
 from vision.camera import Frame
-from vision.combination import as_combination, as_plain_straight
+from vision.combination import as_beating, as_combination, as_plain_straight
 from vision.deck import at_most_copies, within_deck
 from vision.detector import CardDetector, Detection, detect_tiled
 from vision.grouping import Laid, group_cards, own_side
@@ -341,7 +355,12 @@ class TableRuntime:
         if unflushed:
             self.alert(Alert.of("unlikely_flush", seat=seat, read=" ".join(before), taken=" ".join(cards),
                                 confidence=unflushed[0].confidence))
-        return cards, doubts + [r.confidence for r in mended + unflushed]
+        before, on = cards, self._laid_on(seat, cards)
+        cards, lifted = as_beating(cards, [others(c) for c in cards], level, seen, on)
+        if lifted:
+            self.alert(Alert.of("would_not_beat", seat=seat, read=" ".join(before), on=" ".join(on.cards),
+                                taken=" ".join(cards), confidence=min(r.confidence for r in lifted)))
+        return cards, doubts + [r.confidence for r in mended + unflushed + lifted]
 
     def _recount(self, seat: str, read: tuple[str, ...]) -> tuple[tuple[str, ...], list[float]]:
         """The hand's plays read again with this one as read (``vision.recount``): earlier
@@ -354,7 +373,7 @@ class TableRuntime:
         choices = tuple(((name, laid.confidence_of(name)), *laid.others_of(name)) for name in read)
         self.count.add(ReadPlay(None, read, choices))
         cards, doubts = read, []
-        for change in self.count.settle():
+        for change in self.count.settle(self._harmless):
             if change.seq is None:
                 self.alert(Alert.of("recount_now", seat=seat, was=" ".join(change.was), now=" ".join(change.now)))
                 cards = change.now
@@ -366,6 +385,19 @@ class TableRuntime:
             self.alert(Alert.of("recount", target=change.seq, seat=target.seat, was=" ".join(change.was),
                                 now=" ".join(change.now)))
         return cards, doubts
+
+    def _harmless(self, target: int, cards: tuple[str, ...]) -> bool:
+        """Whether event ``target`` corrected to ``cards`` leaves the record with no
+        violation it did not have (worked out on a copy of the match: a replay)."""
+        trial = copy.deepcopy(self.match)
+        before = sum(len(entry.violations) for entry in trial.history)
+        last = trial.history[-1].event
+        try:
+            trial.push(Correction(seq=last.seq + 1, t=last.t, target=target, cards=cards, by=BY_CAMERA,
+                                  why="recount"))
+        except RecordError:
+            return False
+        return sum(len(entry.violations) for entry in trial.history) <= before
 
     def _between_hands(self) -> bool:
         """Tribute and return are due, or a hand is over and the next one's tribute may come."""
@@ -428,31 +460,44 @@ class TableRuntime:
         winner has just gone out: 接风), after the trick was turned face down (the top play's
         zone cleared), came after a whole round of passes. With the trick still lying there
         they are a play under it, for the engine to flag."""
-        hand = self.match.hand
-        if hand.phase != "play" or hand.top is None:
-            return
-        turned = not self.zones[hand.top[0]].tracker.on_table
-        around = self._round_before(seat) if turned and not self._beats_table(cards) else None
-        if around is not None:  # (the hand is copied only when the cheap checks allow a round)
-            for turn in around:
-                self.record(Pass, seat=turn)
-            return
-        for _ in range(3):
-            turn = hand.turn
-            if turn is None or turn == seat or hand.top is None:
-                return
+        for turn in self._passes_for(seat, cards)[0]:
             self.record(Pass, seat=turn)
 
-    def _round_before(self, seat: str) -> list[str] | None:
-        """The seats whose passes would end the trick with ``seat`` to lead, or None."""
-        trial = copy.deepcopy(self.match.hand)
-        passed: list[str] = []
+    def _passes_for(self, seat: str, cards: tuple[str, ...]) -> tuple[list[str], Hand | None]:
+        """The seats ``_passes_before`` records as passing before ``seat`` lays ``cards``,
+        and the hand as it is once they have (a copy)."""
+        hand = self.match.hand
+        if hand is None or hand.phase != "play" or hand.top is None:
+            return [], hand
+        if not self.zones[hand.top[0]].tracker.on_table and not self._beats_table(cards):
+            passed, trial = self._pass_on(hand, seat, whole_round=True)
+            if trial.top is None and trial.turn == seat:
+                return passed, trial
+        return self._pass_on(hand, seat, whole_round=False)
+
+    def _pass_on(self, hand: Hand, seat: str, whole_round: bool) -> tuple[list[str], Hand]:
+        """A copy of ``hand`` with passes pushed by the seats whose turn comes before
+        ``seat``'s (at most three), or with ``whole_round`` until the trick ends (at most
+        four): the seats and the copy."""
+        trial = copy.deepcopy(hand)
         seq = self.match.history[-1].event.seq
-        while trial.top is not None and trial.turn is not None and len(passed) < 4:
+        passed: list[str] = []
+        while trial.top is not None and trial.turn is not None and len(passed) < (4 if whole_round else 3):
+            if not whole_round and trial.turn == seat:
+                break
             passed.append(trial.turn)
             seq += 1
             trial.push(Pass(seq=seq, t=0.0, seat=trial.turn))
-        return passed if trial.top is None and trial.turn == seat else None
+        return passed, trial
+
+    def _laid_on(self, seat: str, cards: tuple[str, ...]) -> Play | None:
+        """The play ``cards`` are judged against once the passes before them are recorded,
+        when they do not beat the table as it lies (None: they beat it, or they lead)."""
+        hand = self.match.hand
+        if hand is None or hand.phase != "play" or hand.top is None or self._beats_table(cards):
+            return None
+        trial = self._passes_for(seat, cards)[1]
+        return trial.top[1] if trial.top is not None else None
 
     def _beats_table(self, cards: tuple[str, ...]) -> bool:
         hand = self.match.hand

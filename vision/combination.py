@@ -1,4 +1,4 @@
-"""A play read as no combination at all: the reader's runners-up are tried first.
+"""A play read as no combination, or as not beating the table: the reader's runners-up are tried.
 
 Players lay combinations; a row of cards that forms none (four cards in a row that are no
 bomb, a "straight" with a gap) is far likelier one misread index — a 6 taken for a 9, a 7
@@ -7,19 +7,23 @@ the reading that swaps the fewest cards (one, else two) for runners-up of the re
 each at least ``vision.deck.RUNNER_UP`` likely and none making a third copy of a card, and
 that forms a combination, is taken; of several, the one whose swapped cards are likeliest.
 The play then carries the swapped cards' confidence, so a referee is asked to check it.
-Nothing is tried for a play that forms a combination, however it compares with the table:
-a play that does not beat the last one is the player's act, and the rules engine judges it.
+
+The same holds, with the same care, for a combination that would not beat the play it is
+laid on (``as_beating``): a misread rank (a 大王 taken for the 小王, a 2 for an 8) is far
+likelier than a player laying under the table, and judged as read it raises a chain of
+false alerts. A play laid under the table and read surely — the illegal play a referee
+must hear of — has no runner-up of that weight that beats, and the engine judges it.
 A row with a card missing or one too many cannot be mended this way and is left as read.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations, product
 
 from engine.cards import COPIES, rank_of
-from engine.plays import STRAIGHT, STRAIGHT_FLUSH, classify
+from engine.plays import STRAIGHT, STRAIGHT_FLUSH, Play, beats, classify
 from vision.deck import RUNNER_UP, Reread
 
 MOST_SWAPS = 2
@@ -33,6 +37,40 @@ def as_combination(cards: Sequence[str], others: Sequence[Sequence[tuple[str, fl
     cards = tuple(cards)
     if not cards or classify(cards, level):
         return cards, []
+    return _fewest_swaps(cards, others, seen, floor, lambda trial: bool(classify(trial, level)))
+
+
+def as_beating(cards: Sequence[str], others: Sequence[Sequence[tuple[str, float]]], level: str,
+               seen: Counter, top: Play | None, floor: float = RUNNER_UP) -> tuple[tuple[str, ...], list[Reread]]:
+    """``cards`` as read if they beat ``top`` (the play they are laid on; ``None``: a lead)
+    or cannot be made to, else the likeliest reading with the fewest runners-up swapped in
+    (one card, else two, each at least ``floor`` likely) that beats it.
+
+    The misreadings this mends are of rank, and they come in chains: a 大王 read as the 小王
+    laid on a 小王, a pair of 2s at level 2 read as a pair of 8s on a pair of kings. Judged
+    as read, such a play "does not beat", the trick's winner is wrong, so the passes the
+    runtime infers next are wrong and the next play is "out of turn", and the card itself
+    turns up a third time later ("duplicate card"): one misreading, three false alerts. A
+    runner-up of some weight that makes the play beat is the likelier story by far, as
+    with a row that is no combination. A single laid under a single and read surely (the
+    illegal play a referee must hear of) has no such runner-up and is left to the engine."""
+    cards = tuple(cards)
+    if not cards or top is None:
+        return cards, []
+
+    def beating(trial: tuple[str, ...]) -> bool:
+        return any(beats(play, top, level) for play in classify(trial, level))
+
+    if beating(cards) or not classify(cards, level):
+        return cards, []
+    return _fewest_swaps(cards, others, seen, floor, beating)
+
+
+def _fewest_swaps(cards: tuple[str, ...], others: Sequence[Sequence[tuple[str, float]]], seen: Counter,
+                  floor: float, accept: Callable[[tuple[str, ...]], bool]) -> tuple[tuple[str, ...], list[Reread]]:
+    """The reading ``accept`` takes with the fewest runners-up (of at least ``floor``)
+    swapped in, one card, else two, none making a third copy of a card; of several, the one
+    whose least likely swapped card is likeliest. ``cards`` as they are if none is."""
     options = [[(name, conf) for name, conf in these if conf >= floor] for these in others]
     for swaps in range(1, MOST_SWAPS + 1):
         best: tuple[float, tuple[str, ...], list[Reread]] | None = None
@@ -41,8 +79,7 @@ def as_combination(cards: Sequence[str], others: Sequence[Sequence[tuple[str, fl
                 trial = list(cards)
                 for i, (name, _conf) in zip(places, picks, strict=True):
                     trial[i] = name
-                if any(seen[name] + trial.count(name) > COPIES for name, _ in picks) \
-                        or not classify(tuple(trial), level):
+                if any(seen[name] + trial.count(name) > COPIES for name, _ in picks) or not accept(tuple(trial)):
                     continue
                 score = min(conf for _, conf in picks)
                 if best is None or score > best[0]:

@@ -11,11 +11,14 @@ early pair is the one to change.
 confidence in its name and its runners-up), and ``settle`` finds the likeliest cards for all
 of them together — the product of every card's confidence, highest — with no name more than
 twice in the hand. Only what the reader itself offers is considered (runners-up of at least
-``FLOOR``), and a play is only ever changed into the same combination (same
-type and rank, one reading only): a suit read again never turns a pair into no pair, a
-straight into a straight flush, or moves a wildcard. Whatever changes an earlier play is a
-correction of the record, which the referee is told of; an unlikely card kept where no
-other story fits stays as it is.
+``FLOOR``), and a play is changed only into the same combination (same type and rank,
+one reading only): a suit read again never turns a pair into no pair, a straight into a
+straight flush, or moves a wildcard. A recorded play may change rank too — a pair of 5s
+read as 3s, found out when the real 3s come — but not type, and only where the caller (the
+runtime, replaying the record) finds that the record so corrected holds no violation it did not:
+a rank decides who won a trick, and the passes inferred after it (a camera sees no pass)
+must still fit. Whatever changes an earlier play is a correction of the record, which the
+referee is told of; an unlikely card kept where no other story fits stays as it is.
 
 The search is a cheapest assignment (cards to the two copies of each name), solved exactly
 by ``cheapest_assignment``: a hand has at most 108 cards, so it takes a millisecond or two.
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,14 +111,30 @@ class HandCount:
             if play.seq is None:
                 play.seq = seq
 
-    def settle(self) -> list[Recount]:
+    def settle(self, harmless: Callable[[int, tuple[str, ...]], bool] | None = None) -> list[Recount]:
         """Read the hand's plays again together; change those whose likeliest cards differ
-        and return what changed."""
+        and return what changed. A recorded play whose new cards are of another rank (a
+        pair of 3s that is a pair of 5s; never another type: a straight is not made a
+        straight flush) is changed only if ``harmless`` says so for its event and cards:
+        the record, corrected so, must hold no violation it did not hold (the trick's story
+        as the runtime inferred it still fits)."""
         pinned = {i for i, play in enumerate(self.plays) if not self._may_change(play)}
+        judged: dict[tuple[int, tuple[str, ...]], bool] = {}
+
+        def allowed(play: ReadPlay, now: tuple[str, ...]) -> bool:
+            was, then = _readings(play.cards, self.level), _readings(now, self.level)
+            if then == was:
+                return True
+            if harmless is None or play.seq is None or len(then) != 1 or {t for t, _ in then} != {t for t, _ in was}:
+                return False
+            if (play.seq, now) not in judged:
+                judged[play.seq, now] = harmless(play.seq, now)
+            return judged[play.seq, now]
+
         while True:
             cards = self._likeliest(pinned)
             wrong = {i for i, play in enumerate(self.plays) if i not in pinned and cards[i] != play.cards
-                     and _readings(cards[i], self.level) != _readings(play.cards, self.level)}
+                     and not allowed(play, cards[i])}
             if not wrong:
                 break
             pinned |= wrong  # that story breaks the play's combination: keep the play as it is

@@ -1,9 +1,11 @@
-"""A play read as no combination, or as a straight flush with a suit in doubt: the reader's
-runners-up that make it a combination, or a plain straight, are taken."""
+"""A play read as no combination, as a straight flush with a suit in doubt, or as not beating
+the play it is laid on: the reader's runners-up that make it a combination, a plain straight,
+or a play that beats, are taken."""
 
 from collections import Counter
 
-from vision.combination import as_combination, as_plain_straight
+from engine.plays import classify
+from vision.combination import as_beating, as_combination, as_plain_straight
 from vision.deck import Reread
 
 NONE: tuple = ()
@@ -73,3 +75,35 @@ def test_no_swap_makes_a_third_copy_of_a_card():
     others = [NONE, NONE, NONE, NONE, (("CQ", 0.35),)]
     assert as_plain_straight(cards, others, "2", Counter({"CQ": 2})) == (cards, [])
     assert as_plain_straight(cards, others, "2", Counter({"CQ": 1}))[0][-1] == "CQ"
+
+
+def _play(*cards: str, level: str = "2"):
+    (play,) = classify(cards, level)
+    return play
+
+
+def test_a_big_joker_read_as_the_small_one_on_a_small_joker_is_taken_as_the_big_one():
+    cards, rereads = as_beating(("SB",), [(("HR", 0.21),)], "2", Counter({"SB": 1}), _play("SB"))
+    assert cards == ("HR",) and rereads == [Reread("SB", "HR", 0.21)]
+
+
+def test_a_pair_of_level_cards_read_as_a_lower_pair_takes_both_runners_up():
+    # at level 2 a pair of 2s beats a pair of kings; read as a pair of 8s it would not
+    others = [(("C2", 0.3), ("C3", 0.2)), (("S2", 0.25),)]
+    cards, rereads = as_beating(("C8", "S8"), others, "2", Counter(), _play("SK", "HK"))
+    assert cards == ("C2", "S2") and [r.taken for r in rereads] == ["C2", "S2"]
+
+
+def test_a_play_that_beats_a_lead_or_no_combination_is_left_as_read():
+    assert as_beating(("S9",), [(("S3", 0.4),)], "2", Counter(), _play("S8")) == (("S9",), [])
+    assert as_beating(("S3",), [(("S9", 0.4),)], "2", Counter(), None) == (("S3",), [])
+    row = ("S3", "H9")  # no combination: as_combination's to mend, not this
+    assert as_beating(row, [(("C3", 0.4),), NONE], "2", Counter(), _play("S8")) == (row, [])
+
+
+def test_a_single_laid_under_a_single_and_read_surely_is_left_for_the_engine():
+    # the illegal play a referee must hear of: its runners-up are too unlikely, or do not beat
+    assert as_beating(("C5",), [(("C3", 0.06), ("S5", 0.04))], "2", Counter(), _play("D9")) == (("C5",), [])
+    assert as_beating(("C5",), [(("C6", 0.3),)], "2", Counter(), _play("D9")) == (("C5",), [])
+    # nor is a runner-up taken that would be a third copy
+    assert as_beating(("SB",), [(("HR", 0.4),)], "2", Counter({"HR": 2}), _play("SB")) == (("SB",), [])

@@ -66,6 +66,34 @@ def test_a_play_keeps_its_combination():
     assert count.seen()["C7"] == 3 and count.seen()["S8"] == 3  # left for the engine to flag
 
 
+def test_a_recorded_play_changes_rank_only_where_the_record_stays_sound():
+    """Game 106's story: a pair of 5s read as 3s at a lead, then the real 3s turn up. The
+    pair of 3s may become a pair of 5s if the record, so corrected, holds no new violation
+    (``harmless``: the runtime replays it); a pair is never made into something else."""
+
+    def hand(harmless):
+        count = HandCount("2")
+        count.add(play(47, ("C3", 0.5, ("C5", 0.3)), ("D3", 0.35, ("D5", 0.3))))
+        count.add(play(69, ("D3", 0.9), ("D3", 0.9), ("C3", 0.9)))  # trips: the real 3s
+        count.add(play(None, ("C3", 0.8)))  # a third C3, and D3 is out three times
+        asked = []
+        changes = count.settle(lambda seq, cards: asked.append((seq, cards)) or harmless)
+        return [(c.seq, c.now) for c in changes], asked
+
+    changes, asked = hand(True)
+    assert changes == [(47, ("C5", "D5"))] and asked == [(47, ("C5", "D5"))]
+    changes, asked = hand(False)
+    assert changes == [] and asked == [(47, ("C5", "D5"))]  # kept: the engine will say duplicate_card
+    count = HandCount("2")
+    count.add(play(3, ("C3", 0.5, ("C5", 0.3))))
+    count.add(play(None, ("C3", 0.9)))
+    count.add(play(None, ("C3", 0.9)))
+    assert count.settle() == []  # no judge given: a rank is never changed
+    count = HandCount("2")  # a straight taken for the flush it was read as (vision.combination)
+    count.add(play(4, ("S3", 0.9), ("S4", 0.9), ("S5", 0.9), ("S6", 0.9), ("C7", 0.3, ("S7", 0.6))))
+    assert count.settle(lambda seq, cards: True) == []  # the likelier flush is another type: never
+
+
 def test_plays_with_a_wildcard_or_no_reading_are_left_alone():
     count = HandCount("5")  # the heart 5 is the wildcard: 5-9 or 6-10
     count.add(play(2, ("H5", 0.9), ("S6", 0.9), ("S7", 0.9), ("S8", 0.9), ("C9", 0.5, ("S9", 0.45))))

@@ -320,6 +320,45 @@ def test_a_third_copy_or_no_combination_takes_the_readers_runners_up_and_the_ref
     rt.record(PlayCards, **fields)  # the record and the engine take it (three would raise)
 
 
+def test_a_play_read_as_not_beating_the_table_takes_a_runner_up_that_beats_it(detector):
+    import random
+
+    from engine.bots import self_play
+    from engine.events import Deal
+    from engine.plays import SINGLE
+    from vision.grouping import Laid
+
+    profile = profiles.load("linyi")
+    played = self_play(profile, random.Random(4), max_hands=1)
+    hidden = [Deal(seq=e.seq, t=e.t, leader=e.leader) if isinstance(e, Deal) else e for e in played]
+    for cut in range(1, len(hidden)):  # the first single on the table that a 3 cannot beat
+        rt = TableRuntime(detector, profile, resume=hidden[:cut])
+        hand = rt.match.hand
+        if hand is not None and hand.top is not None and hand.top[1].type == SINGLE \
+                and hand.top[1].rank not in "3BR" and hand.turn != hand.top[0]:
+            break
+    owner, top = hand.top[0], hand.top[1].cards[0]
+    seen = hand.tracker.seen
+    low = next(c for c in ("S3", "H3", "C3", "D3") if seen[c] < 2)
+    alerts: list[Alert] = []
+    rt = TableRuntime(detector, profile, alert=alerts.append, resume=hidden[:cut])
+    rt.zones[owner].tracker.on_table.update([top])  # the trick still lies there
+    seat = rt.match.hand.turn
+    tracker = rt.zones[seat].tracker
+    tracker.stable = Laid((low,), (0.5,), (), ((("HR", 0.3),),))  # the 大王's runner-up: it beats
+    fields = rt.zone(seat)
+    assert fields["cards"] == ("HR",) and fields["confidence"] == 0.3  # low: the referee is asked
+    assert f"seat {seat}: read {low}, which would not beat {top} on the table: taken as HR " \
+           "(confidence 0.30); a referee should check the play" in said(alerts)
+    assert any(f"认出{low}，压不过桌上的{top}：按HR记录" in a for a in said(alerts, "zh"))
+    tracker.on_table.clear()
+    tracker.stable = Laid((low,), (0.9,), (), ((("S4", 0.05),),))  # read surely, under the table
+    fields = rt.zone(seat)
+    assert fields["cards"] == (low,)  # the player's act, for the engine to judge
+    rt.record(PlayCards, **fields)
+    assert "does_not_beat" in [v.code for v in rt.match.history[-1].violations]
+
+
 def test_a_camera_too_coarse_to_read_the_cards_is_told_once(detector):
     canvas = table_canvas(8.0)
     size = (960, 540)  # the whole table in 540 rows: about 5 px/cm
