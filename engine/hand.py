@@ -67,6 +67,10 @@ def return_allowed(card: str, level: str, rule: ReturnRule) -> bool:
     return not rule.max_rank or NATURAL[rank_of(card)] <= NATURAL[rule.max_rank]
 
 
+#: the events ``Hand.push`` takes (a match routes the rest to itself)
+HAND_EVENTS = (PlayCards, Pass, Report, Tribute, GiveBack, Resist)
+
+
 class Hand:
     """The state of one hand, advanced by ``push``; ``violations`` lists what went wrong."""
 

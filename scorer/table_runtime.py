@@ -57,8 +57,9 @@ from engine.events import (
     RecordError,
     Resist,
     Tribute,
+    with_corrections,
 )
-from engine.hand import RETURN, TRIBUTE, Hand
+from engine.hand import HAND_EVENTS, RETURN, TRIBUTE, Hand
 from engine.layout import reading_from_layout
 from engine.match import Match
 from engine.plays import Play, beats, classify
@@ -135,6 +136,7 @@ class TableRuntime:
         self._frame: Frame | None = None
         self._shown: dict[str, tuple[str, ...]] = {}  # tributers' cards not yet recorded
         self.count: HandCount | None = None  # the hand's plays, read again together (vision.recount)
+        self._dealt: Hand | None = None  # the hand in play as it was dealt (``_harmless``)
         self.lock = threading.RLock()  # frames (camera loop) and presses (clock thread)
         if resume:
             self._resume(resume[1:])
@@ -160,6 +162,8 @@ class TableRuntime:
         for event in events:
             self.match.push(event)
             self.events.append(event)
+            if isinstance(event, Deal):
+                self._dealt = copy.deepcopy(self.match.hand)
         hand = self.match.hand
         if hand is not None and hand.outcome is None:
             for seat, _play, cards, _seq in hand.trick:
@@ -180,6 +184,7 @@ class TableRuntime:
             self.events.append(event)
             if isinstance(event, Deal):
                 self.count = HandCount(self.match.hand.level)
+                self._dealt = copy.deepcopy(self.match.hand)
             elif isinstance(event, PlayCards) and self.count is not None:
                 self.count.bind(event.seq)
             if self.sink is not None:
@@ -387,17 +392,24 @@ class TableRuntime:
         return cards, doubts
 
     def _harmless(self, target: int, cards: tuple[str, ...]) -> bool:
-        """Whether event ``target`` corrected to ``cards`` leaves the record with no
-        violation it did not have (worked out on a copy of the match: a replay)."""
-        trial = copy.deepcopy(self.match)
-        before = sum(len(entry.violations) for entry in trial.history)
-        last = trial.history[-1].event
+        """Whether event ``target`` of the hand in play, corrected to ``cards``, leaves the
+        hand with no violation it did not have: the hand's events replayed, as corrected,
+        on a copy of the hand as it was dealt (about a millisecond, where the match itself
+        takes a correction by replaying every hand before it too)."""
+        hand = self.match.hand
+        if self._dealt is None or hand is None or self._dealt.number != hand.number:
+            return False
+        mine = [entry.event for entry in self.match.history if entry.hand == hand.number]
+        last = self.match.history[-1].event
+        fix = Correction(seq=last.seq + 1, t=last.t, target=target, cards=cards, by=BY_CAMERA, why="recount")
+        trial = copy.deepcopy(self._dealt)
         try:
-            trial.push(Correction(seq=last.seq + 1, t=last.t, target=target, cards=cards, by=BY_CAMERA,
-                                  why="recount"))
+            for event in with_corrections([*mine, fix]):
+                if isinstance(event, HAND_EVENTS):
+                    trial.push(event)
         except RecordError:
             return False
-        return sum(len(entry.violations) for entry in trial.history) <= before
+        return len(trial.violations) <= len(hand.violations)
 
     def _between_hands(self) -> bool:
         """Tribute and return are due, or a hand is over and the next one's tribute may come."""
@@ -465,10 +477,10 @@ class TableRuntime:
 
     def _passes_for(self, seat: str, cards: tuple[str, ...]) -> tuple[list[str], Hand | None]:
         """The seats ``_passes_before`` records as passing before ``seat`` lays ``cards``,
-        and the hand as it is once they have (a copy)."""
+        and a copy of the hand once they have (None: no trick is on, nobody passes)."""
         hand = self.match.hand
         if hand is None or hand.phase != "play" or hand.top is None:
-            return [], hand
+            return [], None
         if not self.zones[hand.top[0]].tracker.on_table and not self._beats_table(cards):
             passed, trial = self._pass_on(hand, seat, whole_round=True)
             if trial.top is None and trial.turn == seat:

@@ -227,7 +227,7 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
     covered = TableState(rows={"S": row, "E": [], "W": [], "N": []}, hand=("S", 1.0))
     assert show(covered, 4.0) == []
     assert any("seat S: something lies over the play zone" in a for a in said(alerts))
-    assert any(a.startswith("南家：出牌区上有东西") for a in said(alerts, "zh"))
+    assert any(a.startswith("南家：出牌区上有东西，既不是空桌面，也认不出牌") for a in said(alerts, "zh"))
     knocked = TableState(rows={"S": row, "E": [], "W": [], "N": []}, knocked={"S": (1, 0.9, 0.6)})
     assert show(knocked, 2.0) == []
     assert rt.zones["S"].tracker.on_table  # the played cards still count as lying there
@@ -357,6 +357,27 @@ def test_a_play_read_as_not_beating_the_table_takes_a_runner_up_that_beats_it(de
     assert fields["cards"] == (low,)  # the player's act, for the engine to judge
     rt.record(PlayCards, **fields)
     assert "does_not_beat" in [v.code for v in rt.match.history[-1].violations]
+
+
+def test_a_recorded_play_may_change_rank_only_where_the_hand_stays_without_new_violations(detector):
+    """``_harmless``, the recount's judge: the hand replayed as corrected, on a copy of the
+    hand as dealt (here kept by a restart from the stored record)."""
+    import random
+
+    from engine.bots import self_play
+    from engine.events import Deal
+    from engine.seats import next_seat
+
+    profile = profiles.load("linyi")
+    header, deal = self_play(profile, random.Random(4), max_hands=1)[:2]
+    leader = deal.leader
+    record = [header, Deal(seq=1, t=1.0, leader=leader), PlayCards(seq=2, t=2.0, seat=leader, cards=("S9",)),
+              PlayCards(seq=3, t=3.0, seat=next_seat(leader), cards=("SK",))]
+    rt = TableRuntime(detector, profile, resume=record)
+    assert rt._harmless(2, ("S3",))  # a lower lead: the king still beats it
+    assert not rt._harmless(2, ("HR",))  # the 大王: the king would not beat it
+    assert not rt._harmless(3, ("S8",))  # nor would an 8 beat the 9
+    assert rt._harmless(3, ("SA",)) and rt.match.hand.violations == []  # only tried: the record is as it was
 
 
 def test_a_camera_too_coarse_to_read_the_cards_is_told_once(detector):
