@@ -55,15 +55,14 @@ def as_beating(cards: Sequence[str], others: Sequence[Sequence[tuple[str, float]
     with a row that is no combination. A single laid under a single and read surely (the
     illegal play a referee must hear of) has no such runner-up and is left to the engine."""
     cards = tuple(cards)
-    if not cards or top is None:
-        return cards, []
 
-    def beating(trial: tuple[str, ...]) -> bool:
-        return any(beats(play, top, level) for play in classify(trial, level))
+    def beating(readings: list[Play]) -> bool:
+        return any(beats(play, top, level) for play in readings)
 
-    if beating(cards) or not classify(cards, level):
+    readings = classify(cards, level) if cards and top is not None else []
+    if not readings or beating(readings):  # no combination (as_combination's), a lead, or it beats
         return cards, []
-    return _fewest_swaps(cards, others, seen, floor, beating)
+    return _fewest_swaps(cards, others, seen, floor, lambda trial: beating(classify(trial, level)))
 
 
 def _fewest_swaps(cards: tuple[str, ...], others: Sequence[Sequence[tuple[str, float]]], seen: Counter,
