@@ -11,7 +11,7 @@ question and never raises.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.cards import InvalidCard, parse_card, parse_cards, parse_level
 from engine.plays import TYPES
@@ -21,12 +21,14 @@ FORMAT = "guandan-record/1"
 
 
 class RecordError(ValueError):
-    """A record line that cannot be understood; ``line`` is 1-based when known."""
+    """A record line that cannot be understood; ``line`` is 1-based when known, else
+    ``seq`` may name the event at fault (for the caller that knows its line)."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    def __init__(self, message: str, line: int | None = None, seq: int | None = None) -> None:
         super().__init__(f"line {line}: {message}" if line else message)
         self.line = line
         self.message = message
+        self.seq = seq
 
 
 @dataclass(frozen=True)
@@ -221,6 +223,34 @@ class Correction(Event):
 
 
 @dataclass(frozen=True)
+class Missed(Event):
+    """A play or pass the camera never recorded, put in by a referee: ``seat`` laid ``cards``
+    (none: it passed) just before event ``before`` (a play or pass), or, with no ``before``,
+    here, after everything recorded so far. Replay takes it in its place, as if the table's
+    record had held it all along; its own line stays where it was written, with who put it
+    in and why (``with_corrections``). A later correction may target it by its own seq."""
+
+    seat: str = "E"
+    cards: tuple[str, ...] = ()
+    before: int | None = None
+    by: str = ""
+    why: str = ""
+    type = "missed"
+
+    def _fields(self) -> dict:
+        out: dict = {"seat": self.seat, "cards": list(self.cards), "by": self.by, "why": self.why}
+        if self.before is not None:
+            out["before"] = self.before
+        return out
+
+    def as_event(self) -> PlayCards | Pass:
+        """The play or pass as the table saw it, under this line's seq."""
+        if self.cards:
+            return PlayCards(seq=self.seq, t=self.t, seat=self.seat, cards=self.cards)
+        return Pass(seq=self.seq, t=self.t, seat=self.seat)
+
+
+@dataclass(frozen=True)
 class LevelAdjust(Event):
     """A referee moves a side's level (降级 / 升级 as a penalty or a correction)."""
 
@@ -313,7 +343,7 @@ class Resume(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (Header, Deal, Tribute, Resist, GiveBack, PlayCards, Pass, Report, TimeCalled, Forfeit,
-                Press, Overrun, Pause, Resume, Correction, LevelAdjust, Penalty, AlertDone)
+                Press, Overrun, Pause, Resume, Correction, Missed, LevelAdjust, Penalty, AlertDone)
 }
 CLOCK_ACTIONS = ("tribute", "return", "first_lead", "play")
 
@@ -356,6 +386,11 @@ def _referee_act(cls, base: dict, data: dict) -> Event:
     who = {"by": by, "why": str(data.get("why", ""))}
     if cls is Correction:
         return Correction(**base, target=_target(data, "target"), cards=_cards(data.get("cards")), **who)
+    if cls is Missed:
+        before = data.get("before")
+        if before is not None and (_target(data, "before") >= base["seq"]):
+            raise RecordError(f"'before' must be the seq of an earlier event, got {before!r}")
+        return Missed(**base, seat=_seat(data), cards=_cards(data.get("cards", [])), before=before, **who)
     if cls is LevelAdjust:
         side, levels = data.get("side"), data.get("levels")
         if side not in SIDES:
@@ -465,7 +500,7 @@ def event_from_json(data: object) -> Event:
         if side not in SIDES:
             raise RecordError(f"'side' must be EW or NS, got {side!r}")
         return Forfeit(**base, side=side, reason=str(data.get("reason", "")), by=str(data.get("by", "")))
-    if cls in (Correction, LevelAdjust, Penalty, AlertDone):
+    if cls in (Correction, Missed, LevelAdjust, Penalty, AlertDone):
         return _referee_act(cls, base, data)
     if cls is Press:
         seat = data.get("seat")
@@ -490,19 +525,34 @@ def event_from_json(data: object) -> Event:
 
 
 def with_corrections(events: list[Event]) -> list[Event]:
-    """The events as the table really went: each play or pass a referee corrected is
-    replaced, in its place, by the latest correction (no cards: a pass). The correction
-    lines themselves stay, so the log shows who corrected what and why."""
+    """The events as the table really went. A referee's ``Missed`` play or pass moves from
+    its own line to just before the event it names (several before one event keep their
+    order); each play or pass a referee corrected is replaced, in its place, by the latest
+    correction (no cards: a pass). Correction lines stay where they were written, so the
+    log shows who corrected what and why. A ``Missed`` placed before an event that is not
+    a play or pass of the record breaks the record."""
+    placed = sorted((e for e in events if isinstance(e, Missed) and e.before is not None), key=lambda e: e.seq)
     latest = {e.target: e for e in events if isinstance(e, Correction)}
-    if not latest:
+    if not placed and not latest:
         return list(events)
-    out = []
-    for e in events:
-        fix = latest.get(e.seq)
-        if fix is not None and isinstance(e, (PlayCards, Pass)):
-            if fix.cards:  # the referee's cards: no longer the camera's doubtful read
-                e = PlayCards(seq=e.seq, t=e.t, seat=e.seat, cards=fix.cards)
-            else:
-                e = Pass(seq=e.seq, t=e.t, seat=e.seat)
-        out.append(e)
-    return out
+    out = [e for e in events if not (isinstance(e, Missed) and e.before is not None)]
+    for missed in placed:
+        at = next((i for i, e in enumerate(out) if e.seq == missed.before
+                   and isinstance(e, (PlayCards, Pass, Missed))), None)
+        if at is None:
+            raise RecordError(f"the missed play at seq {missed.seq} is put before event {missed.before}, "
+                              "which is not a play or pass of the record", seq=missed.seq)
+        out.insert(at, missed)
+    return [_as_corrected(e, latest.get(e.seq)) for e in out]
+
+
+def _as_corrected(event: Event, fix: Correction | None) -> Event:
+    if fix is None:
+        return event
+    if isinstance(event, Missed):
+        return replace(event, cards=fix.cards)
+    if isinstance(event, (PlayCards, Pass)):
+        if fix.cards:  # the referee's cards: no longer the camera's doubtful read
+            return PlayCards(seq=event.seq, t=event.t, seat=event.seat, cards=fix.cards)
+        return Pass(seq=event.seq, t=event.t, seat=event.seat)
+    return event

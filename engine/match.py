@@ -19,6 +19,7 @@ from engine.events import (
     Forfeit,
     Header,
     LevelAdjust,
+    Missed,
     Overrun,
     Pass,
     Pause,
@@ -39,7 +40,7 @@ from engine.violations import Violation
 LEVELS = RANKS  # 2 … A
 #: what may still be recorded once the result stands: the referee working through the
 #: alerts and correcting misreads, and the clock's own notes
-AFTER_THE_END = (AlertDone, Correction, Pause, Resume, Press, Overrun)
+AFTER_THE_END = (AlertDone, Correction, Missed, Pause, Resume, Press, Overrun)
 PASSED = len(LEVELS)  # index standing for "passed A"
 
 
@@ -57,6 +58,14 @@ class Entry:
     levels: dict | None = None
     #: the referee call button was pressed
     referee_call: bool = False
+    #: the referee's line that put in this play or pass the camera missed (``event`` is the
+    #: play or pass it stands for, under the line's seq)
+    missed: Missed | None = None
+
+    @property
+    def line(self) -> Event:
+        """The event as its record line has it."""
+        return self.missed or self.event
 
 
 @dataclass(frozen=True)
@@ -148,6 +157,8 @@ class Match:
         self.result: Result | None = None
         self.history: list[Entry] = [Entry(self.header)]
         self._last_seq = self.header.seq
+        #: seqs of referee lines placed before events recorded earlier (``Missed``)
+        self._placed: set[int] = set()
         self._replaying = False  # working a correction through: corrections are only logged
 
     # --- levels -------------------------------------------------------------------------
@@ -165,13 +176,20 @@ class Match:
 
     # --- events -------------------------------------------------------------------------
 
+    @property
+    def next_seq(self) -> int:
+        """The seq the next event of the record takes."""
+        return max(self._last_seq, *self._placed) + 1 if self._placed else self._last_seq + 1
+
     def push(self, event: Event) -> Entry:
         """Apply the next event of the record. Raises ``RecordError`` only for a record
         that breaks the format (sequence out of order, a deal after the match ended…)."""
-        if event.seq <= self._last_seq:
+        if event.seq <= self._last_seq or event.seq in self._placed:
             raise RecordError(f"seq {event.seq} does not follow {self._last_seq}")
         if isinstance(event, Correction) and not self._replaying:
             return self._correct(event)
+        if isinstance(event, Missed):
+            return self._missed(event)
         self._last_seq = event.seq
         entry = Entry(event, hand=self.hand.number if self.hand else None)
         if isinstance(event, Header):
@@ -198,15 +216,19 @@ class Match:
         elif isinstance(event, Penalty):
             self._penalty(event, entry)
         else:
-            if self.hand is None or self.hand.outcome is not None:
-                raise RecordError(f"{event.type!r} with no hand in progress (a deal comes first)")
-            before = len(self.hand.violations)
-            entry.reading = self.hand.push(event)
-            entry.violations = self.hand.violations[before:]
-            if self.hand.outcome is not None:
-                self._hand_over(entry)
+            self._in_hand(entry)
         self.history.append(entry)
         return entry
+
+    def _in_hand(self, entry: Entry) -> None:
+        """A tribute, return, play, pass or report: the hand in progress takes it."""
+        if self.hand is None or self.hand.outcome is not None:
+            raise RecordError(f"{entry.event.type!r} with no hand in progress (a deal comes first)")
+        before = len(self.hand.violations)
+        entry.reading = self.hand.push(entry.event)
+        entry.violations = self.hand.violations[before:]
+        if self.hand.outcome is not None:
+            self._hand_over(entry)
 
     def _correct(self, event: Correction) -> Entry:
         """A correction acts in its place, as a replay of the record takes it
@@ -224,11 +246,35 @@ class Match:
                 return self.push(event)
             finally:
                 self._replaying = False
+        return self._worked_again(event)
+
+    def _missed(self, event: Missed) -> Entry:
+        """A play or pass the camera missed. In a replay (``with_corrections`` has put it in
+        its place), or with nothing after it, it is taken here as the play or pass it stands
+        for; put before an event already taken, the match is worked out again with it in
+        its place, as for a correction."""
+        if event.before is not None and any(e.line.seq == event.before for e in self.history):
+            return self._worked_again(event)
+        if self.over:
+            raise RecordError("a missed play after the match ended")
+        entry = Entry(event.as_event(), hand=self.hand.number if self.hand else None, missed=event)
+        self._in_hand(entry)
+        if event.before is None:
+            self._last_seq = event.seq
+        else:
+            self._placed.add(event.seq)
+        self.history.append(entry)
+        return entry
+
+    def _worked_again(self, event: Correction | Missed) -> Entry:
+        """The match replayed from its header with ``event`` acting in its place; raises
+        ``RecordError`` (and changes nothing) where that leaves the record impossible."""
         fresh = Match(self.profile, self.header)
         fresh._replaying = True
-        for earlier in with_corrections([entry.event for entry in self.history[1:]] + [event]):
+        for earlier in with_corrections([entry.line for entry in self.history[1:]] + [event]):
             fresh.push(earlier)
         fresh._replaying = False
+        fresh._last_seq = max(fresh._last_seq, event.seq)
         self.__dict__.update(fresh.__dict__)
         return self.history[-1]
 

@@ -76,12 +76,23 @@ def read_line(text: str) -> Event | None:
 def replay(record: Record, profile_for: Callable[[str], Profile]) -> Match:
     """Rebuild the match; ``profile_for`` maps the header's profile name to a ``Profile``.
     A ``RecordError`` carries the line of the event that broke the record."""
+    line_of = {}
+    last = record.header.seq
+    for event, number in zip(record.events[1:], record.lines[1:], strict=True):
+        if event.seq <= last:  # checked on the lines: replay takes a missed play out of line order
+            raise RecordError(f"seq {event.seq} does not follow {last}", number)
+        line_of[event.seq] = number
+        last = event.seq
     match = Match(profile_for(record.header.profile), record.header)
-    for event, number in zip(with_corrections(record.events)[1:], record.lines[1:], strict=True):
+    try:
+        in_place = with_corrections(record.events)[1:]
+    except RecordError as exc:
+        raise RecordError(exc.message, line_of.get(exc.seq)) from None
+    for event in in_place:
         try:
             match.push(event)
         except RecordError as exc:
-            raise RecordError(exc.message, number) from None
+            raise RecordError(exc.message, line_of[event.seq]) from None
     return match
 
 

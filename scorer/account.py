@@ -34,6 +34,11 @@ from engine.plays import JOKER_RANK, Play
 from scorer.i18n import TERMS, level_name, term, violation
 
 
+def rank_name(rank: str, lang: str) -> str:
+    """A play's rank as players say it: 10 for T, 大王 / 小王 for the jokers' R and B."""
+    return term(f"rank.{rank}", lang) if rank in ("R", "B") else level_name(rank)
+
+
 def describe_play(play: Play, lang: str) -> str:
     if play.rank == JOKER_RANK:
         name = term("JokerBomb", lang)
@@ -41,7 +46,7 @@ def describe_play(play: Play, lang: str) -> str:
         name = f"{len(play.cards)}{'张' if lang == 'zh' else '-card '}{term('Bomb', lang)}"
     else:
         name = term(play.type, lang)
-    rank = "" if play.rank == JOKER_RANK else f" {play.rank}"
+    rank = "" if play.rank == JOKER_RANK else f" {rank_name(play.rank, lang)}"
     return f"{name}{rank} [{' '.join(play.cards)}]"
 
 
@@ -114,6 +119,11 @@ def entry_lines(match: Match, entry: Entry, lang: str) -> Iterator[str]:
         yield "* " + term(key, lang, alert=ev.alert, by=ev.by, why=ev.why)
     elif isinstance(ev, Forfeit):
         yield f"* {term('forfeit', lang)}: {term(ev.side, lang)} {ev.reason}"
+    if entry.missed is not None:  # the play or pass above, as a referee put it in
+        m = entry.missed
+        where = term("missed_before", lang, before=m.before) if m.before is not None else term("missed_here", lang)
+        cards = " ".join(ev.cards) or term("PASS", lang)
+        yield "* " + term("missed", lang, seq=m.seq, where=where, seat=seat, cards=cards, by=m.by, why=m.why)
     for v in entry.violations:
         who = term(v.seat, lang) if v.seat else ""
         yield f"  ! {term('violations', lang)} [{v.code}] {who} {violation(v.code, lang)} — {v.rule}"

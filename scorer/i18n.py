@@ -14,6 +14,7 @@ TERMS: dict[str, tuple[str, str]] = {
     "E": ("东", "East"), "S": ("南", "South"), "W": ("西", "West"), "N": ("北", "North"),
     "EW": ("东西方", "East-West"), "NS": ("南北方", "North-South"),
     # play types
+    "rank.R": ("大王", "big joker"), "rank.B": ("小王", "small joker"),
     "Single": ("单张", "single"), "Pair": ("对子", "pair"), "Trips": ("三同张", "triple"),
     "ThreePair": ("三连对（木板）", "tube"), "ThreeWithTwo": ("三带二", "full house"),
     "TwoTrips": ("钢板", "plate"), "Straight": ("顺子", "straight"),
@@ -50,6 +51,10 @@ TERMS: dict[str, tuple[str, str]] = {
     "pause": ("裁判暂停计时", "clock paused by the referee"), "resume": ("继续计时", "clock resumed"),
     "correction": ("裁判更正第{target}条：{cards}（{by}：{why}）",
                    "referee corrected #{target}: {cards} ({by}: {why})"),
+    "missed": ("裁判补录第{seq}条（摄像头漏记），{where}：{seat} {cards}（{by}：{why}）",
+               "referee put in #{seq}, missed by the camera, {where}: {seat} {cards} ({by}: {why})"),
+    "missed_before": ("补在第{before}条之前", "before #{before}"),
+    "missed_here": ("补在此处", "here"),
     "camera_correction": ("摄像头复核更正第{target}条：{cards}（两副牌每张牌只有两张）",
                           "camera recount corrected #{target}: {cards} (two decks hold two of each card)"),
     "level_adjust": ("裁判调整{side}级数 {levels:+d}（{by}：{why}）",

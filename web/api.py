@@ -24,6 +24,7 @@ from engine.events import (
     Forfeit,
     Header,
     LevelAdjust,
+    Missed,
     Penalty,
     RecordError,
     event_from_json,
@@ -35,8 +36,9 @@ from web.openapi import openapi
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 KEEPALIVE_S = 15.0
-REFEREE_ACTS = {"correction": Correction, "level_adjust": LevelAdjust, "penalty": Penalty,
+REFEREE_ACTS = {"correction": Correction, "missed": Missed, "level_adjust": LevelAdjust, "penalty": Penalty,
                 "alert_done": AlertDone, "forfeit": Forfeit}
+PLAYS = ("play", "pass", "missed")  # what a correction targets and a missed play is put before
 
 
 def _store():
@@ -299,8 +301,10 @@ def record_act(table: str, act: str, fields: dict, user: str) -> dict:
     try:
         event = event_from_json(body)
         targets = {s.seq: s.body.get("type") for s in view.stored} if view else {}
-        if isinstance(event, Correction) and targets.get(event.target) not in ("play", "pass"):
+        if isinstance(event, Correction) and targets.get(event.target) not in PLAYS:
             raise RecordError(f"event {event.target} is not a play or a pass of table {table!r}")
+        if isinstance(event, Missed) and event.before is not None and targets.get(event.before) not in PLAYS:
+            raise RecordError(f"event {event.before} is not a play or a pass of table {table!r}")
         if isinstance(event, (AlertDone, Penalty)) and getattr(event, "alert", None) not in (None, *targets):
             raise RecordError(f"no event {event.alert} at table {table!r} to be an alert")
     except RecordError as exc:

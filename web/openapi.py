@@ -57,9 +57,11 @@ def openapi() -> dict:
                 "upload an event's evidence frame (JPEG body)", write=True,
                 params=[_TABLE, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])},
             "/api/tables/{table}/referee/{act}": {"post": _op(
-                "a referee's act: correction, level_adjust, penalty, alert_done or forfeit", write=True, body=act,
+                "a referee's act: correction, missed (a play or pass the camera never recorded, put in before "
+                "event 'before' or at the end), level_adjust, penalty, alert_done or forfeit", write=True, body=act,
                 params=[_TABLE, {"name": "act", "in": "path", "required": True, "schema": {
-                    "type": "string", "enum": ["correction", "level_adjust", "penalty", "alert_done", "forfeit"]}}])},
+                    "type": "string", "enum": ["correction", "missed", "level_adjust", "penalty", "alert_done",
+                                       "forfeit"]}}])},
             "/api/openapi.json": {"get": _op("this document")},
         },
         "components": {

@@ -81,11 +81,11 @@ def act():
         fields = {"seat": form.get("seat"), "penalty": form.get("penalty"), "why": why,
                   "alert": _int(form.get("alert")) if form.get("alert") else None}
     elif kind == "correction":
-        try:
-            cards = list(parse_cards(form.get("cards", "").replace(",", " ").split()))
-        except InvalidCard as exc:
-            abort(400, description=str(exc))
-        fields = {"target": _int(form.get("target")), "cards": cards, "why": why}
+        fields = {"target": _int(form.get("target")), "cards": _cards(form.get("cards")), "why": why}
+    elif kind == "missed":
+        before = (form.get("before") or "").strip()
+        fields = {"seat": form.get("seat"), "cards": _cards(form.get("cards")), "why": why,
+                  **({"before": _int(before)} if before else {})}
     elif kind == "level_adjust":
         fields = {"side": form.get("side"), "levels": _int(form.get("levels"), signed=True), "why": why}
     elif kind == "forfeit":
@@ -100,6 +100,14 @@ def act():
 def _local(url: str | None) -> str | None:
     """Only a path on this site is followed after a form (no open redirects)."""
     return url if url and url.startswith("/") and not url.startswith("//") else None
+
+
+def _cards(text: str | None) -> list[str]:
+    """Cards as a referee types them: platform names split by spaces or commas."""
+    try:
+        return list(parse_cards((text or "").replace(",", " ").replace("，", " ").split()))
+    except InvalidCard as exc:
+        abort(400, description=str(exc))
 
 
 def _int(text: str | None, signed: bool = False) -> int:

@@ -18,7 +18,7 @@ import json
 import threading
 from collections.abc import Callable, Iterable, Sequence
 
-from engine.events import Correction, Event, RecordError
+from engine.events import Correction, Event, Missed, RecordError
 from engine.match import Match
 from engine.profile import Profile
 from engine.record import parse_lines, read_line, replay
@@ -80,7 +80,7 @@ class _Table:
         except RecordError:
             self.rebuild(stored)  # the record's own message, from the full replay
             return
-        if any(isinstance(e, Correction) or e.seq in self.corrected for e in events):
+        if any(isinstance(e, (Correction, Missed)) or e.seq in self.corrected for e in events):
             self.rebuild(stored)
             return
         taken, self.count = self.count, 0  # half-pushed, the match is not to be trusted
@@ -143,8 +143,8 @@ class Replays:
             if state.parse_error is not None:
                 raise RecordError(state.parse_error)
             events = _parsed(b for b in new if b["seq"] not in state.seqs)
-            if any(isinstance(e, Correction) or e.seq in state.corrected for e in events):
-                replay_all(stored, new, profile_for)  # a correction acts on what came before it
+            if any(isinstance(e, (Correction, Missed)) or e.seq in state.corrected for e in events):
+                replay_all(stored, new, profile_for)  # a correction or missed play acts on what came before it
                 return
             if state.replay_error is not None:
                 raise RecordError(state.replay_error)

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine.bots import self_play
-from engine.events import Correction, RecordError
+from engine.events import Correction, Missed, RecordError
 from engine.match import Match
 from engine.record import parse_lines, replay
 from scorer import profiles
@@ -115,3 +115,96 @@ def test_a_correction_that_would_break_the_record_changes_nothing():
     with pytest.raises(RecordError, match="deal"):
         match.push(Correction(seq=events[-1].seq + 1, t=0.0, target=last_play.seq, cards=(), by="li"))
     assert (len(match.history), len(match.hands), match.levels, match.result) == before
+
+
+# --- a play the camera missed, put in by a referee -------------------------------------
+
+LEAD = '{"seq":2,"t":2,"type":"play","seat":"E","cards":["S5"]}'
+UNSEEN = '{"seq":3,"t":3,"type":"pass","seat":"W"}'  # North's 大王 on it was never read
+
+
+def test_a_missed_play_is_replayed_in_its_place_and_its_line_stays():
+    """North's 大王 was laid on East's 5 and never read; West's pass then looked out of
+    turn. Put in before West's pass, the trick reads as it went."""
+    bad = run(LEAD, UNSEEN)[1]
+    assert [v.code for v in bad.violations] == ["out_of_turn"]
+    record, match = run(LEAD, UNSEEN, '{"seq":4,"t":9,"type":"missed","seat":"N","cards":["HR"],"before":3,'
+                                      '"by":"li","why":"camera missed it"}')
+    assert match.violations == [] and match.hand.top[0] == "N" and match.hand.turn == "S"
+    assert [(e.event.type, e.event.seq) for e in match.history] == [
+        ("header", 0), ("deal", 1), ("play", 2), ("play", 4), ("pass", 3)]
+    assert match.history[3].missed == record.events[4] and match.history[3].line.type == "missed"
+    assert match.next_seq == 5
+    text = "\n".join(account(match, "en"))
+    assert "referee put in #4, missed by the camera, before #3: North HR (li: camera missed it)" in text
+
+
+def test_a_live_match_takes_a_missed_play_in_its_place_and_goes_on():
+    record = parse_lines([HEADER, DEAL, LEAD, UNSEEN])
+    match = replay(record, profiles.load)
+    for line in ('{"seq":4,"t":9,"type":"missed","seat":"N","cards":["HR"],"before":3,"by":"li"}',
+                 '{"seq":5,"t":10,"type":"pass","seat":"S"}',
+                 '{"seq":6,"t":11,"type":"pass","seat":"E"}'):
+        match.push(parse_lines([HEADER, line]).events[1])
+    assert match.violations == []
+    assert match.hand.turn == "N" and match.hand.top is None  # North won the trick and leads
+    assert match.next_seq == 7
+    with pytest.raises(RecordError, match="does not follow"):
+        match.push(parse_lines([HEADER, '{"seq":4,"t":12,"type":"pass","seat":"N"}']).events[1])
+    # the whole record replays to the same match
+    again = replay(parse_lines([HEADER, DEAL, LEAD, UNSEEN, *(
+        '{"seq":4,"t":9,"type":"missed","seat":"N","cards":["HR"],"before":3,"by":"li"}',
+        '{"seq":5,"t":10,"type":"pass","seat":"S"}', '{"seq":6,"t":11,"type":"pass","seat":"E"}')]), profiles.load)
+    assert [e.event for e in again.history] == [e.event for e in match.history]
+
+
+def test_a_missed_pass_and_one_at_the_end_and_a_correction_of_a_missed_play():
+    _, match = run('{"seq":2,"t":2,"type":"play","seat":"E","cards":["S3"]}',
+                   '{"seq":3,"t":3,"type":"play","seat":"W","cards":["S5"]}',
+                   '{"seq":4,"t":4,"type":"missed","seat":"N","before":3,"by":"li","why":"tapped the table"}',
+                   '{"seq":5,"t":5,"type":"missed","seat":"S","cards":["S6"],"by":"li"}',
+                   '{"seq":6,"t":6,"type":"correction","target":5,"cards":["S7"],"by":"li","why":"a 7"}')
+    assert match.violations == []
+    assert [(seat, cards) for seat, _, cards, _ in match.hand.trick] == [
+        ("E", ("S3",)), ("N", ()), ("W", ("S5",)), ("S", ("S7",))]
+    assert match.history[5].event.cards == ("S7",) and match.history[5].missed is not None
+
+
+def test_missed_plays_before_one_event_keep_their_order_and_may_be_placed_before_each_other():
+    _, match = run('{"seq":2,"t":2,"type":"play","seat":"E","cards":["S3"]}',
+                   '{"seq":3,"t":3,"type":"play","seat":"S","cards":["S9"]}',
+                   '{"seq":4,"t":4,"type":"missed","seat":"W","cards":["S6"],"before":3,"by":"li"}',
+                   '{"seq":5,"t":5,"type":"missed","seat":"N","cards":["S4"],"before":4,"by":"li"}')
+    assert match.violations == []
+    assert [e.event.seq for e in match.history] == [0, 1, 2, 5, 4, 3]
+    assert match.next_seq == 6
+
+
+@pytest.mark.parametrize("lines,message,line", [
+    (['{"seq":3,"t":3,"type":"missed","seat":"N","cards":["S4"],"before":1,"by":"li"}'],
+     "not a play or pass", 4),
+    (['{"seq":3,"t":3,"type":"missed","seat":"N","cards":["S4"],"before":3,"by":"li"}'], "earlier event", 4),
+    (['{"seq":3,"t":3,"type":"missed","seat":"N","cards":["S4"]}'], "which referee", 4),
+    (['{"seq":5,"t":3,"type":"missed","seat":"N","cards":["S4"],"before":2,"by":"li"}',
+      '{"seq":4,"t":3,"type":"pass","seat":"W"}'], "seq 4 does not follow 5", 5),
+])
+def test_a_missed_play_that_breaks_the_record_names_its_line(lines, message, line):
+    with pytest.raises(RecordError, match=message) as caught:
+        run('{"seq":2,"t":2,"type":"play","seat":"E","cards":["S3"]}', *lines)
+    assert caught.value.line == line
+
+
+def test_a_missed_play_that_would_break_the_record_changes_nothing():
+    """Put in before the first hand's last play, a play by a seat already out breaks the
+    hand's story (the hand ends earlier or the deal comes mid-hand): refused, the match stands."""
+    events = self_play(profiles.load("linquan"), random.Random(3), max_hands=2)
+    match = Match(profiles.load("linquan"), events[0])
+    for event in events[1:]:
+        match.push(event)
+    second_deal = [e.seq for e in events if e.type == "deal"][1]
+    last_play = [e for e in events if e.type == "play" and e.seq < second_deal][-1]
+    before = (len(match.history), len(match.hands), match.levels, match.result, match.next_seq)
+    with pytest.raises(RecordError):
+        match.push(Missed(seq=events[-1].seq + 1, t=0.0, seat=last_play.seat, cards=("HR", "HR", "SB", "SB"),
+                          before=last_play.seq, by="li"))
+    assert (len(match.history), len(match.hands), match.levels, match.result, match.next_seq) == before

@@ -109,6 +109,37 @@ def test_a_referee_act_over_the_api_is_recorded_with_who(client, token):
     assert r.status_code == 400 and "not a play or a pass" in r.get_json()["error"]
 
 
+def test_a_referee_puts_in_a_play_the_camera_missed(client, token):
+    """North's 大王 on East's 5 went unread: West's pass looked out of turn. Put in before
+    the pass, the alert goes; the original lines stay; a bad place is refused with why."""
+    auth = {"Authorization": f"Bearer {token}"}
+    client.post("/api/tables", json={"id": "t9", "header": header_json()}, headers=auth)
+    client.post("/api/tables/t9/events", headers=auth, json={"events": [
+        {"seq": 1, "t": 1, "type": "deal", "leader": "E"},
+        {"seq": 2, "t": 2, "type": "play", "seat": "E", "cards": ["S5"]},
+        {"seq": 3, "t": 3, "type": "pass", "seat": "W"}]})
+    assert [a["code"] for a in client.get("/api/tables/t9").get_json()["alerts"]] == ["out_of_turn"]
+    for wrong, why in (({"before": 1}, "not a play or a pass"), ({"before": 9}, "earlier event"),
+                       ({"seat": "X"}, "'seat'"), ({"cards": ["ZZ"]}, "not a card")):
+        r = client.post("/api/tables/t9/referee/missed", headers=auth,
+                        json={"seat": "N", "cards": ["HR"], "why": "unread"} | wrong)
+        assert r.status_code == 400 and why in r.get_json()["error"], (wrong, r.get_json())
+    r = client.post("/api/tables/t9/referee/missed", headers=auth,
+                    json={"seat": "N", "cards": ["HR"], "before": 3, "why": "unread"})
+    assert r.status_code == 201 and r.get_json()["seq"] == 4 and r.get_json()["by"] == "li"
+    snap = client.get("/api/tables/t9").get_json()
+    assert snap["alerts"] == []
+    assert [(p["seat"], p["cards"]) for p in snap["hand"]["trick"]] == [("E", ["S5"]), ("N", ["HR"]), ("W", [])]
+    assert snap["hand"]["to_act"] == ["S"]
+    assert "* referee put in #4, missed by the camera, before #3: North HR (li: unread)" in \
+        sum((line["en"] for line in snap["log"]), [])
+    r = client.post("/api/tables/t9/events", headers=auth, json={"events": [
+        {"seq": 5, "t": 5, "type": "pass", "seat": "S"}]})  # the table goes on from the new story
+    assert r.get_json() == {"stored": 1, "duplicates": 0}
+    assert [e["type"] for e in client.get("/api/tables/t9/events").get_json()] == [
+        "header", "deal", "play", "pass", "missed", "pass"]
+
+
 def test_login_needs_csrf_hashed_password_and_is_rate_limited(client, store):
     assert client.post("/referee/login", data={"user": "li", "password": PASSWORD}).status_code == 400  # no CSRF
     r, _ = login(client, password="wrong-one")

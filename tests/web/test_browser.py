@@ -89,6 +89,40 @@ def test_a_referee_logs_in_corrects_a_play_and_the_table_page_shows_it(server, b
     table.close()
 
 
+def test_a_referee_puts_in_a_missed_play_from_the_console(server, browser, token):
+    """The camera never read North's 大王 on East's 5, so West's pass was out of turn; the
+    referee puts the play in before the pass with the console's form (Chinese page)."""
+    new_table(server, token)
+    post(server, "/api/tables/t9/events", {"events": [
+        {"seq": 2, "t": 3, "type": "play", "seat": "E", "cards": ["S5"]},
+        {"seq": 3, "t": 5, "type": "pass", "seat": "W"}]}, token)
+    table = browser.new_page(viewport={"width": 1400, "height": 900})
+    table.goto(server + "/table/t9")
+    table.wait_for_selector("#alerts li.open")
+    ref = browser.new_page(viewport={"width": 1200, "height": 900})
+    ref.goto(server + "/referee/login")
+    ref.fill('input[name="user"]', "li")
+    ref.fill('input[name="password"]', PASSWORD)
+    ref.click('button[type="submit"]')
+    ref.wait_for_selector("#ref-t9")
+    ref.click("#ref-t9 details.tools summary")
+    form = ref.locator("#ref-t9 form.missed")
+    assert "补录漏记的出牌" in form.inner_text()
+    form.locator('select[name="seat"]').select_option("N")
+    form.locator('input[name="cards"]').fill("HR")
+    form.locator('input[name="before"]').fill("3")
+    form.locator('input[name="why"]').fill("摄像头没认出大王")
+    form.locator('button[type="submit"]').click()
+    ref.wait_for_selector(".flash")
+    table.wait_for_selector('#trick img[alt="HR"]', timeout=5000)
+    assert "单张 大王" in table.inner_text("#trick")
+    assert "裁判补录第4条（摄像头漏记），补在第3条之前：北 HR（li：摄像头没认出大王）" in table.inner_text("#log")
+    assert table.locator("#alerts li.open").count() == 0
+    table.screenshot(path=str(ARTIFACTS / "table-missed-play.png"))
+    ref.close()
+    table.close()
+
+
 def test_the_hall_shows_every_table(server, browser, token):
     new_table(server, token, "t7")
     page = browser.new_page(viewport={"width": 1200, "height": 700})

@@ -43,7 +43,8 @@ def as_stored(bodies: list[dict], first_id: int = 1) -> list[StoredEvent]:
 
 def candidates(k: int) -> list[list[dict]]:
     """Writes to try on the demo record's first ``k`` events: the true next event, a resend,
-    a deal, a play with a gap in seq, a forfeit then a play, a correction, a repeated seq."""
+    a deal, a play with a gap in seq, a forfeit then a play, a correction, a missed play put
+    before the last play (or after it), a repeated seq."""
     t = DEMO[k - 1]["t"]
     writes = [[DEMO[k - 1]],
               [{"seq": k, "t": t, "type": "deal", "leader": "E"}],
@@ -56,6 +57,10 @@ def candidates(k: int) -> list[list[dict]]:
     if plays:
         writes.append([{"seq": k, "t": t, "type": "correction", "target": plays[-1]["seq"], "cards": [],
                         "by": "li", "why": "a pass"}])
+        seat = plays[-1]["seat"]
+        writes += [[{"seq": k, "t": t, "type": "missed", "seat": seat, "cards": [], "before": plays[-1]["seq"],
+                     "by": "li", "why": "a pass the camera missed"}],
+                   [{"seq": k, "t": t, "type": "missed", "seat": seat, "cards": ["S3"], "by": "li", "why": ""}]]
     return writes
 
 

@@ -21,6 +21,8 @@ function stream(url, onSnapshot, handlers) {
 }
 
 function levelName(level) { return level === "T" ? "10" : level; }
+/* a play's rank as players say it: 10 for T, the jokers by name */
+function rankName(rank) { return rank === "R" || rank === "B" ? T[`rank.${rank}`] : levelName(rank); }
 
 function cardImg(card, cls) {
   return `<img class="card ${cls || ""}" src="/cards/${esc(card)}.svg" alt="${esc(card)}" title="${esc(card)}">`;
@@ -31,7 +33,7 @@ function playName(play) {
   const [type, rank, cards] = play;
   if (rank === "JOKER") return T.JokerBomb;
   const name = type === "Bomb" ? `${cards.length}${LANG === "zh" ? "张" : "-card "}${T.Bomb}` : T[type];
-  return `${name} ${levelName(rank)}`;
+  return `${name} ${rankName(rank)}`;
 }
 
 /* A countdown element carries data-since (epoch seconds the action began) and data-limit. */
