@@ -111,7 +111,7 @@ class ClockRunner:
             self.events.append(event)
             return event
         match = getattr(self.turns, "match", None)
-        seq = (match.history[-1].event.seq + 1) if match is not None else len(self.events) + 1
+        seq = match.next_seq if match is not None else len(self.events) + 1
         event = cls(seq=seq, t=round(self.now() - self._start, 3), **fields)
         if match is not None:
             match.push(event)

@@ -26,7 +26,7 @@ from engine.record import Record, parse_lines
 from scorer.account import entry_lines
 from scorer.compare import matched_plays, plays_of
 from scorer.i18n import term
-from scorer.serve_cli import record_into, serve_in_background
+from scorer.serve_cli import record_into, serve_in_background, written_by_others
 from scorer.store import Store
 
 VAR = Path(__file__).resolve().parent.parent / "var"
@@ -99,7 +99,8 @@ def run_camera_demo(args: Namespace) -> None:
     print(f"# {DEMO_VIDEO.name}: {what}", flush=True)
     runtime = TableRuntime(CardDetector(committed_finder()), profiles.load(truth.header.profile), table="demo",
                            record=write, evidence=lambda seq, jpeg: store.put_frame("demo", seq, jpeg),
-                           alert=lambda alert: print(f"! {alert.text(lang)}", flush=True), auto_commit=False)
+                           alert=lambda alert: print(f"! {alert.text(lang)}", flush=True), auto_commit=False,
+                           outside=written_by_others(store, "demo"))  # the referee console's acts
     runtime.warm_up()
     clock, box = start_clock("emulator", runtime)
     _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops")

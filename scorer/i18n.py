@@ -154,6 +154,10 @@ ALERTS: dict[str, tuple[str, str]] = {
                        "请裁判核对这手牌",
                        "seat {seat}: read {read}, which would not beat {on} on the table: taken as {taken} "
                        "(confidence {confidence:.2f}); a referee should check the play"),
+    "outside_refused": ("记录中第{seq}条（裁判或其他写入方所记）与本桌摄像头的记录接不上，未采用：{why}；"
+                        "请裁判核对本桌记录",
+                        "event #{seq} of the record (a referee's or another writer's) does not follow from the "
+                        "table camera's record and was not taken: {why}; a referee should check the table's record"),
     "one_card_expected": ("{act}：{seat}家亮出{n}张牌（{cards}），应为一张；请裁判录入{act}",
                           "{act}: seat {seat} showed {n} cards ({cards}), one was expected; "
                           "a referee must enter the {act}"),

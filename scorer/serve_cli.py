@@ -15,11 +15,11 @@ from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.events import Event, Header, RecordError
+from engine.events import Event, Header, RecordError, event_from_json
 from engine.record import parse_lines
 from scorer import profiles
 from scorer.db import display, is_url
-from scorer.store import Store, StoreError
+from scorer.store import SeqTaken, Store, StoreError
 
 DEFAULT_DB = "guandan.db"
 DB_HELP = (f"event store: a SQLite file (default {DEFAULT_DB}) or a PostgreSQL database, "
@@ -41,14 +41,31 @@ def open_store(path: str, must_exist: bool = False) -> Store:
 
 
 def record_into(store: Store, table: str) -> Callable[[Event], None]:
-    """A live table's record sink: its header makes the table, every event after it is appended."""
+    """A live table's record sink: its header makes the table, every event after it is
+    appended. An event whose seq another writer has taken raises ``SeqTaken`` (the store
+    itself would skip it silently, as a resend)."""
     def write(event: Event) -> None:
         if isinstance(event, Header):
             store.add_table(table, event.to_json())
-        else:
-            store.append(table, [event.to_json()])
+        elif store.append(table, [event.to_json()]) == [None]:
+            raise SeqTaken(f"table {table!r} already has an event {event.seq}")
 
     return write
+
+
+def written_by_others(store: Store, table: str) -> Callable[[], list[Event]]:
+    """A live table's view of what else is written to its record (a referee's acts at the
+    console, by the web server in this process or another): each call returns the events
+    stored since the last call, in seq order, its own among them (the runtime skips those)."""
+    seen = [store.last_id()]
+
+    def news() -> list[Event]:
+        stored = store.events(table, after_id=seen[0])
+        if stored:
+            seen[0] = max(s.id for s in stored)
+        return [event_from_json(s.body) for s in stored]
+
+    return news
 
 
 def serve_in_background(store: Store, port: int, **options) -> None:

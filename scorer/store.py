@@ -54,6 +54,11 @@ class StoreError(ValueError):
     be opened (bad URL, server down); the message says why."""
 
 
+class SeqTaken(StoreError):
+    """The table already holds an event under this seq: another writer (a referee at the
+    console) took it first. The writer takes in what was written and tries the next seq."""
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     id: int

@@ -23,7 +23,7 @@ from engine.record import violation_line
 from scorer import profiles
 from scorer.alerts import Alert
 from scorer.i18n import LANGS, alert_text
-from scorer.serve_cli import DB_HELP, open_store, record_into, serve_in_background
+from scorer.serve_cli import DB_HELP, open_store, record_into, serve_in_background, written_by_others
 from vision.cli import VisionError, default_weights
 from vision.progress import Progress
 
@@ -128,11 +128,12 @@ def cmd_run(args: Namespace) -> None:
 
     store = open_store(args.db)
     table = args.table
+    others = written_by_others(store, table)  # a referee's acts at the console, from now on
     stored = [event_from_json(s.body) for s in store.events(table)] if store.has_table(table) else []
     runtime = _runtime(args, table=table, record=record_into(store, table),
                        evidence=lambda seq, jpeg: store.put_frame(table, seq, jpeg),
                        alert=lambda alert: print(f"! {alert.text(args.lang)}", file=sys.stderr, flush=True),
-                       auto_commit=args.clock is None, resume=stored or None)
+                       auto_commit=args.clock is None, resume=stored or None, outside=others)
     if stored:
         print(_say(args.lang, f"# 第{table}桌：接着已存的{len(stored)}条记录继续",
                    f"# table {table}: going on from its {len(stored)} stored events"), file=sys.stderr)

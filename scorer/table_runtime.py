@@ -31,6 +31,14 @@ then lays is its return (还贡); each is picked up again afterwards. Both big j
 by the tributers (together, or one each in a double tribute) are a resistance (抗贡). With
 two tributers nothing is recorded until both have shown a card, because one big joker
 each is a resistance, not two tributes.
+
+A live table's record has other writers: a referee at the console corrects a misread play,
+puts in one the camera missed (``missed``), hands out a penalty. The runtime takes their
+events in (``outside``) before it records anything and every ``OUTSIDE_S`` of frames, so it
+goes on from the table as the referee put it right: whose turn, the trick's top play, the
+hand's count (a referee's cards are sure: never read again). Each event it records takes
+the next seq free in the store; one a referee took meanwhile (``SeqTaken``) costs a retry,
+never the event.
 """
 
 from __future__ import annotations
@@ -52,6 +60,7 @@ from engine.events import (
     Event,
     GiveBack,
     Header,
+    Missed,
     Pass,
     PlayCards,
     RecordError,
@@ -66,6 +75,7 @@ from engine.plays import Play, beats, classify
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER
 from scorer.alerts import Alert
+from scorer.store import SeqTaken
 from vision.annotate import draw_detections
 from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError, rectify_zone, zone_size
 from vision.camera import Frame
@@ -93,6 +103,8 @@ LOOKS = 3
 LOOK_FLOOR = 0.1
 POOLED = 0.15
 FROZEN_S = 5.0  # a live camera's sensor noise makes every frame differ: this long the same is a frozen feed
+OUTSIDE_S = 0.5  # how often (in frame time) the record is checked for a referee's acts
+SEQ_TRIES = 20  # seqs tried for one event before giving up (each lost to another writer)
 
 
 @dataclass
@@ -114,7 +126,8 @@ class TableRuntime:
                  record: Callable[[Event], None] | None = None,
                  evidence: Callable[[int, bytes], None] | None = None,
                  alert: Callable[[Alert], None] | None = None, auto_commit: bool = True,
-                 resume: list[Event] | None = None, level: str = "2") -> None:
+                 resume: list[Event] | None = None, level: str = "2",
+                 outside: Callable[[], list[Event]] | None = None) -> None:
         self.detector = detector
         # a camera cannot hear the spoken card counts (报牌): their absence is no violation here;
         # ``level``: a table filmed from mid-match plays its first hand at that level (its 逢人配)
@@ -126,6 +139,9 @@ class TableRuntime:
         self.evidence = evidence
         self.alert = alert or (lambda _alert: None)
         self.auto_commit = auto_commit
+        self.outside = outside  # the record's other writers: new events, in seq order
+        self._outside_at = -OUTSIDE_S
+        self._seq_floor = 0  # past the seq of a stored event the match refused (``_take_in``)
         self.calibration: Calibration | None = None
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
         self.inks = DeckInks()  # the deck's inks, learnt from its reads (vision.inks)
@@ -177,19 +193,81 @@ class TableRuntime:
     # --- the record ---------------------------------------------------------------------
 
     def record(self, cls, **fields) -> Event:
+        """Record an event of the table's: judged by the match, then stored under the next
+        free seq (what others wrote is taken in first)."""
         with self.lock:
-            t = self._frame.t if self._frame is not None else 0.0
-            event = cls(seq=self.match.history[-1].event.seq + 1, t=round(t, 3), **fields)
-            self.match.push(event)
+            t = round(self._frame.t, 3) if self._frame is not None else 0.0
+            for _ in range(SEQ_TRIES):
+                self._take_in()
+                event = cls(seq=self._next_seq(), t=t, **fields)
+                if self._stored(event):
+                    break
+            else:
+                raise SeqTaken(f"no free seq for the table's event after {SEQ_TRIES} tries")
             self.events.append(event)
             if isinstance(event, Deal):
                 self.count = HandCount(self.match.hand.level)
                 self._dealt = copy.deepcopy(self.match.hand)
             elif isinstance(event, PlayCards) and self.count is not None:
                 self.count.bind(event.seq)
-            if self.sink is not None:
-                self.sink(event)
             return event
+
+    def _next_seq(self) -> int:
+        return max(self.match.next_seq, self._seq_floor)
+
+    def _stored(self, event: Event) -> bool:
+        """Push ``event`` on the match and hand it to the sink (which writes the violations
+        the match found on it); ``False``, with the match as it was, where another writer
+        took its seq meanwhile."""
+        if self.sink is None:
+            self.match.push(event)
+            return True
+        was = self.match.fork() if self.outside is not None else None
+        self.match.push(event)
+        try:
+            self.sink(event)
+        except SeqTaken:
+            if was is None:
+                raise
+            self.match.__dict__.update(was.__dict__)  # the same object: the clock holds it
+            return False
+        return True
+
+    def _take_in(self) -> None:
+        """The record's other writers' new events (a referee's acts) join the match in
+        order; each then bears on what the runtime keeps (``_heed``). One the match refuses
+        — the record as the runtime holds it is not the stored one — is told, not taken."""
+        if self.outside is None:
+            return
+        for event in self.outside():
+            if event.seq < self._next_seq():
+                continue  # the runtime's own, or taken in already
+            try:
+                self.match.push(event)
+            except RecordError as exc:
+                self.alert(Alert.of("outside_refused", seq=event.seq, why=exc.message))
+                self._seq_floor = event.seq + 1  # its seq is taken all the same
+                continue
+            self.events.append(event)
+            self._heed(event)
+
+    def _heed(self, event: Event) -> None:
+        """A referee's act on the hand in play: a corrected play's cards, or a missed play's,
+        count as sure in the hand's count (never read again); a missed play lying in the trick
+        is in its seat's zone, so the camera does not take its cards for a new play."""
+        hand = self.match.hand
+        if self.count is None or hand is None or hand.outcome is not None:
+            return
+        if isinstance(event, Missed):
+            if event.cards:
+                self.count.add(ReadPlay(event.seq, event.cards, ()))
+            if any(seq == event.seq for _seat, _play, _cards, seq in hand.trick):
+                self.zones[event.seat].tracker.on_table.update(event.cards)
+        elif isinstance(event, Correction) and event.by != BY_CAMERA:
+            self.count.plays = [p for p in self.count.plays if p.seq != event.target]
+            mine = any(e.event.seq == event.target and e.hand == hand.number for e in self.match.history)
+            if event.cards and mine:
+                self.count.add(ReadPlay(event.target, event.cards, ()))
 
     # --- frames -------------------------------------------------------------------------
 
@@ -201,6 +279,9 @@ class TableRuntime:
     def _process(self, frame: Frame) -> list[Event]:
         self._frame = frame
         before = len(self.events)
+        if frame.t >= self._outside_at + OUTSIDE_S:
+            self._outside_at = frame.t
+            self._take_in()
         self._watch_for_freeze(frame)
         if not self._calibrated(frame):
             return []
@@ -400,8 +481,7 @@ class TableRuntime:
         if self._dealt is None or hand is None or self._dealt.number != hand.number:
             return False
         mine = [entry.event for entry in self.match.history if entry.hand == hand.number]
-        last = self.match.history[-1].event
-        fix = Correction(seq=last.seq + 1, t=last.t, target=target, cards=cards, by=BY_CAMERA, why="recount")
+        fix = Correction(seq=self.match.next_seq, t=0.0, target=target, cards=cards, by=BY_CAMERA, why="recount")
         trial = copy.deepcopy(self._dealt)
         try:
             for event in with_corrections([*mine, fix]):
@@ -417,6 +497,7 @@ class TableRuntime:
         return hand is not None and (hand.outcome is not None or hand.phase in (TRIBUTE, RETURN))
 
     def _commit(self, seat: str) -> None:
+        self._take_in()  # the passes inferred before the play go on from the referee's story
         cards = self.zones[seat].tracker.commit()
         hand = self.match.hand
         if hand is None or hand.outcome is not None:
@@ -492,7 +573,7 @@ class TableRuntime:
         ``seat``'s (at most three), or with ``whole_round`` until the trick ends (at most
         four): the seats and the copy."""
         trial = copy.deepcopy(hand)
-        seq = self.match.history[-1].event.seq
+        seq = self.match.next_seq - 1
         passed: list[str] = []
         while trial.top is not None and trial.turn is not None and len(passed) < (4 if whole_round else 3):
             if not whole_round and trial.turn == seat:

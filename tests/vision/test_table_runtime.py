@@ -492,3 +492,88 @@ def test_a_partner_leading_after_a_player_went_out_is_read_as_a_round_of_passes(
     tracker.stable = Laid(lead, (0.9,) * len(lead), (), ((),) * len(lead))
     rt._commit(partner(out))
     assert [v.code for v in rt.match.violations] == ["does_not_beat"]
+
+
+def test_a_referees_acts_at_the_console_reach_the_live_table_and_no_event_is_lost(detector, tmp_path):
+    """``guandan run``'s wiring: the runtime writes to the store the web console writes to.
+    The referee puts in North's 大王 that the camera never read; the runtime goes on from
+    that story (West to act, the 大王 counted, its cards in North's zone). A referee act that
+    takes the seq the runtime was about to write costs a retry, not the runtime's event; a
+    restarted runtime reads the same match back from the store."""
+    from engine.events import Deal, Pass, event_from_json
+    from scorer.serve_cli import record_into, written_by_others
+    from scorer.store import Store
+    from vision.grouping import Laid
+    from web import create_app
+
+    store = Store(tmp_path / "hall.db")
+    store.add_user("li", "s3cret-pass")
+    auth = {"Authorization": f"Bearer {store.new_token('li')}"}
+    app = create_app(store, start_hub=False)
+    console = app.test_client()
+    alerts: list[Alert] = []
+    rt = TableRuntime(detector, profiles.load("linyi"), table="t1", record=record_into(store, "t1"),
+                      alert=alerts.append, outside=written_by_others(store, "t1"))
+    rt.record(Deal, leader="E")
+    rt.zones["E"].tracker.stable = Laid(("S5",), (0.95,), (), ((),))
+    rt.record(PlayCards, **rt.zone("E"))
+    r = console.post("/api/tables/t1/referee/missed", headers=auth, json={"seat": "N", "cards": ["HR"],
+                                                                        "why": "the camera missed it"})
+    assert r.status_code == 201 and r.get_json()["seq"] == 3
+    rt.process(Frame(np.zeros((720, 1280, 3), np.uint8), 1.0, 0))  # the next frame takes the act in
+    assert rt.match.hand.turn == "W" and rt.match.hand.top[0] == "N"
+    assert rt.zones["N"].tracker.on_table["HR"] == 1
+    assert [(p.seq, p.cards, p.choices) for p in rt.count.plays] == [(2, ("S5",), ((("S5", 0.95),),)),
+                                                                     (3, ("HR",), ())]
+    # a referee act lands between the runtime's look at the record and its write: the write
+    # finds the seq taken, and the event is taken in and the pass written after it
+    news = rt.outside
+
+    def late_referee():
+        out = news()
+        if not any(s.body["type"] == "penalty" for s in store.events("t1")):
+            console.post("/api/tables/t1/referee/penalty", headers=auth,
+                         json={"seat": "E", "penalty": "warning", "why": "slow"})
+        return out
+
+    rt.outside = late_referee
+    passed = rt.record(Pass, seat="W")
+    stored = [s.body for s in store.events("t1")]
+    assert [(b["seq"], b["type"]) for b in stored] == [(0, "header"), (1, "deal"), (2, "play"), (3, "missed"),
+                                                       (4, "penalty"), (5, "pass")]
+    assert passed.seq == 5 and rt.match.next_seq == 6 and rt.match.hand.turn == "S"
+    assert rt.match.violations == [] and [e.seq for e in rt.events] == [0, 1, 2, 3, 4, 5]
+    # the referee corrects the runtime's own play (East laid S6, not S5): sure from now on
+    console.post("/api/tables/t1/referee/correction", headers=auth, json={"target": 2, "cards": ["S6"], "why": "6"})
+    rt.process(Frame(np.zeros((720, 1280, 3), np.uint8), 2.0, 1))
+    assert [(p.seq, p.cards, p.choices) for p in rt.count.plays] == [(3, ("HR",), ()), (2, ("S6",), ())]
+    assert rt.match.hand.trick[0][2] == ("S6",)
+    again = TableRuntime(detector, profiles.load("linyi"), table="t1",
+                         resume=[event_from_json(s.body) for s in store.events("t1")])
+    assert [e.event for e in again.match.history] == [e.event for e in rt.match.history]
+    assert "outside_refused" not in {a.code for a in alerts}
+    app.config["HUB"].stop()
+
+
+def test_a_stored_event_the_live_match_cannot_take_is_told_and_its_seq_left_alone(detector):
+    """Another writer stored what does not follow from the table's record (a play before any
+    deal): the referee is told, and the table's next event takes the seq after it."""
+    from engine.events import Deal
+
+    refused = PlayCards(seq=1, t=0.5, seat="E", cards=("S3",))
+    written: list = []
+
+    def sink(event):
+        if event.seq == 1:  # the store holds the other writer's event 1
+            from scorer.store import SeqTaken
+            raise SeqTaken("taken")
+        written.append(event)
+
+    alerts: list[Alert] = []
+    news = iter([[refused]])
+    rt = TableRuntime(detector, profiles.load("linyi"), record=sink, alert=alerts.append,
+                      outside=lambda: next(news, []))
+    deal = rt.record(Deal, leader="E")
+    assert deal.seq == 2 and written[-1] == deal and rt.match.hand is not None
+    assert [a.code for a in alerts] == ["outside_refused"]
+    assert "#1" in alerts[0].text("en") and "第1条" in alerts[0].text("zh")
