@@ -120,10 +120,11 @@ ALERTS: dict[str, tuple[str, str]] = {
                     "camera: seat {seat}'s play zone is seen at {px:.1f} px/cm, too coarse to read most cards "
                     "(at least {least:g}, better {good:g}): bring the camera closer, zoom in, or use 1080p"),
     "zone_covered": ("{seat}家：出牌区上有东西，既不是空桌面，也认不出牌（手？认不出的牌？）：移开之前不识别；"
-                     "如有出牌，请裁判核对",
+                     "如有出牌，请裁判核对，漏记的可在裁判台补录",
                      "seat {seat}: something lies over the play zone that is neither bare table nor cards "
                      "the camera can read (a hand? a card it cannot read?); nothing there is read until it "
-                     "clears, and a referee should check any play laid there"),
+                     "clears, and a referee should check any play laid there (one the camera missed can be "
+                     "put in at the referee console)"),
     "zone_new_bare": ("{seat}家：出牌区已{seconds:g}秒没有变化，也没认出牌：此后把它当作空的出牌区",
                       "seat {seat}: the play zone has looked the same for {seconds:g} s with no card read; "
                       "taken as its empty look from now on"),
