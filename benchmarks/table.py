@@ -9,6 +9,9 @@ light and noise; some with injected illegal plays), scans each video with the sa
 - alerts: every violation the truth's replay finds must be found on the same play, and none
   other (false alerts);
 - the hand's result (finishing order) must be the same;
+- the referee's work: the fewest acts at the console (corrections, missed plays put in)
+  that make the record's plays and passes the truth's (``scorer.compare.referee_fixes``),
+  and whether the record so fixed replays to the right result with no false alert;
 - latency: scanned event time minus the moment the cards lay still (video time, so the
   waiting for a zone to settle is in it), plus the time the runtime took over that frame;
 - speed: video seconds scanned per wall second.
@@ -37,9 +40,9 @@ if not __package__:  # run as a file: make the project importable
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from engine.events import PlayCards, with_corrections  # noqa: E402
-from engine.record import parse_lines, replay  # noqa: E402
+from engine.record import Record, parse_lines, replay  # noqa: E402
 from scorer import profiles  # noqa: E402
-from scorer.compare import key, matched_plays, plays_of  # noqa: E402
+from scorer.compare import key, matched_plays, plays_of, referee_fixes, with_fixes  # noqa: E402
 from scorer.table_runtime import TableRuntime  # noqa: E402
 from vision.camera import VideoFile  # noqa: E402
 from vision.detector import CardDetector, committed_finder  # noqa: E402
@@ -54,6 +57,12 @@ def alerts_by_play(match, events) -> Counter:
         event = by_seq.get(v.seq)
         out[(v.code, key(event) if isinstance(event, PlayCards) else (v.seat, ()))] += 1
     return out
+
+
+def acts_made(acts: list[dict]) -> str:
+    """`` (n correction, m missed)``."""
+    kinds = Counter(act["type"] for act in acts)
+    return " (" + ", ".join(f"{kind} ×{n}" for kind, n in sorted(kinds.items())) + ")" if kinds else ""
 
 
 def codes(counts: Counter) -> str:
@@ -126,16 +135,30 @@ def main() -> None:
             totals.update(plays=len(t_plays), exact=len(pairs), extra=len(s_plays) - len(pairs),
                           alerts=sum(want.values()), alerted=hit, false_alerts=false, results_right=int(right),
                           finished=int(finished))
+            fixes = referee_fixes(truth_record.events, runtime.events)
+            fixed_events = with_fixes(runtime.events, fixes.acts)
+            fixed = replay(Record(fixed_events, list(range(1, len(fixed_events) + 1))), profiles.load)
+            fixed_false = sum((alerts_by_play(fixed, fixed_events) - want).values())
+            fixed_right = finished and fixed.hand is not None and fixed.hand.outcome is not None \
+                and t_hand.outcome.order == fixed.hand.outcome.order
+            totals.update(acts=len(fixes.acts), made_up=len(fixes.made_up), fixed_false=fixed_false,
+                          fixed_right=int(fixed_right))
             result = ("right" if right else "WRONG") if finished else "not reached (cut short)"
             print(f"game {seed} ({meta['style']}, {'illegal plays' if mistakes else 'legal'}): "
                   f"{len(pairs)}/{len(t_plays)} plays exact, {len(s_plays) - len(pairs)} extra, "
-                  f"alerts {hit}/{sum(want.values())}, false alerts {false}{codes(false_codes)}, result {result}",
-                  flush=True)
+                  f"alerts {hit}/{sum(want.values())}, false alerts {false}{codes(false_codes)}, result {result}; "
+                  f"referee acts to make it exact {len(fixes.acts)}{acts_made(fixes.acts)}"
+                  f"{f', {len(fixes.made_up)} events made up' if fixes.made_up else ''}, then false alerts "
+                  f"{fixed_false}, result {'right' if fixed_right else 'WRONG'}", flush=True)
     frame_times.sort()
     print(f"\n{args.games} games at {args.size}: {totals['exact']}/{totals['plays']} plays read exactly "
           f"({totals['exact'] / max(1, totals['plays']):.2%}; target ≥ 99%), {totals['extra']} extra plays")
     print(f"illegal plays alerted: {totals['alerted']}/{totals['alerts']}; false alerts: {totals['false_alerts']}; "
           f"results right: {totals['results_right']}/{totals['finished']} finished hands")
+    print(f"referee acts at the console to make every record exact: {totals['acts']} "
+          f"({totals['acts'] / max(1, args.games):.1f} a game); events made up that no act takes back: "
+          f"{totals['made_up']}; so fixed, false alerts {totals['fixed_false']}, results right "
+          f"{totals['fixed_right']}/{totals['finished']}")
     if latencies:
         latencies.sort()
         print(f"latency from lying still to the event: median {statistics.median(latencies):.2f} s, "

@@ -1,4 +1,5 @@
-"""How a record read by the camera compares with the truth: plays read exactly.
+"""How a record read by the camera compares with the truth: plays read exactly, and the
+referee's acts that would make it exact.
 
 A play is read exactly when the same seat's play holds exactly the same cards (duplicates
 included; order aside, since the record keeps the order laid only for the wildcard's
@@ -8,7 +9,9 @@ an extra play costs only itself, not every play after it.
 
 from __future__ import annotations
 
-from engine.events import Event, PlayCards, with_corrections
+from dataclasses import dataclass
+
+from engine.events import Event, Missed, Pass, PlayCards, event_from_json, with_corrections
 
 
 def key(event: PlayCards) -> tuple[str, tuple[str, ...]]:
@@ -38,3 +41,73 @@ def plays_of(events: list[Event]) -> list[PlayCards]:
     """The record's plays as it stands: each corrected one (by a referee, or by the camera
     reading the hand again, ``vision.recount``) as corrected."""
     return [e for e in with_corrections(events) if isinstance(e, PlayCards)]
+
+
+#: an event the camera made up costs this much in ``referee_fixes``: the console cannot
+#: take an event back, only correct it into another play or pass of the same seat
+MADE_UP = 1000
+
+
+@dataclass(frozen=True)
+class Fixes:
+    """What a referee must do at the console to make a camera's record say what happened:
+    the acts (``correction`` and ``missed`` events, without seq and t), and the events the
+    camera made up that no act can take back."""
+
+    acts: list[dict]
+    made_up: list[Event]
+
+
+def actions(events: list[Event]) -> list[PlayCards | Pass]:
+    """The plays and passes as the record, corrected, has them, in the order played."""
+    return [e.as_event() if isinstance(e, Missed) else e for e in with_corrections(events)
+            if isinstance(e, (PlayCards, Pass, Missed))]
+
+
+def referee_fixes(truth: list[Event], seen: list[Event]) -> Fixes:
+    """The fewest referee acts that turn the plays and passes of ``seen`` (a camera's record)
+    into those of ``truth``: a seat's play or pass read wrong is corrected, one never
+    recorded is put in before the event it came before (an edit distance, each act costing
+    one, an event made up costing ``MADE_UP``)."""
+    a, b = actions(truth), actions(seen)
+
+    def same(x, y) -> bool:
+        return x.seat == y.seat and type(x) is type(y) and sorted(getattr(x, "cards", ())) == \
+            sorted(getattr(y, "cards", ()))
+
+    cost = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a), -1, -1):
+        for j in range(len(b), -1, -1):
+            if i == len(a) or j == len(b):
+                cost[i][j] = (len(a) - i) + MADE_UP * (len(b) - j)
+                continue
+            options = [1 + cost[i + 1][j], MADE_UP + cost[i][j + 1]]
+            if a[i].seat == b[j].seat:
+                options.append(cost[i + 1][j + 1] + (0 if same(a[i], b[j]) else 1))
+            cost[i][j] = min(options)
+    acts, made_up, i, j = [], [], 0, 0
+    while i < len(a) or j < len(b):
+        if i < len(a) and j < len(b) and a[i].seat == b[j].seat and \
+                cost[i][j] == cost[i + 1][j + 1] + (0 if same(a[i], b[j]) else 1):
+            if not same(a[i], b[j]):
+                acts.append({"type": "correction", "target": b[j].seq, "cards": list(getattr(a[i], "cards", ()))})
+            i, j = i + 1, j + 1
+        elif i < len(a) and cost[i][j] == 1 + cost[i + 1][j]:
+            act = {"type": "missed", "seat": a[i].seat, "cards": list(getattr(a[i], "cards", ()))}
+            if j < len(b):
+                act["before"] = b[j].seq
+            acts.append(act)
+            i += 1
+        else:
+            made_up.append(b[j])
+            j += 1
+    return Fixes(acts, made_up)
+
+
+def with_fixes(seen: list[Event], acts: list[dict], by: str = "referee") -> list[Event]:
+    """``seen`` with a referee's acts appended as its next events."""
+    out = list(seen)
+    for act in acts:
+        last = out[-1]
+        out.append(event_from_json({"seq": last.seq + 1, "t": last.t, "by": by, "why": "", **act}))
+    return out

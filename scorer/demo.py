@@ -16,6 +16,7 @@ up until Ctrl-C.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from argparse import Namespace
@@ -38,12 +39,21 @@ PRESS_AFTER_S = 0.8
 WAIT_S = 3.0
 
 
-def fresh_store() -> Store:
+#: the demo's referee account (its password is made afresh each run and printed)
+REFEREE = "demo"
+
+
+def fresh_store() -> tuple[Store, str]:
+    """A new demo store, with a referee account whose password it returns: the demo's user
+    can try the console (correct a play, put in one the camera missed) on a live table."""
     VAR.mkdir(exist_ok=True)
     db = VAR / "demo.db"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
-    return Store(db)
+    store = Store(db)
+    password = secrets.token_urlsafe(9)
+    store.add_user(REFEREE, password)
+    return store, password
 
 
 def presses(truth: Record) -> list[tuple[float, str, bool]]:
@@ -68,10 +78,13 @@ def _ready(due: tuple[float, str, bool], runtime, t: float) -> bool:
     return not laid or bool(runtime.zones[seat].tracker.new_cards()) or t >= at + WAIT_S
 
 
-def _serve(store: Store, port: int, stop_words: str) -> None:
+def _serve(store: Store, port: int, stop_words: str, password: str, lang: str) -> None:
     serve_in_background(store, port, connection_limit=200, ident="guandan-demo")
     base = f"http://127.0.0.1:{port}"
     print(f"# live: {base}/  ·  table {base}/table/demo  ·  OBS overlay {base}/overlay/demo  ({stop_words})",
+          flush=True)
+    print(f"# {'裁判台' if lang == 'zh' else 'referee console'} {base}/referee  "
+          f"({'用户' if lang == 'zh' else 'user'} {REFEREE}, {'密码' if lang == 'zh' else 'password'} {password})",
           flush=True)
 
 
@@ -83,7 +96,7 @@ def run_camera_demo(args: Namespace) -> None:
     from vision.detector import CardDetector, committed_finder
 
     truth = parse_lines(DEMO_TRUTH.read_text(encoding="utf-8").splitlines())
-    store = fresh_store()
+    store, password = fresh_store()
     lang = args.lang
 
     into_store = record_into(store, "demo")
@@ -103,7 +116,7 @@ def run_camera_demo(args: Namespace) -> None:
                            outside=written_by_others(store, "demo"))  # the referee console's acts
     runtime.warm_up()
     clock, box = start_clock("emulator", runtime)
-    _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops")
+    _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops", password, lang)
     camera = LiveCamera(str(DEMO_VIDEO), paced=True, speed=args.speed).start()
     due = presses(truth)
     try:
@@ -158,10 +171,10 @@ def play_back(store: Store, table: str, record: Record, speed: float, stop: thre
 
 def serve_record_demo(args: Namespace, record_path: Path) -> None:
     """The bundled match record played back into the store while the dashboard shows it."""
-    store = fresh_store()
+    store, password = fresh_store()
     record = parse_lines(record_path.read_text(encoding="utf-8").splitlines())
     store.add_table("demo", record.header.to_json())
-    _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops")
+    _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops", password, args.lang)
     try:
         play_back(store, "demo", record, args.speed)
         threading.Event().wait()

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -149,6 +150,12 @@ def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_e
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "# live: http://127.0.0.1" in out
     assert not list(tmp_path.glob("guandan-pty-*"))  # the emulated clock's serial pair went with it
+    # the referee console can be tried: the account printed is in the demo's store
+    from scorer.demo import REFEREE, VAR
+    from scorer.store import Store
+
+    said = re.search(rf"# referee console http://127.0.0.1:{port}/referee +\(user {REFEREE}, password (\S+)\)", out)
+    assert said and Store(VAR / "demo.db").check_password(REFEREE, said.group(1))
 
 
 def test_profiles_lists_and_shows():
