@@ -548,11 +548,13 @@ class TableRuntime:
         """Seats the turn went past without laying anything knocked: record their passes.
 
         A camera cannot see a knock, so which seats passed is read from who lays next. Mostly
-        that is the seats between; but cards that cannot beat the table, laid by the seat
-        that would lead once everyone had passed (the trick's winner, or its partner when the
-        winner has just gone out: 接风), after the trick was turned face down (the top play's
-        zone cleared), came after a whole round of passes. With the trick still lying there
-        they are a play under it, for the engine to flag."""
+        that is the seats between; but cards laid by the seat that would lead once everyone
+        had passed (the trick's winner, or its partner when the winner has just gone out:
+        接风), after the trick was turned face down (the top play's zone cleared), came after
+        a whole round of passes, whether or not they would beat the trick (game 102: the
+        partner's lead of an ace after a king that went out was taken as played on the king,
+        two passes short). With the trick still lying there, cards that cannot beat it are a
+        play under it, for the engine to flag."""
         for turn in self._passes_for(seat, cards)[0]:
             self.record(Pass, seat=turn)
 
@@ -562,7 +564,7 @@ class TableRuntime:
         hand = self.match.hand
         if hand is None or hand.phase != "play" or hand.top is None:
             return [], None
-        if not self.zones[hand.top[0]].tracker.on_table and not self._beats_table(cards):
+        if not self.zones[hand.top[0]].tracker.on_table:
             passed, trial = self._pass_on(hand, seat, whole_round=True)
             if trial.top is None and trial.turn == seat:
                 return passed, trial

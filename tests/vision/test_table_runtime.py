@@ -450,10 +450,12 @@ def test_an_earlier_misread_play_is_corrected_when_the_hand_read_together_says_s
 
 def test_a_partner_leading_after_a_player_went_out_is_read_as_a_round_of_passes(detector):
     """接风: a seat plays its last cards, everyone passes (knocks a camera cannot see), the
-    trick is turned face down, and its partner leads. Cards that cannot beat the table, laid
-    by that partner then, came after a whole round of passes — not a play under the table
-    (a false does_not_beat). Laid while the trick still lies there, they are one."""
+    trick is turned face down, and its partner leads. Cards laid by that partner then came
+    after a whole round of passes — not a play under the table (a false does_not_beat), nor
+    one on it when they would beat it. Laid while the trick still lies there, cards that
+    cannot beat it are a play under it."""
     import random
+    from collections import Counter
 
     from engine.bots import self_play
     from engine.events import Deal, Pass
@@ -485,6 +487,22 @@ def test_a_partner_leading_after_a_player_went_out_is_read_as_a_round_of_passes(
     assert sorted(e.seat for e in made if isinstance(e, Pass)) == sorted(others)
     assert isinstance(made[-1], PlayCards) and made[-1].cards == lead and made[-1].seat == partner(out)
     assert rt.match.violations == [] and rt.match.hand.top[0] == partner(out)
+    # cards that would beat the table, laid by that partner once the trick lies face down:
+    # a lead after the round of passes too, not a play on the trick
+    rt = TableRuntime(detector, profile, resume=hidden[:cut])
+    rt.zones[out].tracker.on_table.clear()
+    ranks = Counter(card[1] for card in spare)
+    rank = next(r for r in "KQJT98765" if ranks[r] >= 4)
+    bomb = tuple(card for card in spare if card[1] == rank)[:4]
+    assert rt._beats_table(bomb)
+    tracker = rt.zones[partner(out)].tracker
+    tracker.on_table.clear()
+    tracker.stable = Laid(bomb, (0.9,) * 4, (), ((),) * 4)
+    before = len(rt.events)
+    rt._commit(partner(out))
+    made = rt.events[before:]
+    assert sorted(e.seat for e in made if isinstance(e, Pass)) == sorted(others)
+    assert [seat for seat, *_ in rt.match.hand.trick] == [partner(out)] and rt.match.violations == []
     # the same cards laid while the trick still lies on the table: a play under it
     rt = TableRuntime(detector, profile, resume=hidden[:cut])
     tracker = rt.zones[partner(out)].tracker
