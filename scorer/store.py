@@ -154,6 +154,11 @@ class Store:
         row = self._one("SELECT MAX(id) FROM events")
         return row[0] or 0
 
+    def body_at(self, table: str, seq: int) -> dict | None:
+        """The stored event ``seq`` of ``table`` (None: none stored)."""
+        row = self._one("SELECT body FROM events WHERE table_id = ? AND seq = ?", (table, seq))
+        return None if row is None else json.loads(row[0])
+
     def next_seq(self, table: str) -> int:
         row = self._one("SELECT MAX(seq) FROM events WHERE table_id = ?", (table,))
         return 0 if row[0] is None else row[0] + 1

@@ -137,6 +137,7 @@ def cmd_run(args: Namespace) -> None:
     if stored:
         print(_say(args.lang, f"# 第{table}桌：接着已存的{len(stored)}条记录继续",
                    f"# table {table}: going on from its {len(stored)} stored events"), file=sys.stderr)
+    hall = _hall_relay(args, store, table) if args.hall else None
     runtime.warm_up()
     recording = Path(args.camera).is_file()  # a video file stands in for the camera, in real time
     camera = LiveCamera(args.camera, paced=recording,
@@ -159,6 +160,27 @@ def cmd_run(args: Namespace) -> None:
         camera.stop()
         if clock is not None:
             clock.stop()
+        if hall is not None:
+            hall.close()
+
+
+def _hall_relay(args: Namespace, store, table: str):
+    """The table as a node of a hall (``scorer.hall.relay``): checked before the camera
+    starts, so a mistyped broker address stops the command at once."""
+    from scorer.hall import topics
+    from scorer.hall.broker import check_reachable, parse_broker
+    from scorer.hall.node import Node
+    from scorer.hall.outbox import Outbox
+    from scorer.hall.relay import Relay
+
+    broker = parse_broker(args.hall)
+    check_reachable(broker)
+    topics.check_name("table", table)
+    node = Node(broker, Outbox(args.outbox or f"outbox-{table}.db"), [table], hall=args.hall_name).start()
+    relay = Relay(store, table, node).start()
+    print(_say(args.lang, f"# 第{table}桌记录同步到赛场服务器 {broker}（赛场 {args.hall_name}）",
+               f"# table {table}'s record goes to the hall at {broker} (hall {args.hall_name})"), file=sys.stderr)
+    return relay
 
 
 def start_clock(port: str, runtime):
@@ -218,4 +240,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")
     p.add_argument("--weights", help="detector (default: the committed model)")
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of the console and alerts (default zh)")
+    p.add_argument("--hall", metavar="BROKER", help="also send the table's record to a hall over MQTT "
+                   "(mqtt://HOST:PORT of its broker; docs/hall.md); the table's own store and console stay")
+    p.add_argument("--hall-name", default="main", help="the hall's name in the topics (default main)")
+    p.add_argument("--outbox", help="with --hall: the node's outbox, events not yet sent (default outbox-TABLE.db)")
     p.set_defaults(func=cmd_run)

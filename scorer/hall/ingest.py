@@ -50,10 +50,13 @@ class IngestStats:
     malformed: int = 0
     held: int = 0  # waiting now for an earlier event
     resend_requests: int = 0
+    #: a node's event whose seq the store already held under another event (a referee's act
+    #: written at the hall server took it): the node's is not stored, and is logged
+    conflicts: int = 0
 
     def line(self) -> str:
         return (f"{self.stored} stored, {self.duplicates} duplicate(s), {self.malformed} malformed, "
-                f"{self.held} held, {self.resend_requests} resend request(s)")
+                f"{self.held} held, {self.resend_requests} resend request(s), {self.conflicts} conflict(s)")
 
 
 @dataclass
@@ -166,12 +169,26 @@ class Ingest:
         for table, header in headers.items():
             self.store.add_table(table, header)
             self.stats.stored += 1
-        for ids in self.store.append_many(ready).values():
+        for table, ids in self.store.append_many(ready).items():
             fresh = sum(i is not None for i in ids)
             self.stats.stored += fresh
-            self.stats.duplicates += len(ids) - fresh
+            for body, stored_id in zip(ready[table], ids, strict=True):
+                if stored_id is None:
+                    self._stored_already(table, body)
         for *_, mid in batch:
             self.client.ack(mid, topics.QOS)
+
+    def _stored_already(self, table: str, body: dict) -> None:
+        """The store held this seq already: a resend (the same event), or another event
+        under the node's seq — a referee's act written here while the node's event was on
+        its way (docs/hall.md) — which loses the node's event; that is told loudly."""
+        if self.store.body_at(table, body["seq"]) == body:
+            self.stats.duplicates += 1
+            return
+        self.stats.conflicts += 1
+        log.error("table %s: the node's event %d (%s) was not stored: the hall's store holds another event "
+                  "under that seq (an act written at the hall server? acts belong at the table's console)",
+                  table, body["seq"], body.get("type"))
 
     def _check(self, table: str, seq_text: str, payload: bytes) -> dict | None:
         """The event as the record format defines it, or ``None`` (counted, logged)."""

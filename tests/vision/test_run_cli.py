@@ -10,6 +10,7 @@ import threading
 import time
 import urllib.request
 
+from tests.hall.broker import needs_mosquitto
 from tests.ports import free_port
 from vision.render_game import render
 
@@ -74,3 +75,36 @@ def test_run_reads_a_recording_into_the_store_and_a_restart_goes_on_from_it(tmp_
         table.wait_for(f"# 第t1桌实时记分：http://127.0.0.1:{port}/table/t1")
     finally:
         table.stop()
+
+
+@needs_mosquitto
+def test_run_sends_the_tables_record_to_a_hall(tmp_path):
+    """``guandan run --hall``: a camera table as a hall's node. The hall's store ends up with
+    the table's record, seq for seq; a mistyped broker stops the command in one line."""
+    from scorer.hall.broker import parse_broker
+    from scorer.hall.ingest import Ingest
+    from scorer.store import Store
+    from tests.hall.broker import Mosquitto
+    from tests.hall.conftest import wait_for
+
+    render(11, tmp_path, size=(1280, 720), max_events=3)
+    db, port = tmp_path / "table.db", free_port()
+    broker = Mosquitto(tmp_path / "broker").start()
+    hall = Store(tmp_path / "hall.db")
+    ingest = Ingest(hall, parse_broker(broker.url), "h1").start()
+    table = Table("--camera", str(tmp_path / "game.mp4"), "--db", str(db), "--table", "t1", "--port", str(port),
+                  "--hall", broker.url, "--hall-name", "h1", "--outbox", str(tmp_path / "outbox.db"), "--lang", "en")
+    try:
+        table.wait_for(f"# table t1's record goes to the hall at {parse_broker(broker.url)} (hall h1)")
+        table.wait_for("the recording has ended")
+        local = Store(db)
+        wait_for(lambda: [s.body for s in hall.events("t1")] == [s.body for s in local.events("t1")]
+                 and any(s.body["type"] == "play" for s in hall.events("t1")), 30, "the record at the hall")
+    finally:
+        table.stop()
+        ingest.stop()
+        broker.kill()
+    bad = subprocess.run([sys.executable, "-m", "scorer.cli", "run", "--camera", str(tmp_path / "game.mp4"),
+                          "--db", str(db), "--hall", "mqtt://127.0.0.1:1"], capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 2 and "cannot reach the MQTT broker" in bad.stderr and "Traceback" not in bad.stderr
