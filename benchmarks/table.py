@@ -9,7 +9,8 @@ light and noise; some with injected illegal plays), scans each video with the sa
 - alerts: every violation the truth's replay finds must be found on the same play, and none
   other (false alerts);
 - the hand's result (finishing order) must be the same;
-- the referee's work: the fewest acts at the console (corrections, missed plays put in)
+- the referee's work: the fewest acts at the console (corrections, missed plays put in,
+  events voided)
   that make the record's plays and passes the truth's (``scorer.compare.referee_fixes``),
   and whether the record so fixed replays to the right result with no false alert;
 - latency: scanned event time minus the moment the cards lay still (video time, so the
@@ -60,8 +61,8 @@ def alerts_by_play(match, events) -> Counter:
 
 
 def acts_made(acts: list[dict]) -> str:
-    """`` (n correction, m missed)``."""
-    kinds = Counter(act["type"] for act in acts)
+    """`` (correction ×n, missed ×m, void ×k)``."""
+    kinds = Counter("void" if act.get("void") else act["type"] for act in acts)
     return " (" + ", ".join(f"{kind} ×{n}" for kind, n in sorted(kinds.items())) + ")" if kinds else ""
 
 
@@ -136,19 +137,17 @@ def main() -> None:
                           alerts=sum(want.values()), alerted=hit, false_alerts=false, results_right=int(right),
                           finished=int(finished))
             fixes = referee_fixes(truth_record.events, runtime.events)
-            fixed_events = with_fixes(runtime.events, fixes.acts)
+            fixed_events = with_fixes(runtime.events, fixes)
             fixed = replay(Record(fixed_events, list(range(1, len(fixed_events) + 1))), profiles.load)
             fixed_false = sum((alerts_by_play(fixed, fixed_events) - want).values())
             fixed_right = finished and fixed.hand is not None and fixed.hand.outcome is not None \
                 and t_hand.outcome.order == fixed.hand.outcome.order
-            totals.update(acts=len(fixes.acts), made_up=len(fixes.made_up), fixed_false=fixed_false,
-                          fixed_right=int(fixed_right))
+            totals.update(acts=len(fixes), fixed_false=fixed_false, fixed_right=int(fixed_right))
             result = ("right" if right else "WRONG") if finished else "not reached (cut short)"
             print(f"game {seed} ({meta['style']}, {'illegal plays' if mistakes else 'legal'}): "
                   f"{len(pairs)}/{len(t_plays)} plays exact, {len(s_plays) - len(pairs)} extra, "
                   f"alerts {hit}/{sum(want.values())}, false alerts {false}{codes(false_codes)}, result {result}; "
-                  f"referee acts to make it exact {len(fixes.acts)}{acts_made(fixes.acts)}"
-                  f"{f', {len(fixes.made_up)} events made up' if fixes.made_up else ''}, then false alerts "
+                  f"referee acts to make it exact {len(fixes)}{acts_made(fixes)}, then false alerts "
                   f"{fixed_false}, result {'right' if fixed_right else 'WRONG'}", flush=True)
     frame_times.sort()
     print(f"\n{args.games} games at {args.size}: {totals['exact']}/{totals['plays']} plays read exactly "
@@ -156,9 +155,8 @@ def main() -> None:
     print(f"illegal plays alerted: {totals['alerted']}/{totals['alerts']}; false alerts: {totals['false_alerts']}; "
           f"results right: {totals['results_right']}/{totals['finished']} finished hands")
     print(f"referee acts at the console to make every record exact: {totals['acts']} "
-          f"({totals['acts'] / max(1, args.games):.1f} a game); events made up that no act takes back: "
-          f"{totals['made_up']}; so fixed, false alerts {totals['fixed_false']}, results right "
-          f"{totals['fixed_right']}/{totals['finished']}")
+          f"({totals['acts'] / max(1, args.games):.1f} a game); so fixed, false alerts {totals['fixed_false']}, "
+          f"results right {totals['fixed_right']}/{totals['finished']}")
     if latencies:
         latencies.sort()
         print(f"latency from lying still to the event: median {statistics.median(latencies):.2f} s, "

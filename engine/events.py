@@ -209,17 +209,35 @@ BY_CAMERA = "camera"
 @dataclass(frozen=True)
 class Correction(Event):
     """A referee's correction of a misread play or pass (event ``target``): the cards that
-    were really laid (none: it was a pass). The original line stays in the record; replay
-    uses the latest correction in its place."""
+    were really laid (none: it was a pass), or with ``void`` that it never happened at all
+    (the camera made it up: cards knocked into a zone, a hand's cards shown by mistake).
+    The original line stays in the record; replay uses the latest correction in its place."""
 
     target: int = 0
     cards: tuple[str, ...] = ()
     by: str = ""
     why: str = ""
+    void: bool = False
     type = "correction"
 
     def _fields(self) -> dict:
-        return {"target": self.target, "cards": list(self.cards), "by": self.by, "why": self.why}
+        out = {"target": self.target, "cards": list(self.cards), "by": self.by, "why": self.why}
+        if self.void:
+            out["void"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class Struck(Event):
+    """A play or pass a correction voided, as replay takes it (``with_corrections``): kept
+    in its place for the log, acting on nothing. Never a line of a record."""
+
+    struck: Event | None = None
+    type = "struck"
+
+    @property
+    def seat(self) -> str:
+        return self.struck.seat
 
 
 @dataclass(frozen=True)
@@ -385,7 +403,13 @@ def _referee_act(cls, base: dict, data: dict) -> Event:
         raise RecordError(f"a {cls.type} must say which referee made it ('by')")
     who = {"by": by, "why": str(data.get("why", ""))}
     if cls is Correction:
-        return Correction(**base, target=_target(data, "target"), cards=_cards(data.get("cards")), **who)
+        void = data.get("void", False)
+        if not isinstance(void, bool):
+            raise RecordError(f"'void' must be true or false, got {void!r}")
+        cards = _cards(data.get("cards", []) if void else data.get("cards"))
+        if void and cards:
+            raise RecordError("a void correction takes the event back: it has no cards")
+        return Correction(**base, target=_target(data, "target"), cards=cards, void=void, **who)
     if cls is Missed:
         before = data.get("before")
         if before is not None and (_target(data, "before") >= base["seq"]):
@@ -528,9 +552,9 @@ def with_corrections(events: list[Event]) -> list[Event]:
     """The events as the table really went. A referee's ``Missed`` play or pass moves from
     its own line to just before the event it names (several before one event keep their
     order); each play or pass a referee corrected is replaced, in its place, by the latest
-    correction (no cards: a pass). Correction lines stay where they were written, so the
-    log shows who corrected what and why. A ``Missed`` placed before an event that is not
-    a play or pass of the record breaks the record."""
+    correction (no cards: a pass; ``void``: a ``Struck`` event). Correction lines stay
+    where they were written, so the log shows who corrected what and why. A ``Missed``
+    placed before an event that is not a play or pass of the record breaks the record."""
     placed = sorted((e for e in events if isinstance(e, Missed) and e.before is not None), key=lambda e: e.seq)
     latest = {e.target: e for e in events if isinstance(e, Correction)}
     if not placed and not latest:
@@ -549,6 +573,8 @@ def with_corrections(events: list[Event]) -> list[Event]:
 def _as_corrected(event: Event, fix: Correction | None) -> Event:
     if fix is None:
         return event
+    if fix.void and isinstance(event, (PlayCards, Pass, Missed)):
+        return Struck(seq=event.seq, t=event.t, struck=event)
     if isinstance(event, Missed):
         return replace(event, cards=fix.cards)
     if isinstance(event, (PlayCards, Pass)):

@@ -28,6 +28,7 @@ from engine.events import (
     Press,
     RecordError,
     Resume,
+    Struck,
     TimeCalled,
     with_corrections,
 )
@@ -65,6 +66,8 @@ class Entry:
     @property
     def line(self) -> Event:
         """The event as its record line has it."""
+        if isinstance(self.event, Struck):
+            return self.event.struck
         return self.missed or self.event
 
 
@@ -190,7 +193,10 @@ class Match:
             return self._correct(event)
         if isinstance(event, Missed):
             return self._missed(event)
-        self._last_seq = event.seq
+        if isinstance(event, Struck) and isinstance(event.struck, Missed) and event.struck.before is not None:
+            self._placed.add(event.seq)  # a missed play taken back, in the place it was put
+        else:
+            self._last_seq = event.seq
         entry = Entry(event, hand=self.hand.number if self.hand else None)
         if isinstance(event, Header):
             raise RecordError("a second header line")
@@ -208,7 +214,7 @@ class Match:
             entry.violations = [Violation("clock_overrun", event.seat, event.seq, {
                 "action": event.action, "limit": event.limit, "elapsed": event.elapsed,
                 "penalty": event.penalty})]
-        elif isinstance(event, (Pause, Resume, AlertDone, Correction)):
+        elif isinstance(event, (Pause, Resume, AlertDone, Correction, Struck)):
             pass  # kept for the referee's log (a correction has acted already: _correct)
         elif isinstance(event, LevelAdjust):
             self._adjust(event.side, event.levels)
@@ -235,11 +241,17 @@ class Match:
         (``engine.events.with_corrections``): the match is worked out again from its header
         with the corrected play or pass, so what follows it — cards seen, who is out, the
         violations raised — is what it would have been had the play been read right. One
-        already in place (a replay applies them first) is only logged. A correction that
+        already in place (a replay applies them first) is only logged. A void one strikes
+        the play or pass out (a ``Struck`` entry stays for the log). A correction that
         leaves the record impossible raises ``RecordError`` and changes nothing."""
         target = next((e.event for e in self.history if e.event.seq == event.target), None)
-        in_place = (isinstance(target, PlayCards) and target.cards == event.cards) or \
-            (isinstance(target, Pass) and not event.cards) or not isinstance(target, (PlayCards, Pass))
+        if target is None:  # no such event: worked out again, the correction acting on nothing
+            in_place = False
+        elif event.void:
+            in_place = not isinstance(target, (PlayCards, Pass))
+        else:
+            in_place = (isinstance(target, PlayCards) and target.cards == event.cards) or \
+                (isinstance(target, Pass) and not event.cards) or not isinstance(target, (PlayCards, Pass, Struck))
         if in_place:
             self._replaying = True
             try:

@@ -26,6 +26,7 @@ from engine.events import (
     Report,
     Resist,
     Resume,
+    Struck,
     TimeCalled,
     Tribute,
 )
@@ -103,9 +104,14 @@ def entry_lines(match: Match, entry: Entry, lang: str) -> Iterator[str]:
         yield f"* {term('pause', lang)} {ev.reason}".rstrip()
     elif isinstance(ev, Resume):
         yield f"* {term('resume', lang)}"
+    elif isinstance(ev, Struck):
+        what = " ".join(getattr(ev.struck, "cards", ())) or term("PASS", lang)
+        yield "  " + term("struck", lang, seat=seat, what=what)
     elif isinstance(ev, Correction):
         cards = " ".join(ev.cards) or term("PASS", lang)
-        if ev.by == BY_CAMERA:
+        if ev.void:
+            yield "* " + term("void_correction", lang, target=ev.target, by=ev.by, why=ev.why)
+        elif ev.by == BY_CAMERA:
             yield "* " + term("camera_correction", lang, target=ev.target, cards=cards)
         else:
             yield "* " + term("correction", lang, target=ev.target, cards=cards, by=ev.by, why=ev.why)

@@ -9,8 +9,6 @@ an extra play costs only itself, not every play after it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.events import Event, Missed, Pass, PlayCards, event_from_json, with_corrections
 
 
@@ -43,19 +41,6 @@ def plays_of(events: list[Event]) -> list[PlayCards]:
     return [e for e in with_corrections(events) if isinstance(e, PlayCards)]
 
 
-#: an event the camera made up costs this much in ``referee_fixes``: the console cannot
-#: take an event back, only correct it into another play or pass of the same seat
-MADE_UP = 1000
-
-
-@dataclass(frozen=True)
-class Fixes:
-    """What a referee must do at the console to make a camera's record say what happened:
-    the acts (``correction`` and ``missed`` events, without seq and t), and the events the
-    camera made up that no act can take back."""
-
-    acts: list[dict]
-    made_up: list[Event]
 
 
 def actions(events: list[Event]) -> list[PlayCards | Pass]:
@@ -64,11 +49,11 @@ def actions(events: list[Event]) -> list[PlayCards | Pass]:
             if isinstance(e, (PlayCards, Pass, Missed))]
 
 
-def referee_fixes(truth: list[Event], seen: list[Event]) -> Fixes:
-    """The fewest referee acts that turn the plays and passes of ``seen`` (a camera's record)
-    into those of ``truth``: a seat's play or pass read wrong is corrected, one never
-    recorded is put in before the event it came before (an edit distance, each act costing
-    one, an event made up costing ``MADE_UP``)."""
+def referee_fixes(truth: list[Event], seen: list[Event]) -> list[dict]:
+    """The fewest referee acts (``correction`` and ``missed`` events, without seq and t)
+    that turn the plays and passes of ``seen`` (a camera's record) into those of ``truth``:
+    a seat's play or pass read wrong is corrected, one never recorded is put in before the
+    event it came before, one made up is voided (an edit distance, each act costing one)."""
     a, b = actions(truth), actions(seen)
 
     def same(x, y) -> bool:
@@ -79,13 +64,13 @@ def referee_fixes(truth: list[Event], seen: list[Event]) -> Fixes:
     for i in range(len(a), -1, -1):
         for j in range(len(b), -1, -1):
             if i == len(a) or j == len(b):
-                cost[i][j] = (len(a) - i) + MADE_UP * (len(b) - j)
+                cost[i][j] = (len(a) - i) + (len(b) - j)
                 continue
-            options = [1 + cost[i + 1][j], MADE_UP + cost[i][j + 1]]
+            options = [1 + cost[i + 1][j], 1 + cost[i][j + 1]]
             if a[i].seat == b[j].seat:
                 options.append(cost[i + 1][j + 1] + (0 if same(a[i], b[j]) else 1))
             cost[i][j] = min(options)
-    acts, made_up, i, j = [], [], 0, 0
+    acts, i, j = [], 0, 0
     while i < len(a) or j < len(b):
         if i < len(a) and j < len(b) and a[i].seat == b[j].seat and \
                 cost[i][j] == cost[i + 1][j + 1] + (0 if same(a[i], b[j]) else 1):
@@ -99,9 +84,9 @@ def referee_fixes(truth: list[Event], seen: list[Event]) -> Fixes:
             acts.append(act)
             i += 1
         else:
-            made_up.append(b[j])
+            acts.append({"type": "correction", "target": b[j].seq, "cards": [], "void": True})
             j += 1
-    return Fixes(acts, made_up)
+    return acts
 
 
 def with_fixes(seen: list[Event], acts: list[dict], by: str = "referee") -> list[Event]:

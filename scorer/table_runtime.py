@@ -253,8 +253,9 @@ class TableRuntime:
 
     def _heed(self, event: Event) -> None:
         """A referee's act on the hand in play: a corrected play's cards, or a missed play's,
-        count as sure in the hand's count (never read again); a missed play lying in the trick
-        is in its seat's zone, so the camera does not take its cards for a new play."""
+        count as sure in the hand's count (never read again), and a voided play's not at all;
+        a missed play lying in the trick is in its seat's zone, so the camera does not take
+        its cards for a new play."""
         hand = self.match.hand
         if self.count is None or hand is None or hand.outcome is not None:
             return

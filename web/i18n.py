@@ -19,6 +19,7 @@ PAGE: dict[str, tuple[str, str]] = {
     "ack": ("确认", "acknowledge"), "dismiss": ("撤销", "dismiss"), "apply_penalty": ("判罚", "apply penalty"),
     "reason": ("理由", "reason"), "correct_play": ("更正出牌", "correct a play"), "event_no": ("事件号", "event #"),
     "add_missed": ("补录漏记的出牌", "put in a missed play"),
+    "void_event": ("作废（此事件并未发生）", "void (it never happened)"),
     "before_no": ("补在事件号之前（空：补在最后）", "before event # (empty: at the end)"),
     "no_cards_pass": ("不填牌即为“过”", "no cards: a pass"),
     "cards": ("牌", "cards"), "adjust_levels": ("调整级数", "adjust levels"), "levels_by": ("级数", "levels"),

@@ -81,7 +81,8 @@ def act():
         fields = {"seat": form.get("seat"), "penalty": form.get("penalty"), "why": why,
                   "alert": _int(form.get("alert")) if form.get("alert") else None}
     elif kind == "correction":
-        fields = {"target": _int(form.get("target")), "cards": _cards(form.get("cards")), "why": why}
+        fields = {"target": _int(form.get("target")), "cards": _cards(form.get("cards")), "why": why,
+                  **({"void": True} if form.get("void") else {})}
     elif kind == "missed":
         before = (form.get("before") or "").strip()
         fields = {"seat": form.get("seat"), "cards": _cards(form.get("cards")), "why": why,

@@ -208,3 +208,59 @@ def test_a_missed_play_that_would_break_the_record_changes_nothing():
         match.push(Missed(seq=events[-1].seq + 1, t=0.0, seat=last_play.seat, cards=("HR", "HR", "SB", "SB"),
                           before=last_play.seq, by="li"))
     assert (len(match.history), len(match.hands), match.levels, match.result, match.next_seq) == before
+
+
+# --- an event the camera made up, voided by a referee -----------------------------------
+
+def test_a_voided_play_is_struck_out_and_a_later_correction_brings_it_back():
+    """The camera took cards knocked into North's zone for a play: voided, the trick reads as
+    it went (West to act after East); corrected again later, the play is back as corrected."""
+    record = parse_lines([HEADER, DEAL, '{"seq":2,"t":2,"type":"play","seat":"E","cards":["S3"]}',
+                          '{"seq":3,"t":3,"type":"play","seat":"S","cards":["S4"]}',
+                          '{"seq":4,"t":4,"type":"play","seat":"N","cards":["S5"]}'])
+    match = replay(record, profiles.load)
+    assert {v.code for v in match.violations} == {"out_of_turn"}  # South's S4 before North
+    match.push(parse_lines([HEADER, '{"seq":5,"t":5,"type":"correction","target":3,"void":true,'
+                                    '"by":"li","why":"knocked in"}']).events[1])
+    assert match.violations == [] and match.hand.turn == "W" and match.hand.top[0] == "N"
+    assert [e.event.type for e in match.history] == ["header", "deal", "play", "struck", "play", "correction"]
+    assert "* referee struck out #3: it never happened (li: knocked in)" in "\n".join(account(match, "en"))
+    again = replay(parse_lines([HEADER, DEAL, *(
+        '{"seq":2,"t":2,"type":"play","seat":"E","cards":["S3"]}',
+        '{"seq":3,"t":3,"type":"play","seat":"S","cards":["S4"]}',
+        '{"seq":4,"t":4,"type":"play","seat":"N","cards":["S5"]}',
+        '{"seq":5,"t":5,"type":"correction","target":3,"void":true,"by":"li","why":"knocked in"}')]), profiles.load)
+    assert [e.event for e in again.history] == [e.event for e in match.history]
+    match.push(parse_lines([HEADER, '{"seq":6,"t":6,"type":"correction","target":3,"cards":["S4"],"by":"li",'
+                                    '"why":"it was a play after all"}']).events[1])
+    assert {v.code for v in match.violations} == {"out_of_turn"} and match.hand.counts["S"] == 26
+
+
+@pytest.mark.parametrize("before", [None, 2])
+def test_a_missed_play_put_in_by_mistake_can_be_voided_and_brought_back(before):
+    """Put in at the end or before an event, voided, then corrected back: live and on
+    replay alike."""
+    place = "" if before is None else f',"before":{before}'
+    seat = "N" if before is None else "S"
+    lines = [HEADER, DEAL, '{"seq":2,"t":2,"type":"play","seat":"E","cards":["S3"]}',
+             f'{{"seq":3,"t":3,"type":"missed","seat":"{seat}","cards":["S9"]{place},"by":"li"}}']
+    match = replay(parse_lines(lines), profiles.load)
+    turn = match.hand.turn
+    acts = ['{"seq":4,"t":4,"type":"correction","target":3,"void":true,"by":"li"}',
+            '{"seq":5,"t":5,"type":"correction","target":3,"cards":["ST"],"by":"li"}']
+    match.push(parse_lines([HEADER, acts[0]]).events[1])
+    assert match.next_seq == 5 and "struck" in [e.event.type for e in match.history]
+    assert match.hand.counts == {"E": 26, "S": 27, "W": 27, "N": 27}
+    match.push(parse_lines([HEADER, acts[1]]).events[1])
+    assert match.hand.turn == turn and "ST" in {c for _, _, cards, _ in match.hand.trick for c in cards}
+    again = replay(parse_lines(lines + acts), profiles.load)
+    assert [e.event for e in again.history] == [e.event for e in match.history] and again.next_seq == 6
+
+
+@pytest.mark.parametrize("line,message", [
+    ('{"seq":2,"t":2,"type":"correction","target":1,"void":true,"cards":["S5"],"by":"li"}', "no cards"),
+    ('{"seq":2,"t":2,"type":"correction","target":1,"void":"yes","by":"li"}', "true or false"),
+])
+def test_a_void_correction_is_checked(line, message):
+    with pytest.raises(RecordError, match=message):
+        parse_lines([HEADER, line])

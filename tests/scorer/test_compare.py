@@ -6,7 +6,9 @@ from engine.bots import self_play
 from engine.events import Deal, Pass, PlayCards
 from engine.record import Record, replay
 from scorer import profiles
+from scorer.account import account
 from scorer.compare import actions, matched_plays, plays_of, referee_fixes, with_fixes
+from scorer.i18n import term
 
 
 def truth_hand(seed: int = 2):
@@ -37,20 +39,31 @@ def test_a_misread_play_a_missed_play_and_its_passes_are_put_right_by_the_fewest
     seen = renumbered(seen)
     assert len(matched_plays(plays_of(truth), plays_of(seen))) == len(plays) - 2
     fixes = referee_fixes(truth, seen)
-    assert fixes.made_up == []
-    assert [a["type"] for a in fixes.acts] == ["correction", "missed"]
-    assert fixes.acts[0]["cards"] == list(truth[misread].cards)
-    assert fixes.acts[1]["seat"] == truth[missed].seat and fixes.acts[1]["before"] == seen[missed].seq
-    fixed = with_fixes(seen, fixes.acts)
+    assert [a["type"] for a in fixes] == ["correction", "missed"]
+    assert fixes[0]["cards"] == list(truth[misread].cards) and not fixes[0].get("void")
+    assert fixes[1]["seat"] == truth[missed].seat and fixes[1]["before"] == seen[missed].seq
+    fixed = with_fixes(seen, fixes)
     key = [(type(e), e.seat, getattr(e, "cards", ())) for e in actions(truth)]
     assert [(type(e), e.seat, getattr(e, "cards", ())) for e in actions(fixed)] == key
     assert replayed(fixed).hand.outcome.order == replayed(truth).hand.outcome.order
     assert replayed(fixed).violations == [] and replayed(seen).violations != []
 
 
-def test_an_event_the_camera_made_up_cannot_be_taken_back():
+def test_events_the_camera_made_up_are_voided_and_the_record_replays_as_it_went():
+    """A pass out of turn and a play of cards knocked into a zone, both made up: voided, the
+    hand replays as it went (the struck events stay in the log, acting on nothing)."""
     truth = truth_hand()
-    first = next(n for n, e in enumerate(truth) if isinstance(e, PlayCards))
-    seen = renumbered(truth[:first + 1] + [Pass(seq=0, t=truth[first].t, seat="W")] + truth[first + 1:])
+    first, later = [n for n, e in enumerate(truth) if isinstance(e, PlayCards)][:2]
+    ghost = PlayCards(seq=0, t=truth[later].t, seat=truth[later].seat, cards=("SB",))
+    seen = renumbered(truth[:first + 1] + [Pass(seq=0, t=truth[first].t, seat="W")] + truth[first + 1:later + 1]
+                      + [ghost] + truth[later + 1:])
     fixes = referee_fixes(truth, seen)
-    assert fixes.acts == [] and [(e.seat, e.type) for e in fixes.made_up] == [("W", "pass")]
+    assert fixes == [{"type": "correction", "target": first + 1, "cards": [], "void": True},
+                     {"type": "correction", "target": later + 2, "cards": [], "void": True}]
+    fixed = with_fixes(seen, fixes)
+    match = replayed(fixed)
+    assert match.violations == [] and match.hand.outcome.order == replayed(truth).hand.outcome.order
+    assert [e.event.type for e in match.history].count("struck") == 2
+    text = "\n".join(account(match, "en"))
+    assert f"referee struck out #{first + 1}: it never happened (referee: )" in text
+    assert "West  pass (struck out)" in text and f"{term(ghost.seat, 'en')}  SB (struck out)" in text

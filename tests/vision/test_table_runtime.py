@@ -566,6 +566,11 @@ def test_a_referees_acts_at_the_console_reach_the_live_table_and_no_event_is_los
     rt.process(Frame(np.zeros((720, 1280, 3), np.uint8), 2.0, 1))
     assert [(p.seq, p.cards, p.choices) for p in rt.count.plays] == [(3, ("HR",), ()), (2, ("S6",), ())]
     assert rt.match.hand.trick[0][2] == ("S6",)
+    # and strikes out the 大王 after all (put in by mistake): no longer counted
+    console.post("/api/tables/t1/referee/correction", headers=auth, json={"target": 3, "void": True, "why": "no"})
+    rt.process(Frame(np.zeros((720, 1280, 3), np.uint8), 3.0, 2))
+    assert [(p.seq, p.cards) for p in rt.count.plays] == [(2, ("S6",))]
+    assert "struck" in [e.event.type for e in rt.match.history]
     again = TableRuntime(detector, profiles.load("linyi"), table="t1",
                          resume=[event_from_json(s.body) for s in store.events("t1")])
     assert [e.event for e in again.match.history] == [e.event for e in rt.match.history]

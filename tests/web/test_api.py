@@ -140,6 +140,29 @@ def test_a_referee_puts_in_a_play_the_camera_missed(client, token):
         "header", "deal", "play", "pass", "missed", "pass"]
 
 
+def test_a_referee_voids_an_event_the_camera_made_up(client, token):
+    """Cards knocked into South's zone were taken for a play, out of turn: voided, the alert
+    goes, the play stays in the log struck out; a void with cards is refused."""
+    auth = {"Authorization": f"Bearer {token}"}
+    client.post("/api/tables", json={"id": "t9", "header": header_json()}, headers=auth)
+    client.post("/api/tables/t9/events", headers=auth, json={"events": [
+        {"seq": 1, "t": 1, "type": "deal", "leader": "E"},
+        {"seq": 2, "t": 2, "type": "play", "seat": "E", "cards": ["S5"]},
+        {"seq": 3, "t": 3, "type": "play", "seat": "S", "cards": ["D9"]}]})
+    assert [a["code"] for a in client.get("/api/tables/t9").get_json()["alerts"]] == ["out_of_turn"]
+    r = client.post("/api/tables/t9/referee/correction", headers=auth,
+                    json={"target": 3, "void": True, "cards": ["D9"], "why": "knocked in"})
+    assert r.status_code == 400 and "no cards" in r.get_json()["error"]
+    r = client.post("/api/tables/t9/referee/correction", headers=auth,
+                    json={"target": 3, "void": True, "why": "knocked in"})
+    assert r.status_code == 201 and r.get_json()["void"] is True
+    snap = client.get("/api/tables/t9").get_json()
+    assert snap["alerts"] == [] and snap["hand"]["to_act"] == ["N"]
+    assert snap["hand"]["seats"]["S"]["cards"] == 27
+    log = sum((line["zh"] for line in snap["log"]), [])
+    assert "  南  D9（已作废）" in log and "* 裁判作废第3条：此事件并未发生（li：knocked in）" in log
+
+
 def test_login_needs_csrf_hashed_password_and_is_rate_limited(client, store):
     assert client.post("/referee/login", data={"user": "li", "password": PASSWORD}).status_code == 400  # no CSRF
     r, _ = login(client, password="wrong-one")

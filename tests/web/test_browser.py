@@ -119,6 +119,20 @@ def test_a_referee_puts_in_a_missed_play_from_the_console(server, browser, token
     assert "裁判补录第4条（摄像头漏记），补在第3条之前：北 HR（li：摄像头没认出大王）" in table.inner_text("#log")
     assert table.locator("#alerts li.open").count() == 0
     table.screenshot(path=str(ARTIFACTS / "table-missed-play.png"))
+    # the camera then took cards knocked into East's zone for a play: the referee voids it
+    post(server, "/api/tables/t9/events", {"events": [
+        {"seq": 5, "t": 9, "type": "play", "seat": "E", "cards": ["D4"]}]}, token)
+    table.wait_for_selector("#alerts li.open")
+    ref.goto(server + "/referee")
+    ref.click("#ref-t9 details.tools summary")
+    form = ref.locator("#ref-t9 form.correction")
+    form.locator('input[name="target"]').fill("5")
+    form.locator('input[name="void"]').check()
+    form.locator('input[name="why"]').fill("牌碰进了出牌区")
+    form.locator('button[type="submit"]').click()
+    ref.wait_for_selector(".flash")
+    table.wait_for_function("document.querySelectorAll('#alerts li.open').length === 0", timeout=5000)
+    assert "裁判作废第5条：此事件并未发生（li：牌碰进了出牌区）" in table.inner_text("#log")
     ref.close()
     table.close()
 

@@ -44,7 +44,7 @@ def as_stored(bodies: list[dict], first_id: int = 1) -> list[StoredEvent]:
 def candidates(k: int) -> list[list[dict]]:
     """Writes to try on the demo record's first ``k`` events: the true next event, a resend,
     a deal, a play with a gap in seq, a forfeit then a play, a correction, a missed play put
-    before the last play (or after it), a repeated seq."""
+    before the last play (or after it), the last play voided, a repeated seq."""
     t = DEMO[k - 1]["t"]
     writes = [[DEMO[k - 1]],
               [{"seq": k, "t": t, "type": "deal", "leader": "E"}],
@@ -60,7 +60,9 @@ def candidates(k: int) -> list[list[dict]]:
         seat = plays[-1]["seat"]
         writes += [[{"seq": k, "t": t, "type": "missed", "seat": seat, "cards": [], "before": plays[-1]["seq"],
                      "by": "li", "why": "a pass the camera missed"}],
-                   [{"seq": k, "t": t, "type": "missed", "seat": seat, "cards": ["S3"], "by": "li", "why": ""}]]
+                   [{"seq": k, "t": t, "type": "missed", "seat": seat, "cards": ["S3"], "by": "li", "why": ""}],
+                   [{"seq": k, "t": t, "type": "correction", "target": plays[-1]["seq"], "void": True,
+                     "by": "li", "why": "made up"}]]
     return writes
 
 
