@@ -298,6 +298,25 @@ class Penalty(Event):
 
 
 @dataclass(frozen=True)
+class CameraNote(Event):
+    """What a table's camera told its operator about a play or a zone, kept for the referee:
+    ``code`` names the note (worded in each language by ``scorer.i18n.ALERTS``), ``values``
+    fill its wording, ``seat`` is the seat it is about. Acts on nothing: the referee's
+    queue shows it (a card it could not read, a reading it mended), with the means to act."""
+
+    code: str = ""
+    values: dict = field(default_factory=dict)
+    seat: str | None = None
+    type = "camera_note"
+
+    def _fields(self) -> dict:
+        out: dict = {"code": self.code, "values": dict(self.values)}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        return out
+
+
+@dataclass(frozen=True)
 class AlertDone(Event):
     """A referee acknowledges an alert (event ``alert``) or dismisses it with a reason."""
 
@@ -361,7 +380,7 @@ class Resume(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (Header, Deal, Tribute, Resist, GiveBack, PlayCards, Pass, Report, TimeCalled, Forfeit,
-                Press, Overrun, Pause, Resume, Correction, Missed, LevelAdjust, Penalty, AlertDone)
+                Press, Overrun, Pause, Resume, Correction, Missed, LevelAdjust, Penalty, AlertDone, CameraNote)
 }
 CLOCK_ACTIONS = ("tribute", "return", "first_lead", "play")
 
@@ -541,6 +560,16 @@ def event_from_json(data: object) -> Event:
             raise RecordError(f"'elapsed' must be seconds, got {elapsed!r}")
         return Overrun(**base, seat=_seat(data), action=action, limit=limit, elapsed=float(elapsed),
                        penalty=str(data.get("penalty", "warning")))
+    if cls is CameraNote:
+        code, values, seat = data.get("code"), data.get("values", {}), data.get("seat")
+        if not isinstance(code, str) or not code:
+            raise RecordError("a camera note needs its 'code'")
+        if not isinstance(values, dict) or not all(
+                isinstance(v, (str, int, float, bool)) or v is None for v in values.values()):
+            raise RecordError(f"'values' must be an object of plain values, got {values!r}")
+        if seat is not None and seat not in SEATS:
+            raise RecordError(f"'seat' must be one of E, S, W, N, got {seat!r}")
+        return CameraNote(**base, code=code, values=values, seat=seat)
     if cls is Pause:
         return Pause(**base, reason=str(data.get("reason", "")))
     if cls is Resume:

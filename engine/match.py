@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from engine.cards import NATURAL, RANKS
 from engine.events import (
     AlertDone,
+    CameraNote,
     Correction,
     Deal,
     Event,
@@ -41,7 +42,7 @@ from engine.violations import Violation
 LEVELS = RANKS  # 2 … A
 #: what may still be recorded once the result stands: the referee working through the
 #: alerts and correcting misreads, and the clock's own notes
-AFTER_THE_END = (AlertDone, Correction, Missed, Pause, Resume, Press, Overrun)
+AFTER_THE_END = (AlertDone, Correction, Missed, Pause, Resume, Press, Overrun, CameraNote)
 PASSED = len(LEVELS)  # index standing for "passed A"
 
 
@@ -214,7 +215,7 @@ class Match:
             entry.violations = [Violation("clock_overrun", event.seat, event.seq, {
                 "action": event.action, "limit": event.limit, "elapsed": event.elapsed,
                 "penalty": event.penalty})]
-        elif isinstance(event, (Pause, Resume, AlertDone, Correction, Struck)):
+        elif isinstance(event, (Pause, Resume, AlertDone, Correction, Struck, CameraNote)):
             pass  # kept for the referee's log (a correction has acted already: _correct)
         elif isinstance(event, LevelAdjust):
             self._adjust(event.side, event.levels)

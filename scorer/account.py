@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from engine.events import (
     BY_CAMERA,
     AlertDone,
+    CameraNote,
     Correction,
     Deal,
     Forfeit,
@@ -32,7 +33,7 @@ from engine.events import (
 )
 from engine.match import Entry, Match
 from engine.plays import JOKER_RANK, Play
-from scorer.i18n import TERMS, level_name, term, violation
+from scorer.i18n import TERMS, camera_note_text, level_name, term, violation
 
 
 def rank_name(rank: str, lang: str) -> str:
@@ -104,6 +105,8 @@ def entry_lines(match: Match, entry: Entry, lang: str) -> Iterator[str]:
         yield f"* {term('pause', lang)} {ev.reason}".rstrip()
     elif isinstance(ev, Resume):
         yield f"* {term('resume', lang)}"
+    elif isinstance(ev, CameraNote):
+        yield f"* {term('camera_note', lang)}: {camera_note_text(ev, lang)}"
     elif isinstance(ev, Struck):
         what = " ".join(getattr(ev.struck, "cards", ())) or term("PASS", lang)
         yield "  " + term("struck", lang, seat=seat, what=what)

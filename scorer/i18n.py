@@ -51,6 +51,7 @@ TERMS: dict[str, tuple[str, str]] = {
     "pause": ("裁判暂停计时", "clock paused by the referee"), "resume": ("继续计时", "clock resumed"),
     "correction": ("裁判更正第{target}条：{cards}（{by}：{why}）",
                    "referee corrected #{target}: {cards} ({by}: {why})"),
+    "camera_note": ("摄像头提示", "camera"),
     "void_correction": ("裁判作废第{target}条：此事件并未发生（{by}：{why}）",
                         "referee struck out #{target}: it never happened ({by}: {why})"),
     "struck": ("{seat}  {what}（已作废）", "{seat}  {what} (struck out)"),
@@ -166,6 +167,17 @@ ALERTS: dict[str, tuple[str, str]] = {
                           "{act}: seat {seat} showed {n} cards ({cards}), one was expected; "
                           "a referee must enter the {act}"),
 }
+
+
+def camera_note_text(note, lang: str) -> str:
+    """A recorded camera note (``engine.events.CameraNote``) worded as the operator heard it;
+    a code this version does not know (a newer table's) is shown as it is."""
+    if note.code not in ALERTS:
+        return f"{note.code} {note.values}"
+    try:
+        return alert_text(note.code, lang, **note.values)
+    except (KeyError, ValueError, IndexError):
+        return f"{note.code} {note.values}"
 
 
 def check_lang(lang: str) -> str:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.events import BY_CAMERA, AlertDone, Correction, Penalty, Press, RecordError, event_from_json
+from engine.events import BY_CAMERA, AlertDone, CameraNote, Correction, Penalty, Press, RecordError, event_from_json
 from engine.match import Match
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER
 from hardware.clock import action_limit
 from scorer.account import entry_lines, result_lines
-from scorer.i18n import violation
+from scorer.i18n import camera_note_text, violation
 from scorer.store import StoredEvent
 
 LOG_LINES = 60
@@ -120,10 +120,16 @@ class TableView:
             if camera:
                 items.append(("camera_recount", seats.get(e.event.target), "",
                               {"target": e.event.target, "cards": list(e.event.cards)}))
+            note = e.event if isinstance(e.event, CameraNote) else None  # the camera's own words
+            if note is not None:
+                items.append((note.code, note.seat, "", dict(note.values)))
             for code, seat, rule, detail in items:
                 seq = e.event.seq
                 shown = e.event.target if camera else seq  # the play the alert is about
-                zh, en = violation(code, "zh"), violation(code, "en")
+                if note is not None:
+                    zh, en = camera_note_text(note, "zh"), camera_note_text(note, "en")
+                else:
+                    zh, en = violation(code, "zh"), violation(code, "en")
                 alerts.append({"id": seq, "seq": shown, "t": e.event.t, "hand": e.hand, "code": code,
                                "seat": seat, "rule": rule, "detail": detail, "zh": zh, "en": en,
                                "frame": shown in frames, **done.get(seq, {"status": "open"})})

@@ -55,6 +55,7 @@ import numpy as np
 from engine.cards import BIG_JOKER, InvalidCard
 from engine.events import (
     BY_CAMERA,
+    CameraNote,
     Correction,
     Deal,
     Event,
@@ -104,6 +105,11 @@ LOOK_FLOOR = 0.1
 POOLED = 0.15
 FROZEN_S = 5.0  # a live camera's sensor noise makes every frame differ: this long the same is a frozen feed
 OUTSIDE_S = 0.5  # how often (in frame time) the record is checked for a referee's acts
+#: what the camera says about a play or a zone that the referee should see, not only the
+#: operator: recorded as ``camera_note`` events for the referee's queue (the camera's own
+#: state — markers, a frozen feed — stays on the operator's console)
+NOTED = frozenset({"zone_covered", "third_copy", "too_many_copies", "no_combination", "unlikely_flush",
+                   "would_not_beat", "recount_now", "one_card_expected"})
 SEQ_TRIES = 20  # seqs tried for one event before giving up (each lost to another writer)
 
 
@@ -137,7 +143,7 @@ class TableRuntime:
         self.events: list[Event] = [self.match.header]
         self.sink = record
         self.evidence = evidence
-        self.alert = alert or (lambda _alert: None)
+        self.tell = alert or (lambda _alert: None)  # the operator's console
         self.auto_commit = auto_commit
         self.outside = outside  # the record's other writers: new events, in seq order
         self._outside_at = -OUTSIDE_S
@@ -192,6 +198,15 @@ class TableRuntime:
 
     # --- the record ---------------------------------------------------------------------
 
+    def alert(self, alert: Alert) -> None:
+        """Tell the operator; what is about a play or a zone goes in the record too (a
+        ``camera_note``), for the referee's queue."""
+        self.tell(alert)
+        if alert.code in NOTED and self.match.hand is not None:
+            values = dict(alert.values)
+            seat = values.get("seat")
+            self.record(CameraNote, code=alert.code, values=values, seat=seat if seat in PLAY_ORDER else None)
+
     def record(self, cls, **fields) -> Event:
         """Record an event of the table's: judged by the match, then stored under the next
         free seq (what others wrote is taken in first)."""
@@ -245,8 +260,8 @@ class TableRuntime:
             try:
                 self.match.push(event)
             except RecordError as exc:
-                self.alert(Alert.of("outside_refused", seq=event.seq, why=exc.message))
                 self._seq_floor = event.seq + 1  # its seq is taken all the same
+                self.alert(Alert.of("outside_refused", seq=event.seq, why=exc.message))
                 continue
             self.events.append(event)
             self._heed(event)

@@ -139,7 +139,7 @@ def test_tribute_return_and_resistance_are_seen_between_hands(detector, seed):
     truth = [(e.type, getattr(e, "seat", None), getattr(e, "card", None), getattr(e, "seats", None))
              for e in staging.events[deal:first_play + 1]]
     seen = [(e.type, getattr(e, "seat", None), getattr(e, "card", None), getattr(e, "seats", None))
-            for e in rt.events[deal:]]
+            for e in rt.events[deal:] if e.type != "camera_note"]  # notes for the referee, not table events
     assert seen == truth, alerts
     # the tribute, return or resistance broke no rule; the cards of the hand's first play
     # (only its seat is compared above) are the detector's accuracy, which the table
@@ -225,7 +225,8 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
     laid = show(TableState(rows={"S": row, "E": [], "W": [], "N": []}), 1.5)
     assert [e.type for e in laid] == ["deal", "play"] and len(laid[1].cards) == 3
     covered = TableState(rows={"S": row, "E": [], "W": [], "N": []}, hand=("S", 1.0))
-    assert show(covered, 4.0) == []
+    told = show(covered, 4.0)  # no play: a note for the referee's queue, nothing else
+    assert [(e.type, e.code, e.seat) for e in told] == [("camera_note", "zone_covered", "S")]
     assert any("seat S: something lies over the play zone" in a for a in said(alerts))
     assert any(a.startswith("南家：出牌区上有东西，既不是空桌面，也认不出牌") for a in said(alerts, "zh"))
     knocked = TableState(rows={"S": row, "E": [], "W": [], "N": []}, knocked={"S": (1, 0.9, 0.6)})
@@ -351,6 +352,8 @@ def test_a_play_read_as_not_beating_the_table_takes_a_runner_up_that_beats_it(de
     assert f"seat {seat}: read {low}, which would not beat {top} on the table: taken as HR " \
            "(confidence 0.30); a referee should check the play" in said(alerts)
     assert any(f"认出{low}，压不过桌上的{top}：按HR记录" in a for a in said(alerts, "zh"))
+    note = rt.events[-1]  # the referee's queue has it too, from the record
+    assert (note.type, note.code, note.seat, note.values["taken"]) == ("camera_note", "would_not_beat", seat, "HR")
     tracker.on_table.clear()
     tracker.stable = Laid((low,), (0.9,), (), ((("S4", 0.05),),))  # read surely, under the table
     fields = rt.zone(seat)

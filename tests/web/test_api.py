@@ -266,3 +266,22 @@ def test_a_camera_correction_puts_the_corrected_play_before_a_referee(client, to
     assert "两副牌复核" in alert["zh"] and "corrected this play" in alert["en"]
     client.post("/api/tables/t10/referee/alert_done", headers=auth, json={"alert": 3, "action": "ack"})
     assert client.get("/api/tables/t10").get_json()["alerts"][0]["status"] == "acknowledged"
+
+
+def test_the_cameras_notes_reach_the_referees_queue_and_can_be_acknowledged(client, token):
+    """A card the camera cannot read lies in South's zone: the table's note is in the queue,
+    worded as the operator heard it, in Chinese and English."""
+    auth = {"Authorization": f"Bearer {token}"}
+    client.post("/api/tables", json={"id": "t9", "header": header_json()}, headers=auth)
+    client.post("/api/tables/t9/events", headers=auth, json={"events": [
+        {"seq": 1, "t": 1, "type": "deal", "leader": "E"},
+        {"seq": 2, "t": 2, "type": "camera_note", "code": "zone_covered", "values": {"seat": "S"}, "seat": "S"}]})
+    alerts = client.get("/api/tables/t9").get_json()["alerts"]
+    assert [(a["code"], a["seat"], a["status"]) for a in alerts] == [("zone_covered", "S", "open")]
+    assert alerts[0]["zh"].startswith("南家：出牌区上有东西") and alerts[0]["en"].startswith("seat S: something lies")
+    r = client.post("/api/tables/t9/referee/alert_done", headers=auth, json={"alert": 2, "action": "ack"})
+    assert r.status_code == 201
+    assert client.get("/api/tables/t9").get_json()["alerts"][0]["status"] == "acknowledged"
+    bad = client.post("/api/tables/t9/events", headers=auth, json={"events": [
+        {"seq": 3, "t": 3, "type": "camera_note", "values": {}}]})
+    assert bad.status_code == 400 and "'code'" in bad.get_json()["error"]
