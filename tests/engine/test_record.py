@@ -116,6 +116,20 @@ def test_the_documented_example_replays_cleanly():
     assert hand.top[0] == "N" and hand.top[1].type == "Bomb" and hand.counts["E"] == 18
 
 
+def test_the_documented_camera_record_put_right_by_a_referee_replays_as_the_docs_say():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "record-format.md").read_text(encoding="utf-8")
+    block = text.split("A camera table's record, put right", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    head = ['{"seq":0,"t":0,"type":"header","format":"guandan-record/1","profile":"linyi","reports_heard":false}',
+            '{"seq":1,"t":1,"type":"deal","leader":"E"}']
+    match = replay(parse_lines(head + block.splitlines()), profiles.load)
+    assert match.violations == [] and match.hand.turn == "S"
+    assert [(seat, cards) for seat, _, cards, _ in match.hand.trick] == [("E", ("S5",)), ("N", ("HR",)), ("W", ())]
+    assert [e.event.type for e in match.history[2:]] == ["play", "camera_note", "play", "pass", "struck",
+                                                         "correction"]
+
+
 def test_a_tribute_to_its_own_giver_is_a_broken_record():
     with pytest.raises(RecordError, match="cannot go to the seat that gives it"):
         parse_lines([HEADER, '{"seq":1,"t":1,"type":"tribute","seat":"S","card":"HR","to":"S"}'])
