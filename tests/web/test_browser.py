@@ -137,6 +137,35 @@ def test_a_referee_puts_in_a_missed_play_from_the_console(server, browser, token
     table.close()
 
 
+def test_the_cameras_note_of_a_covered_zone_offers_to_put_in_the_missed_play(server, browser, token):
+    """The camera told of something it could not read in North's zone: the queue's item has
+    the form to put North's play in, the seat already filled."""
+    new_table(server, token)
+    post(server, "/api/tables/t9/events", {"events": [
+        {"seq": 2, "t": 3, "type": "play", "seat": "E", "cards": ["S5"]},
+        {"seq": 3, "t": 4, "type": "camera_note", "code": "zone_covered", "values": {"seat": "N"}, "seat": "N"},
+        {"seq": 4, "t": 6, "type": "pass", "seat": "W"}]}, token)
+    ref = browser.new_page(viewport={"width": 1200, "height": 900})
+    ref.goto(server + "/referee/login?lang=en")
+    ref.fill('input[name="user"]', "li")
+    ref.fill('input[name="password"]', PASSWORD)
+    ref.click('button[type="submit"]')
+    item = ref.locator('#ref-t9 li.alert-item[data-alert="3"]')
+    item.wait_for()
+    assert "seat N: something lies over the play zone" in item.inner_text()
+    form = item.locator("form.missed-here")
+    form.locator('input[name="cards"]').fill("HR")
+    form.locator('input[name="before"]').fill("4")
+    form.locator('input[name="why"]').fill("the big joker was not read")
+    ref.screenshot(path=str(ARTIFACTS / "referee-covered-zone.png"))
+    form.locator('button[type="submit"]').click()
+    ref.wait_for_selector(".flash")
+    snap = json.loads(urllib.request.urlopen(server + "/api/tables/t9", timeout=5).read())
+    assert [(p["seat"], p["cards"]) for p in snap["hand"]["trick"]] == [("E", ["S5"]), ("N", ["HR"]), ("W", [])]
+    assert [a["code"] for a in snap["alerts"] if a["status"] == "open"] == ["zone_covered"]
+    ref.close()
+
+
 def test_the_hall_shows_every_table(server, browser, token):
     new_table(server, token, "t7")
     page = browser.new_page(viewport={"width": 1200, "height": 700})
