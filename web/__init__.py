@@ -8,6 +8,7 @@ the blueprints — ``pages`` (hall, table, overlay; public and read-only), ``ref
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
@@ -20,7 +21,10 @@ from web.hub import Hub
 from web.replays import Replays
 
 
-def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start_hub: bool = True) -> Flask:
+def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start_hub: bool = True,
+               fed_by_node: Callable[[str], bool] | None = None) -> Flask:
+    """The web app on ``store``. ``fed_by_node`` (a hall server's): whether a table's record
+    comes from its own node, whose console takes the referee's acts instead (docs/hall.md)."""
     if not isinstance(store, Store):
         store = Store(store)
     app = Flask(__name__)
@@ -29,6 +33,7 @@ def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start
         HUB=Hub(store),
         PROFILE_FOR=profiles.load,
         REPLAYS=Replays(),
+        FED_BY_NODE=fed_by_node or (lambda _table: False),
         LOGIN_LIMITER=LoginLimiter(),
         SECRET_KEY=store.secret_key(),
         SESSION_COOKIE_HTTPONLY=True,

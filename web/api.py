@@ -290,6 +290,10 @@ def _check_replays(table: str, new: list[dict]) -> None:
 
 def record_act(table: str, act: str, fields: dict, user: str) -> dict:
     """Build, check and store a referee's act as the table's next event."""
+    if current_app.config["FED_BY_NODE"](table):
+        abort(409, description=f"table {table}'s record comes from its own node: make referee acts at the table's "
+                               "console (guandan run's /referee); written here, an act could take a seq the node "
+                               "has already used (docs/hall.md) / 本桌记录来自其牌桌节点，请在该桌的裁判台操作")
     store, hub = _store(), _hub()
     view = hub.view(table)
     last_t = view.stored[-1].body.get("t", 0.0) if view and view.stored else 0.0

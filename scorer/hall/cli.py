@@ -86,7 +86,8 @@ def serve(args: Namespace) -> None:
 
             from web import create_app
 
-            waitress_serve(create_app(store), host=args.host, port=args.web, threads=args.threads,
+            app = create_app(store, fed_by_node=lambda table: ingest.presence.get(table) is not None)
+            waitress_serve(app, host=args.host, port=args.web, threads=args.threads,
                            channel_timeout=3600, connection_limit=args.threads + 100, ident="guandan")
         else:
             while ingest.failed is None:
