@@ -183,7 +183,7 @@ class Match:
     @property
     def next_seq(self) -> int:
         """The seq the next event of the record takes."""
-        return max(self._last_seq, *self._placed) + 1 if self._placed else self._last_seq + 1
+        return max(self._last_seq, max(self._placed, default=self._last_seq)) + 1
 
     def push(self, event: Event) -> Entry:
         """Apply the next event of the record. Raises ``RecordError`` only for a record

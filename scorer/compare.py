@@ -41,8 +41,6 @@ def plays_of(events: list[Event]) -> list[PlayCards]:
     return [e for e in with_corrections(events) if isinstance(e, PlayCards)]
 
 
-
-
 def actions(events: list[Event]) -> list[PlayCards | Pass]:
     """The plays and passes as the record, corrected, has them, in the order played."""
     return [e.as_event() if isinstance(e, Missed) else e for e in with_corrections(events)

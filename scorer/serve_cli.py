@@ -19,7 +19,7 @@ from engine.events import Event, Header, RecordError, event_from_json
 from engine.record import parse_lines
 from scorer import profiles
 from scorer.db import display, is_url
-from scorer.store import SeqTaken, Store, StoreError
+from scorer.store import SeqTaken, Store, StoreError, TableFeed
 
 DEFAULT_DB = "guandan.db"
 DB_HELP = (f"event store: a SQLite file (default {DEFAULT_DB}) or a PostgreSQL database, "
@@ -57,15 +57,8 @@ def written_by_others(store: Store, table: str) -> Callable[[], list[Event]]:
     """A live table's view of what else is written to its record (a referee's acts at the
     console, by the web server in this process or another): each call returns the events
     stored since the last call, in seq order, its own among them (the runtime skips those)."""
-    seen = [store.last_id()]
-
-    def news() -> list[Event]:
-        stored = store.events(table, after_id=seen[0])
-        if stored:
-            seen[0] = max(s.id for s in stored)
-        return [event_from_json(s.body) for s in stored]
-
-    return news
+    feed = TableFeed(store, table, after_id=store.last_id())
+    return lambda: [event_from_json(s.body) for s in feed.new()]
 
 
 def serve_in_background(store: Store, port: int, **options) -> None:

@@ -222,3 +222,21 @@ class Store:
 
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TableFeed:
+    """A table's events as they are stored, a batch at a time: each ``new`` returns those
+    stored (by any writer) since the last call, in seq order — none while the table does
+    not exist yet. Shared by what follows one table's record: the camera runtime taking a
+    referee's acts in, the relay sending the record on to a hall."""
+
+    def __init__(self, store: Store, table: str, after_id: int = 0) -> None:
+        self.store = store
+        self.table = table
+        self.seen = after_id  # the store's id of the last event returned
+
+    def new(self) -> list[StoredEvent]:
+        stored = self.store.events(self.table, after_id=self.seen)
+        if stored:
+            self.seen = max(s.id for s in stored)
+        return stored

@@ -16,18 +16,17 @@ from __future__ import annotations
 import threading
 
 from scorer.hall.node import Node
-from scorer.store import Store
+from scorer.store import Store, TableFeed
 
 RELAY_EVERY_S = 0.2
 
 
 class Relay:
     def __init__(self, store: Store, table: str, node: Node, every: float = RELAY_EVERY_S) -> None:
-        self.store = store
         self.table = table
+        self.feed = TableFeed(store, table)
         self.node = node
         self.every = every
-        self._seen = 0  # the store's id of the last event relayed
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"relay-{table}", daemon=True)
 
@@ -36,13 +35,11 @@ class Relay:
         return self
 
     def relay(self) -> int:
-        """Queue the events stored since the last call; returns how many."""
-        if not self.store.has_table(self.table):
-            return 0  # the runtime has not written the header yet
-        stored = self.store.events(self.table, after_id=self._seen)
+        """Queue the events stored since the last call (none before the runtime has written
+        the header); returns how many."""
+        stored = self.feed.new()
         if stored:
             self.node.publish_many([(self.table, s.body) for s in stored])
-            self._seen = max(s.id for s in stored)
         return len(stored)
 
     def _run(self) -> None:

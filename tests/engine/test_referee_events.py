@@ -102,15 +102,20 @@ def test_a_correction_already_in_place_is_only_logged():
     assert [e.event.type for e in match.history] == ["header", "deal", "play", "correction"]
 
 
-def test_a_correction_that_would_break_the_record_changes_nothing():
-    """The play that ended the first hand corrected to a pass: the hand would still be on
-    when the second deal came, so the correction is refused and the match stands."""
+def two_hands():
+    """A bots' match of two hands pushed live, and the play that ended its first hand."""
     events = self_play(profiles.load("linquan"), random.Random(3), max_hands=2)
     match = Match(profiles.load("linquan"), events[0])
     for event in events[1:]:
         match.push(event)
     second_deal = [e.seq for e in events if e.type == "deal"][1]
-    last_play = [e for e in events if e.type == "play" and e.seq < second_deal][-1]
+    return events, match, [e for e in events if e.type == "play" and e.seq < second_deal][-1]
+
+
+def test_a_correction_that_would_break_the_record_changes_nothing():
+    """The play that ended the first hand corrected to a pass: the hand would still be on
+    when the second deal came, so the correction is refused and the match stands."""
+    events, match, last_play = two_hands()
     before = (len(match.history), len(match.hands), match.levels, match.result)
     with pytest.raises(RecordError, match="deal"):
         match.push(Correction(seq=events[-1].seq + 1, t=0.0, target=last_play.seq, cards=(), by="li"))
@@ -197,12 +202,7 @@ def test_a_missed_play_that_breaks_the_record_names_its_line(lines, message, lin
 def test_a_missed_play_that_would_break_the_record_changes_nothing():
     """Put in before the first hand's last play, a play by a seat already out breaks the
     hand's story (the hand ends earlier or the deal comes mid-hand): refused, the match stands."""
-    events = self_play(profiles.load("linquan"), random.Random(3), max_hands=2)
-    match = Match(profiles.load("linquan"), events[0])
-    for event in events[1:]:
-        match.push(event)
-    second_deal = [e.seq for e in events if e.type == "deal"][1]
-    last_play = [e for e in events if e.type == "play" and e.seq < second_deal][-1]
+    events, match, last_play = two_hands()
     before = (len(match.history), len(match.hands), match.levels, match.result, match.next_seq)
     with pytest.raises(RecordError):
         match.push(Missed(seq=events[-1].seq + 1, t=0.0, seat=last_play.seat, cards=("HR", "HR", "SB", "SB"),

@@ -21,6 +21,20 @@ def new_table(base: str, token: str, table: str = "t9") -> None:
     post(base, f"/api/tables/{table}/events", {"events": [{"seq": 1, "t": 1, "type": "deal", "leader": "E"}]}, token)
 
 
+def referee_console(browser, server: str, start: str = "/referee"):
+    """A page on the referee console, logged in as the fixture's referee from ``start`` (the
+    console sends an anonymous visitor to the login form; the form's ``?lang=`` sets the
+    session's language)."""
+    ref = browser.new_page(viewport={"width": 1200, "height": 900})
+    ref.goto(server + start)
+    assert "/referee/login" in ref.url
+    ref.fill('input[name="user"]', "li")
+    ref.fill('input[name="password"]', PASSWORD)
+    ref.click('button[type="submit"]')
+    ref.wait_for_selector("#ref-t9")
+    return ref
+
+
 def test_overlay_is_1920x1080_transparent_without_scrollbars(server, browser):
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     page.goto(server + "/overlay/1?lang=zh")
@@ -63,13 +77,7 @@ def test_a_referee_logs_in_corrects_a_play_and_the_table_page_shows_it(server, b
     table.wait_for_selector("#alerts li.open")
     assert "not a combination" in table.inner_text("#alerts")
 
-    ref = browser.new_page(viewport={"width": 1200, "height": 900})
-    ref.goto(server + "/referee")
-    assert "/referee/login" in ref.url
-    ref.fill('input[name="user"]', "li")
-    ref.fill('input[name="password"]', PASSWORD)
-    ref.click('button[type="submit"]')
-    ref.wait_for_selector("#ref-t9")
+    ref = referee_console(browser, server)
     ref.click("#ref-t9 details.tools summary")
     form = ref.locator("#ref-t9 form.correction")
     form.locator('input[name="target"]').fill("2")
@@ -99,12 +107,7 @@ def test_a_referee_puts_in_a_missed_play_from_the_console(server, browser, token
     table = browser.new_page(viewport={"width": 1400, "height": 900})
     table.goto(server + "/table/t9")
     table.wait_for_selector("#alerts li.open")
-    ref = browser.new_page(viewport={"width": 1200, "height": 900})
-    ref.goto(server + "/referee/login")
-    ref.fill('input[name="user"]', "li")
-    ref.fill('input[name="password"]', PASSWORD)
-    ref.click('button[type="submit"]')
-    ref.wait_for_selector("#ref-t9")
+    ref = referee_console(browser, server)
     ref.click("#ref-t9 details.tools summary")
     form = ref.locator("#ref-t9 form.missed")
     assert "补录漏记的出牌" in form.inner_text()
@@ -145,11 +148,7 @@ def test_the_cameras_note_of_a_covered_zone_offers_to_put_in_the_missed_play(ser
         {"seq": 2, "t": 3, "type": "play", "seat": "E", "cards": ["S5"]},
         {"seq": 3, "t": 4, "type": "camera_note", "code": "zone_covered", "values": {"seat": "N"}, "seat": "N"},
         {"seq": 4, "t": 6, "type": "pass", "seat": "W"}]}, token)
-    ref = browser.new_page(viewport={"width": 1200, "height": 900})
-    ref.goto(server + "/referee/login?lang=en")
-    ref.fill('input[name="user"]', "li")
-    ref.fill('input[name="password"]', PASSWORD)
-    ref.click('button[type="submit"]')
+    ref = referee_console(browser, server, "/referee/login?lang=en")
     item = ref.locator('#ref-t9 li.alert-item[data-alert="3"]')
     item.wait_for()
     assert "seat N: something lies over the play zone" in item.inner_text()
