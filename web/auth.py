@@ -71,7 +71,8 @@ def referee_page(view):
     @wraps(view)
     def wrapped(*args, **kwargs):
         if current_user() is None:
-            return redirect(url_for("referee.login", next=request.path))
+            # the whole path, query included: a link's ?lang=en survives the login
+            return redirect(url_for("referee.login", next=request.full_path.rstrip("?")))
         if request.method == "POST" and not csrf_ok():
             abort(400, description="the form has expired or did not come from this site (CSRF); reload and try again")
         g.user = current_user()

@@ -285,3 +285,9 @@ def test_the_cameras_notes_reach_the_referees_queue_and_can_be_acknowledged(clie
     bad = client.post("/api/tables/t9/events", headers=auth, json={"events": [
         {"seq": 3, "t": 3, "type": "camera_note", "values": {}}]})
     assert bad.status_code == 400 and "'code'" in bad.get_json()["error"]
+
+
+def test_the_login_brings_a_referee_back_to_the_page_asked_for_with_its_language(client):
+    r = client.get("/referee?lang=en")
+    assert r.status_code == 302 and r.headers["Location"].endswith("next=/referee?lang%3Den")
+    assert client.get("/referee").headers["Location"].endswith("next=/referee")  # no stray "?"
