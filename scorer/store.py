@@ -46,6 +46,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                                 created DOUBLE PRECISION NOT NULL)""",
         "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
+    (  # 2: referee acts sent down from a hall server's console, taken once each
+        """CREATE TABLE acts (id TEXT PRIMARY KEY, table_id TEXT NOT NULL, seq INTEGER, error TEXT,
+                              taken DOUBLE PRECISION NOT NULL)""",
+    ),
 )
 
 
@@ -57,6 +61,16 @@ class StoreError(ValueError):
 class SeqTaken(StoreError):
     """The table already holds an event under this seq: another writer (a referee at the
     console) took it first. The writer takes in what was written and tries the next seq."""
+
+
+@dataclass(frozen=True)
+class ActTaken:
+    """What became of an act sent down from a hall server: stored as event ``seq``, or
+    refused with ``error``."""
+
+    table: str
+    seq: int | None
+    error: str | None
 
 
 @dataclass(frozen=True)
@@ -162,6 +176,38 @@ class Store:
     def next_seq(self, table: str) -> int:
         row = self._one("SELECT MAX(seq) FROM events WHERE table_id = ?", (table,))
         return 0 if row[0] is None else row[0] + 1
+
+    # --- acts sent down from a hall server ----------------------------------------------
+
+    def act_taken(self, act_id: str) -> ActTaken | None:
+        """What became of the act ``act_id`` (None: not taken yet)."""
+        row = self._one("SELECT table_id, seq, error FROM acts WHERE id = ?", (act_id,))
+        return None if row is None else ActTaken(*row)
+
+    def append_act(self, table: str, body: dict, act_id: str) -> ActTaken:
+        """Store the act ``act_id`` as the event ``body`` — the event and the note that the
+        act was taken in one transaction, so an act delivered again after a crash is never
+        stored twice. Taken already: what became of it then, and ``body`` is not stored.
+        Raises ``SeqTaken`` when another writer took the event's seq first."""
+        with self._db.transaction() as db:
+            row = db.execute("SELECT table_id, seq, error FROM acts WHERE id = ?", (act_id,)).fetchone()
+            if row is not None:
+                return ActTaken(*row)
+            if db.execute("SELECT 1 FROM tables WHERE id = ?", (table,)).fetchone() is None:
+                raise StoreError(f"no table {table!r}")
+            if self._insert(db, table, body) is None:
+                raise SeqTaken(f"table {table!r} already has an event {body['seq']}")
+            db.execute("INSERT INTO acts VALUES (?, ?, ?, NULL, ?)", (act_id, table, body["seq"], time.time()))
+        return ActTaken(table, body["seq"], None)
+
+    def refuse_act(self, table: str, act_id: str, error: str) -> ActTaken:
+        """Note that the act ``act_id`` was refused (the record would break with it), so
+        that it is refused once, for the reason given then. Taken already: what became of it."""
+        with self._db.transaction() as db:
+            db.execute("INSERT INTO acts VALUES (?, ?, NULL, ?, ?) ON CONFLICT DO NOTHING",
+                       (act_id, table, error, time.time()))
+            row = db.execute("SELECT table_id, seq, error FROM acts WHERE id = ?", (act_id,)).fetchone()
+        return ActTaken(*row)
 
     # --- evidence frames ----------------------------------------------------------------
 

@@ -165,9 +165,11 @@ def cmd_run(args: Namespace) -> None:
 
 
 def _hall_relay(args: Namespace, store, table: str):
-    """The table as a node of a hall (``scorer.hall.relay``): checked before the camera
-    starts, so a mistyped broker address stops the command at once."""
+    """The table as a node of a hall (``scorer.hall.relay``), taking the referee acts made
+    at the hall server's console into its store (``scorer.hall.acts``); checked before the
+    camera starts, so a mistyped broker address stops the command at once."""
     from scorer.hall import topics
+    from scorer.hall.acts import TableActs
     from scorer.hall.broker import check_reachable, parse_broker
     from scorer.hall.node import Node
     from scorer.hall.outbox import Outbox
@@ -176,7 +178,9 @@ def _hall_relay(args: Namespace, store, table: str):
     broker = parse_broker(args.hall)
     check_reachable(broker)
     topics.check_name("table", table)
-    node = Node(broker, Outbox(args.outbox or f"outbox-{table}.db"), [table], hall=args.hall_name).start()
+    acts = TableActs(store, table)
+    node = Node(broker, Outbox(args.outbox or f"outbox-{table}.db"), [table], hall=args.hall_name,
+                acts=lambda _table, act_id, message: acts.take(act_id, message)).start()
     relay = Relay(store, table, node).start()
     print(_say(args.lang, f"# 第{table}桌记录同步到赛场服务器 {broker}（赛场 {args.hall_name}）",
                f"# table {table}'s record goes to the hall at {broker} (hall {args.hall_name})"), file=sys.stderr)

@@ -8,8 +8,8 @@ the blueprints — ``pages`` (hall, table, overlay; public and read-only), ``ref
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -20,11 +20,15 @@ from web.auth import LoginLimiter, csrf_token
 from web.hub import Hub
 from web.replays import Replays
 
+if TYPE_CHECKING:
+    from scorer.hall.ingest import Ingest
+
 
 def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start_hub: bool = True,
-               fed_by_node: Callable[[str], bool] | None = None) -> Flask:
-    """The web app on ``store``. ``fed_by_node`` (a hall server's): whether a table's record
-    comes from its own node, whose console takes the referee's acts instead (docs/hall.md)."""
+               hall: Ingest | None = None) -> Flask:
+    """The web app on ``store``. ``hall``: a hall server's intake, when the app is its
+    console — a referee's act on a table whose record comes from its node goes down to
+    the node (docs/hall.md)."""
     if not isinstance(store, Store):
         store = Store(store)
     app = Flask(__name__)
@@ -33,7 +37,7 @@ def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start
         HUB=Hub(store),
         PROFILE_FOR=profiles.load,
         REPLAYS=Replays(),
-        FED_BY_NODE=fed_by_node or (lambda _table: False),
+        HALL=hall,
         LOGIN_LIMITER=LoginLimiter(),
         SECRET_KEY=store.secret_key(),
         SESSION_COOKIE_HTTPONLY=True,

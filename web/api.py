@@ -18,17 +18,9 @@ import time
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, stream_with_context
 
-from engine.events import (
-    AlertDone,
-    Correction,
-    Forfeit,
-    Header,
-    LevelAdjust,
-    Missed,
-    Penalty,
-    RecordError,
-    event_from_json,
-)
+from engine.events import Header, RecordError, event_from_json
+from scorer.hall.errors import HallError
+from scorer.referee_acts import REFEREE_ACTS, act_fields, build_act
 from scorer.store import StoreError
 from web.auth import api_writer
 from web.openapi import openapi
@@ -36,9 +28,6 @@ from web.openapi import openapi
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 KEEPALIVE_S = 15.0
-REFEREE_ACTS = {"correction": Correction, "missed": Missed, "level_adjust": LevelAdjust, "penalty": Penalty,
-                "alert_done": AlertDone, "forfeit": Forfeit}
-PLAYS = ("play", "pass", "missed")  # what a correction targets and a missed play is put before
 
 
 def _store():
@@ -274,7 +263,7 @@ def referee_act(table: str, act: str):
     if act not in REFEREE_ACTS:
         abort(404, description=f"no referee act {act!r} (one of {', '.join(REFEREE_ACTS)})")
     event = record_act(table, act, _json_body(), g.user)
-    return jsonify(event), 201
+    return jsonify(event), 202 if "sent" in event else 201
 
 
 def _check_replays(table: str, new: list[dict]) -> None:
@@ -289,31 +278,30 @@ def _check_replays(table: str, new: list[dict]) -> None:
 
 
 def record_act(table: str, act: str, fields: dict, user: str) -> dict:
-    """Build, check and store a referee's act as the table's next event."""
-    if current_app.config["FED_BY_NODE"](table):
-        abort(409, description=f"table {table}'s record comes from its own node: make referee acts at the table's "
-                               "console (guandan run's /referee); written here, an act could take a seq the node "
-                               "has already used (docs/hall.md) / 本桌记录来自其牌桌节点，请在该桌的裁判台操作")
+    """Build, check and store a referee's act as the table's next event. On a hall server's
+    console, an act on a table whose record comes from its node goes down to the node
+    instead (``scorer.hall.acts``): the answer then is ``{"sent": id, …}``, and the act
+    appears in the record when the node has stored it."""
+    hall = current_app.config["HALL"]
+    route = hall.route(table) if hall is not None else None
+    if route == "refuse":
+        abort(409, description=f"table {table}'s record comes from a node that takes no referee acts (a "
+                               "recorded match played back): make them where the record is kept / "
+                               "本桌记录来自不接受裁判操作的节点")
     store, hub = _store(), _hub()
     view = hub.view(table)
-    last_t = view.stored[-1].body.get("t", 0.0) if view and view.stored else 0.0
-    body = {k: v for k, v in fields.items() if k not in ("seq", "t", "type", "by")}
-    body |= {"seq": store.next_seq(table), "t": last_t, "type": REFEREE_ACTS[act].type, "by": user}
-    if act == "forfeit":
-        body["reason"] = str(fields.get("why", fields.get("reason", "")))
-        body.pop("why", None)
+    stored = view.stored if view else []
     try:
-        event = event_from_json(body)
-        targets = {s.seq: s.body.get("type") for s in view.stored} if view else {}
-        if isinstance(event, Correction) and targets.get(event.target) not in PLAYS:
-            raise RecordError(f"event {event.target} is not a play or a pass of table {table!r}")
-        if isinstance(event, Missed) and event.before is not None and targets.get(event.before) not in PLAYS:
-            raise RecordError(f"event {event.before} is not a play or a pass of table {table!r}")
-        if isinstance(event, (AlertDone, Penalty)) and getattr(event, "alert", None) not in (None, *targets):
-            raise RecordError(f"no event {event.alert} at table {table!r} to be an alert")
+        event = build_act(act, fields, user, [s.body for s in stored], store.next_seq(table))
     except RecordError as exc:
-        abort(400, description=str(exc))
+        abort(400, description=f"table {table}: {exc.message}")
     _check_replays(table, [event.to_json()])
+    if route == "send":
+        try:
+            act_id = hall.send_act(table, act, act_fields(event), user)
+        except HallError as exc:
+            abort(503, description=f"{exc} / 未能发往牌桌节点")
+        return {"sent": act_id, "table": table, "act": act, "state": "pending"}
     try:
         store.append(table, [event.to_json()])
     except (RecordError, StoreError) as exc:

@@ -29,6 +29,15 @@ PAGE: dict[str, tuple[str, str]] = {
     "reported": ("报牌", "reported"), "out": ("出完", "out"), "pass": ("过", "pass"), "over": ("结束", "over"),
     "lang_switch": ("English", "中文"), "record_error": ("记录有误", "record error"),
     "no_frame": ("无画面", "no frame"), "done": ("已记录", "recorded"),
+    "sent_flash": ("已发往牌桌节点；牌桌记入后即在记录中显示",
+                   "sent to the table's node: it shows in the record once the table has recorded it"),
+    "sent_acts": ("发往牌桌的裁判操作", "acts sent to the table"),
+    "sent.pending": ("等待牌桌接收", "waiting for the table"), "sent.taken": ("牌桌已接收", "taken by the table"),
+    "sent.recorded": ("已记入第{seq}条", "recorded as event {seq}"),
+    "sent.refused": ("牌桌拒绝", "refused by the table"),
+    "act.correction": ("更正", "correction"), "act.missed": ("补录", "missed play"),
+    "act.level_adjust": ("调整级数", "level adjustment"), "act.penalty": ("判罚", "penalty"),
+    "act.alert_done": ("处理警报", "alert handled"), "act.forfeit": ("弃权", "forfeit"),
 }
 
 

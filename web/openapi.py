@@ -20,6 +20,17 @@ def _op(summary: str, *, params=(), body=None, ok="OK", write=False, content="ap
     return op
 
 
+def _sent_down(op: dict) -> dict:
+    """A hall server's console sends an act on a camera table down to its node."""
+    op["responses"] |= {
+        "202": {"description": "on a hall server: sent down to the camera table's node, {sent, table, act, state}; "
+                               "it shows in the record once the table has stored it",
+                "content": {"application/json": {}}},
+        "409": _ERROR | {"description": "on a hall server: the table's node takes no referee acts"},
+        "503": _ERROR | {"description": "on a hall server: its broker did not take the act"}}
+    return op
+
+
 def openapi() -> dict:
     event = {"type": "object", "required": ["seq", "t", "type"],
              "description": "a game-record line (docs/record-format.md)"}
@@ -56,12 +67,12 @@ def openapi() -> dict:
             "/api/tables/{table}/frames/{seq}": {"post": _op(
                 "upload an event's evidence frame (JPEG body)", write=True,
                 params=[_TABLE, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])},
-            "/api/tables/{table}/referee/{act}": {"post": _op(
+            "/api/tables/{table}/referee/{act}": {"post": _sent_down(_op(
                 "a referee's act: correction, missed (a play or pass the camera never recorded, put in before "
                 "event 'before' or at the end), level_adjust, penalty, alert_done or forfeit", write=True, body=act,
                 params=[_TABLE, {"name": "act", "in": "path", "required": True, "schema": {
                     "type": "string", "enum": ["correction", "missed", "level_adjust", "penalty", "alert_done",
-                                       "forfeit"]}}])},
+                                       "forfeit"]}}]))},
             "/api/openapi.json": {"get": _op("this document")},
         },
         "components": {

@@ -1,7 +1,10 @@
 """The referee console: log in, work the alert queue, correct plays, adjust levels, forfeits.
 
 Every act becomes an event in the table's record with the referee's name and reason
-(``api.record_act``); nothing is overwritten. Forms carry the session's CSRF token.
+(``api.record_act``); nothing is overwritten. On a hall server's console an act on a
+node's table goes down to the node, and the console lists such acts until the node has
+answered (recorded as which event, or refused and why). Forms carry the session's CSRF
+token.
 """
 
 from __future__ import annotations
@@ -61,7 +64,11 @@ def console():
         snap = hub.snapshot(t["id"])
         if snap is not None:
             tables.append(json.loads(snap[1]))
-    return render_template("referee.html", lang=lang, terms=page_terms(lang), tables=tables, user=g.user)
+    hall = current_app.config["HALL"]
+    sent: dict[str, list] = {}
+    for a in hall.sent.all() if hall is not None else []:
+        sent.setdefault(a.table, []).append(a)
+    return render_template("referee.html", lang=lang, terms=page_terms(lang), tables=tables, user=g.user, sent=sent)
 
 
 @bp.post("/act")
@@ -93,8 +100,8 @@ def act():
         fields = {"side": form.get("side"), "why": why}
     else:
         abort(400, description=f"unknown act {kind!r}")
-    record_act(table, kind, fields, g.user)
-    flash(page_terms(pick_lang())["done"])
+    done = record_act(table, kind, fields, g.user)
+    flash(page_terms(pick_lang())["sent_flash" if "sent" in done else "done"])
     return redirect(_local(request.form.get("back")) or url_for("referee.console"))
 
 

@@ -86,7 +86,7 @@ def serve(args: Namespace) -> None:
 
             from web import create_app
 
-            app = create_app(store, fed_by_node=lambda table: ingest.presence.get(table) is not None)
+            app = create_app(store, hall=ingest)
             waitress_serve(app, host=args.host, port=args.web, threads=args.threads,
                            channel_timeout=3600, connection_limit=args.threads + 100, ident="guandan")
         else:

@@ -12,21 +12,27 @@ gap) is held until the events before it arrive. Duplicates (a node resending aft
 lost PUBACK, a broker redelivering) are counted and dropped. When a gap does not close,
 or a node's status says the broker acknowledged events the server never got (a broker
 killed before it saved its queue), the server asks the node to send them again.
+
+Its console's referee acts on a node's table go down to the node (``send_act``,
+``scorer.hall.acts``) and come back up with the table's record.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import queue
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 
 import paho.mqtt.client as mqtt
 
 from engine.events import Header, RecordError, event_from_json
 from scorer.hall import topics
+from scorer.hall.acts import SentActs, act_message
 from scorer.hall.broker import BrokerAddress, connect, new_client
 from scorer.hall.errors import HallError
 from scorer.hall.presence import Presence
@@ -40,6 +46,7 @@ REPAIR_MAX_S = 60.0  # the longest wait between two requests for the same table
 BUSY_BACKLOG = 5000  # while this much is queued here, gaps are probably just late
 MAX_HELD = 10_000  # out-of-order events kept per table; more are asked for again later
 MALFORMED_LOGGED = 100  # the first ones are logged one by one, then only counted
+SEND_WAIT_S = 5.0  # how long a referee's act may wait for the broker to take it
 
 
 @dataclass
@@ -77,6 +84,7 @@ class Ingest:
         self.repair_after = repair_after
         self.stats = IngestStats()
         self.presence = Presence()
+        self.sent = SentActs()
         self.failed: Exception | None = None  # set when the store cannot be written
         self._tables: dict[str, _Table] = {}
         self._queue: queue.SimpleQueue[tuple[str, str, bytes, int]] = queue.SimpleQueue()
@@ -108,7 +116,9 @@ class Ingest:
         # subscribe every time: a broker that lost its state lost the session with it
         client.subscribe([(topics.events_filter(self.hall), topics.QOS),
                           (topics.table_status_filter(self.hall), topics.QOS),
-                          (topics.node_status_filter(self.hall), topics.QOS)])
+                          (topics.node_status_filter(self.hall), topics.QOS),
+                          (topics.acts_filter(self.hall), topics.QOS),
+                          (topics.replies_filter(self.hall), topics.QOS)])
         log.info("connected to %s (session %s)", self.broker,
                  "resumed" if flags.session_present else "new")
 
@@ -121,11 +131,45 @@ class Ingest:
             ok = self.presence.table_status(parsed[1], message.payload)
         elif parsed is not None and parsed[0] == "node_status":
             ok = self.presence.node_status(parsed[1], message.payload)
+        elif parsed is not None and parsed[0] == "act":
+            ok = self.sent.sent(parsed[1], parsed[2], message.payload) if message.payload else True
+            if not message.payload:
+                self.sent.cleared(parsed[1], parsed[2])
+        elif parsed is not None and parsed[0] == "reply":
+            ok = self.sent.replied(parsed[1], parsed[2], message.payload)
         else:
             ok = False
         if not ok and message.payload:  # an empty retained message only clears a topic
-            log.warning("ignored an unreadable status on %s", message.topic)
+            log.warning("ignored an unreadable message on %s", message.topic)
         client.ack(message.mid, message.qos)
+
+    # --- the console's side ------------------------------------------------------------
+
+    def route(self, table: str) -> str | None:
+        """Where a referee's act on ``table`` goes: ``None`` — the table was made here (a
+        paper score sheet's), store it; ``"send"`` — down to its node; ``"refuse"`` — its
+        node takes no acts (a recorded match played back, the simulator)."""
+        status = self.presence.get(table)
+        if status is None:
+            return None
+        return "send" if status.acts else "refuse"
+
+    def send_act(self, table: str, act: str, fields: dict, by: str) -> str:
+        """Send a referee's act down to ``table``'s node; returns its id once the broker has
+        it. Raises ``HallError`` when the broker cannot be reached or does not take it."""
+        act_id = uuid.uuid4().hex
+        payload = act_message(act_id, act, fields, by)
+        if not self.client.is_connected():
+            raise HallError("the hall server is not connected to its broker")
+        self.sent.sent(table, act_id, payload)
+        info = self.client.publish(topics.act(self.hall, table, act_id), payload, qos=topics.QOS, retain=True)
+        with contextlib.suppress(RuntimeError):  # paho: the connection went as it was sent
+            info.wait_for_publish(SEND_WAIT_S)
+        if not info.is_published():
+            raise HallError(f"the broker has not confirmed the act within {SEND_WAIT_S:.0f} s; it may still reach "
+                            "the table: see the acts sent before making it again")
+        log.info("table %s: act %s (%s by %s) sent down to its node", table, act_id, act, by)
+        return act_id
 
     # --- the writer ----------------------------------------------------------------------
 

@@ -8,6 +8,12 @@ reconnects with backoff and resends what was in flight, and the pump carries on 
 the rest. The hall server may ask for a range again (``resend``) after a broker lost
 messages it had acknowledged; the node rewinds that table's rows and sends them again.
 
+A camera table's node also takes referee acts made at the hall server's console
+(``acts``, ``scorer.hall.acts``): the act arrives retained on ``tables/<table>/acts/<id>``,
+the pump hands it to ``acts`` (which stores it in the table's record), publishes the reply
+and clears the retained message. A node without ``acts`` says so in its status, and the
+hall server keeps refusing acts for its tables.
+
 One node is one MQTT connection. A camera table has its own (``tables=[table]``), with
 its last will on the table's status topic; the simulator lets one connection publish
 for many tables, and then the will is on the node's own status topic.
@@ -20,7 +26,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import paho.mqtt.client as mqtt
 
@@ -35,10 +41,14 @@ STATUS_EVERY_S = 10.0  # how often a table's status (its last seq) is refreshed 
 CONNECT_STEP_S = 0.005  # after a connect, a node announces its tables at most 200 a second
 IDLE_WAKE_S = 0.5
 
+#: takes one act sent down from the hall server: (table, act id, the message) → the reply
+ActTaker = Callable[[str, str, bytes], dict]
+
 
 class Node:
     def __init__(self, broker: BrokerAddress, outbox: Outbox, tables: Sequence[str], *, hall: str = "main",
-                 name: str | None = None, window: int = WINDOW, status_every: float = STATUS_EVERY_S) -> None:
+                 name: str | None = None, window: int = WINDOW, status_every: float = STATUS_EVERY_S,
+                 acts: ActTaker | None = None) -> None:
         if not tables:
             raise ValueError("a node publishes for at least one table")
         if name is None and len(tables) > 1:
@@ -50,6 +60,7 @@ class Node:
         self.outbox = outbox
         self.window = window
         self.status_every = status_every
+        self.acts = acts
         self.solo = len(self.tables) == 1
         self.will_topic = (topics.table_status(hall, next(iter(self.tables))) if self.solo
                            else topics.node_status(hall, self.name))
@@ -70,6 +81,7 @@ class Node:
         self._connected = False
         self._acks: deque[int] = deque()
         self._rewinds: deque[tuple[str, int]] = deque()
+        self._acts_in: deque[tuple[str, str, bytes]] = deque()  # (table, act id, message)
         self._inflight: dict[int, tuple[str, int]] = {}  # mid → (table, seq); pump thread only
         self._inflight_keys: set[tuple[str, int]] = set()
         self._cursor = 0  # last outbox row handed to paho
@@ -153,7 +165,8 @@ class Node:
             log.warning("node %s: the broker refused the connection (%s)", self.name, reason)
             return
         self._connected = True
-        client.subscribe([(topics.resend(self.hall, t), topics.QOS) for t in sorted(self.tables)])
+        client.subscribe([(topics.resend(self.hall, t), topics.QOS) for t in sorted(self.tables)]
+                         + [(topics.acts_filter(self.hall, t), topics.QOS) for t in sorted(self.tables) if self.acts])
         self._announce_all = True
         self._wake.set()
 
@@ -167,9 +180,15 @@ class Node:
         self._wake.set()
 
     def _on_message(self, client: mqtt.Client, userdata, message: mqtt.MQTTMessage) -> None:
-        """The hall server asks for a table's events again from ``{"from": seq}``."""
+        """The hall server asks for a table's events again from ``{"from": seq}``, or sends
+        a referee's act (an empty message is the act's topic cleared)."""
         parsed = topics.parse(self.hall, message.topic)
-        if parsed is None or parsed[0] != "resend" or parsed[1] not in self.tables:
+        if parsed is None or parsed[1] not in self.tables:
+            return
+        if parsed[0] == "act" and self.acts is not None and message.payload:
+            self._acts_in.append((parsed[1], parsed[2], message.payload))
+            self._wake.set()
+        if parsed[0] != "resend":
             return
         try:
             start = json.loads(message.payload)["from"]
@@ -192,6 +211,7 @@ class Node:
                 return
             self._apply_rewinds()
             if self._connected:
+                self._take_acts()
                 self._feed()
                 self._announce()
 
@@ -218,6 +238,21 @@ class Node:
             log.info("node %s: the hall asked for table %s again from seq %d", self.name, table, start)
             if first is not None:
                 self._cursor = min(self._cursor, first - 1)
+
+    def _take_acts(self) -> None:
+        """Store each act the hall sent, answer, and clear its retained message. An act that
+        could not be taken (the store failed) stays retained and comes again at the next
+        connect; one taken twice is answered from the store's note of it."""
+        while self._acts_in:
+            table, act_id, payload = self._acts_in.popleft()
+            try:
+                reply = self.acts(table, act_id, payload)
+            except Exception:
+                log.exception("node %s: could not take act %s for table %s", self.name, act_id, table)
+                continue
+            self.client.publish(topics.reply(self.hall, table, act_id), json.dumps(reply, ensure_ascii=False),
+                                qos=topics.QOS)
+            self.client.publish(topics.act(self.hall, table, act_id), b"", qos=topics.QOS, retain=True)
 
     def _feed(self) -> None:
         """Hand the next unsent rows to paho, oldest first, up to the window."""
@@ -276,4 +311,6 @@ class Node:
         if table is not None and state == "online":
             with self._lock:
                 body.update(last_seq=self._last[table], acked=self._acked[table])
+        if state == "online" and self.acts is not None:
+            body["acts"] = True  # the hall server may send this table's referee acts down
         return json.dumps(body)

@@ -25,6 +25,7 @@ class TableStatus:
     last_seq: int  # the last event the node wrote (-1: none yet)
     acked: int  # the last event the broker acknowledged to the node (-1: none)
     since: float  # time.time() of the change
+    acts: bool = False  # the node takes referee acts sent down from the hall's console
 
 
 class Presence:
@@ -42,7 +43,8 @@ class Presence:
             # a will says only "offline": keep what the node last said about its events
             new = TableStatus(body["state"], str(body.get("node", "")),
                               _int(body.get("last_seq"), old.last_seq if old else -1),
-                              _int(body.get("acked"), old.acked if old else -1), time.time())
+                              _int(body.get("acked"), old.acked if old else -1), time.time(),
+                              body.get("acts") is True if body["state"] == "online" else bool(old and old.acts))
             self._tables[table] = new
         if old is None or old.state != new.state:  # a hall starting up is 2,000 lines of "online"
             log.log(logging.INFO if new.state == "offline" else logging.DEBUG, "table %s is %s (node %s)",

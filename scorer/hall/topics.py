@@ -10,6 +10,11 @@ Everything lives under ``guandan/<hall>/`` so one broker can carry several halls
   (one connection can carry only one will).
 - ``tables/<table>/resend``: the server asks a node to publish again from ``{"from": seq}``
   when it sees a gap the broker lost (a broker killed before it saved its queue).
+- ``tables/<table>/acts/<id>``: a referee's act made at the hall server's console, for the
+  table's node to store; retained until the node has taken it (it then clears the topic),
+  so an act waits at the broker for a node that is away, however long.
+- ``tables/<table>/replies/<id>``: the node's word on an act: stored as which seq, or
+  refused and why (QoS 1, to the hall server's persistent session).
 """
 
 from __future__ import annotations
@@ -58,16 +63,33 @@ def resend(hall: str, table: str) -> str:
     return f"guandan/{hall}/tables/{table}/resend"
 
 
+def act(hall: str, table: str, act_id: str) -> str:
+    return f"guandan/{hall}/tables/{table}/acts/{act_id}"
+
+
+def acts_filter(hall: str, table: str = "+") -> str:
+    return f"guandan/{hall}/tables/{table}/acts/+"
+
+
+def reply(hall: str, table: str, act_id: str) -> str:
+    return f"guandan/{hall}/tables/{table}/replies/{act_id}"
+
+
+def replies_filter(hall: str) -> str:
+    return f"guandan/{hall}/tables/+/replies/+"
+
+
 def parse(hall: str, topic: str) -> tuple[str, str, str] | None:
-    """Split a topic under the hall into ``(kind, name, seq)``: kind is ``event``,
-    ``table_status``, ``node_status`` or ``resend``; seq is ``""`` except for events.
-    ``None`` for a topic that is not one of ours."""
+    """Split a topic under the hall into ``(kind, name, key)``: kind is ``event``,
+    ``table_status``, ``node_status``, ``resend``, ``act`` or ``reply``; key is the seq of
+    an event, the id of an act or reply, ``""`` otherwise. ``None`` for a topic that is not
+    one of ours."""
     prefix = f"guandan/{hall}/"
     if not topic.startswith(prefix):
         return None
     parts = topic[len(prefix):].split("/")
-    if len(parts) == 4 and parts[0] == "tables" and parts[2] == "events":
-        return "event", parts[1], parts[3]
+    if len(parts) == 4 and parts[0] == "tables" and parts[2] in ("events", "acts", "replies"):
+        return {"events": "event", "acts": "act", "replies": "reply"}[parts[2]], parts[1], parts[3]
     if len(parts) == 3 and parts[2] == "status" and parts[0] in ("tables", "nodes"):
         return ("table_status" if parts[0] == "tables" else "node_status"), parts[1], ""
     if len(parts) == 3 and parts[0] == "tables" and parts[2] == "resend":

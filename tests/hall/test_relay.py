@@ -56,25 +56,3 @@ def test_an_act_written_at_the_hall_server_that_takes_a_nodes_seq_is_told_not_lo
     assert stored(store, "t1")[5]["type"] == "penalty" and stored(store, "t1")[6] == record[6]
     assert "the node's event 5" in caplog.text and "table's console" in caplog.text
     node.stop()
-
-
-def test_the_hall_servers_console_sends_a_node_fed_tables_referee_to_its_table(address, store, outbox,
-                                                                               start_ingest, nodes):
-    """``guandan hall serve --web``: an act on a table whose record comes from its node is
-    refused, saying where to make it; a table made here takes acts as ever."""
-    ingest = start_ingest()
-    nodes.append(Node(address, outbox, ["t1"], hall=HALL).start())
-    nodes[0].publish_many(("t1", body) for body in match("t1")[:5])
-    wait_for(lambda: len(stored(store, "t1")) == 5 and ingest.presence.get("t1") is not None, what="t1")
-    store.add_user("li", "s3cret-pass")
-    auth = {"Authorization": f"Bearer {store.new_token('li')}"}
-    app = create_app(store, start_hub=False, fed_by_node=lambda table: ingest.presence.get(table) is not None)
-    client = app.test_client()
-    act = {"seat": "E", "penalty": "warning", "why": "slow"}
-    r = client.post("/api/tables/t1/referee/penalty", json=act, headers=auth)
-    assert r.status_code == 409 and "table's console" in r.get_json()["error"] and "裁判台" in r.get_json()["error"]
-    assert len(stored(store, "t1")) == 5
-    client.post("/api/tables", json={"id": "paper", "header": {**match("paper")[0], "table": "paper"}}, headers=auth)
-    client.post("/api/tables/paper/events", json={"events": match("paper")[1:3]}, headers=auth)
-    assert client.post("/api/tables/paper/referee/penalty", json=act, headers=auth).status_code == 201
-    app.config["HUB"].stop()

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import DEMO_RECORD
-from scorer.store import MIGRATIONS, Store, StoreError
+from scorer.store import MIGRATIONS, ActTaken, SeqTaken, Store, StoreError
 from scorer.tournament_store import StoreError as TournamentStoreError
 from scorer.tournament_store import TournamentStore
 from tests.ports import free_port
@@ -44,6 +44,24 @@ def store(db_target):
     store = Store(db_target)
     yield store
     store.close()
+
+
+
+def test_an_act_sent_down_from_a_hall_is_stored_with_the_note_that_it_was_taken(store):
+    """``append_act``: the event and the act's id in one write; a second delivery returns
+    what became of the first; a seq the camera took first stores neither."""
+    store.add_table("t1", header("t1"))
+    store.append("t1", events(1, 2))
+    assert store.act_taken("a1") is None
+    assert store.append_act("t1", events(3, 3)[0], "a1") == ActTaken("t1", 3, None)
+    assert store.append_act("t1", events(4, 4)[0], "a1") == ActTaken("t1", 3, None) and store.next_seq("t1") == 4
+    with pytest.raises(SeqTaken):
+        store.append_act("t1", events(3, 3)[0], "a2")
+    assert store.act_taken("a2") is None
+    assert store.refuse_act("t1", "a2", "no such play") == ActTaken("t1", None, "no such play")
+    assert store.refuse_act("t1", "a1", "late") == ActTaken("t1", 3, None)  # taken already: stays taken
+    with pytest.raises(StoreError, match="no table"):
+        store.append_act("t9", events(1, 1)[0], "a3")
 
 
 def test_appending_is_idempotent_by_table_and_seq(store):

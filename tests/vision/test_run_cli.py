@@ -80,7 +80,9 @@ def test_run_reads_a_recording_into_the_store_and_a_restart_goes_on_from_it(tmp_
 @needs_mosquitto
 def test_run_sends_the_tables_record_to_a_hall(tmp_path):
     """``guandan run --hall``: a camera table as a hall's node. The hall's store ends up with
-    the table's record, seq for seq; a mistyped broker stops the command in one line."""
+    the table's record, seq for seq, with a referee act made at the hall server's console,
+    which went down to the table and came back; a mistyped broker stops the command in one
+    line."""
     from scorer.hall.broker import parse_broker
     from scorer.hall.ingest import Ingest
     from scorer.store import Store
@@ -100,6 +102,15 @@ def test_run_sends_the_tables_record_to_a_hall(tmp_path):
         local = Store(db)
         wait_for(lambda: [s.body for s in hall.events("t1")] == [s.body for s in local.events("t1")]
                  and any(s.body["type"] == "play" for s in hall.events("t1")), 30, "the record at the hall")
+        wait_for(lambda: ingest.route("t1") == "send", 10, "the node to say it takes acts")
+        act = ingest.send_act("t1", "penalty", {"seat": "S", "penalty": "warning", "why": "slow play"}, "li")
+        wait_for(lambda: [s.body for s in hall.events("t1")] == [s.body for s in local.events("t1")]
+                 and hall.events("t1")[-1].body["type"] == "penalty", 30, "the act back at the hall")
+        penalty = hall.events("t1")[-1]
+        assert penalty.body | {"t": 0} == {"seq": penalty.seq, "t": 0, "type": "penalty", "seat": "S",
+                                           "penalty": "warning", "alert": None, "by": "li", "why": "slow play"}
+        wait_for(lambda: ingest.sent.get(act).state == "recorded", 10, "the node's reply")
+        assert ingest.sent.get(act).seq == penalty.seq
     finally:
         table.stop()
         ingest.stop()
