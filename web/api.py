@@ -13,6 +13,7 @@ hides nothing). ``/api/hall/stream`` sends every table's summary, then each chan
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 
@@ -194,6 +195,16 @@ def hall_stream():
                 yield _sse("table", json.dumps(hub.summary(t), ensure_ascii=False), last)
             seen = last
     return _stream(live())
+
+
+@bp.get("/tables/<table>/referee/sent")
+def sent_acts(table: str):
+    """On a hall server: the referee acts sent down to this camera table's node, newest
+    first, with what became of each (pending, taken, recorded as ``seq``, refused with
+    ``error``). Elsewhere acts are stored at once, and the list is empty."""
+    _table(table)
+    hall = current_app.config["HALL"]
+    return jsonify([dataclasses.asdict(a) for a in hall.sent.all(table)] if hall is not None else [])
 
 
 # --- writes ---------------------------------------------------------------------------------

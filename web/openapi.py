@@ -67,6 +67,9 @@ def openapi() -> dict:
             "/api/tables/{table}/frames/{seq}": {"post": _op(
                 "upload an event's evidence frame (JPEG body)", write=True,
                 params=[_TABLE, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])},
+            "/api/tables/{table}/referee/sent": {"get": _op(
+                "on a hall server: the referee acts sent down to the camera table's node, newest first, each with "
+                "its state (pending, taken, recorded with seq, refused with error); elsewhere []", params=[_TABLE])},
             "/api/tables/{table}/referee/{act}": {"post": _sent_down(_op(
                 "a referee's act: correction, missed (a play or pass the camera never recorded, put in before "
                 "event 'before' or at the end), level_adjust, penalty, alert_done or forfeit", write=True, body=act,

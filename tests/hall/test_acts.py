@@ -141,6 +141,9 @@ def test_an_act_made_at_the_hall_goes_down_to_the_table_and_comes_back_with_its_
     bad = ingest.send_act("t1", "correction", {"target": 0, "cards": [], "why": "x"}, "li")
     wait_for(lambda: ingest.sent.get(bad).state == "refused", what="the refusal")
     assert "not a play or a pass" in ingest.sent.get(bad).error and len(stored(table, "t1")) == 13
+    listed = client.get("/api/tables/t1/referee/sent").get_json()
+    assert [(a["id"], a["state"], a["seq"]) for a in listed] == [(bad, "refused", None), (act, "recorded", 6)]
+    assert listed[1]["fields"] == {"seat": "E", "penalty": "warning", "alert": None, "why": "slow"}
     # the hall's own check refuses what it can see is wrong, before anything is sent
     r = client.post("/api/tables/t1/referee/correction", json={"target": 1, "cards": ["S9"], "why": "x"},
                     headers=auth)

@@ -23,6 +23,7 @@ def test_tables_and_snapshot_are_public(client):
     assert set(snap["hand"]["seats"]) == set("ESWN")
     assert snap["log"] and all({"zh", "en", "seq"} <= set(line) for line in snap["log"])
     assert snap["alerts"] and snap["alerts"][0]["status"] == "open"
+    assert client.get("/api/tables/1/referee/sent").get_json() == []  # acts are stored at once here
 
 
 def test_the_hall_summary_is_read_once_per_snapshot(app, client, token):
