@@ -84,9 +84,18 @@ def _within(value: float, span: tuple[float, float]) -> bool:
 def _reading(corners: list[Detection], rivals: list[Detection]
              ) -> tuple[str, float, tuple[tuple[str, float], ...]]:
     """One card's name and confidence from its corners (and ``rivals``: other names read on
-    one of them): the surest corner names it, other corners that agree add to it (each could
-    have been the one that read it), and readings of another name take that much away.
-    Last, the other names its corners may show, each as sure as its surest reading."""
+    its top-left corner): the surest corner names it, other corners that agree add to it
+    (each could have been the one that read it), and readings of another name take that
+    much away. Last, the other names its corners may show, with how sure each is.
+
+    A card read on one corner gives those as its reader gave them. A card read on several
+    weighs every name alike: by its share of what all the corners read (each corner's
+    likeliest and runners-up, averaged), scaled to the card's own confidence. Taken at its
+    surest reading instead, a name only one corner read could outweigh the card's own name,
+    which the other corner's doubt had already lowered, and the hand's recount
+    (``vision.recount``) would change a card read right: game 108's single 2 of spades was
+    read S2 0.51 (C2 0.34) on one corner and C2 0.43 (S2 0.31) on the other, became S2 at
+    0.30 with C2 at 0.43, and was recounted to C2; now C2 stands at 0.28."""
     best = max(corners, key=lambda d: d.conf)
     doubt_for = doubt_against = 1.0
     for d in corners:
@@ -97,8 +106,28 @@ def _reading(corners: list[Detection], rivals: list[Detection]
     for d in rivals:
         if d.card != best.card:
             doubt_against *= 1.0 - d.conf
-    others = _likeliest((pair for d in corners + rivals for pair in ((d.card, d.conf), *d.others)), best.card)
-    return best.card, (1.0 - doubt_for) * doubt_against, others
+    conf = (1.0 - doubt_for) * doubt_against
+    if len(corners) == 1:
+        return best.card, conf, _likeliest(
+            (pair for d in corners + rivals for pair in ((d.card, d.conf), *d.others)), best.card)
+    share = _shares(corners, rivals)
+    others = sorted(((name, conf * p / share[best.card]) for name, p in share.items() if name != best.card),
+                    key=lambda kv: -kv[1])
+    return best.card, conf, tuple(others)
+
+
+def _shares(corners: list[Detection], rivals: list[Detection]) -> dict[str, float]:
+    """Each name's confidence averaged over a card's corners (a corner's likeliest and its
+    runners-up; the top-left corner's rival readings count as its own)."""
+    total: dict[str, float] = {}
+    for n, d in enumerate(corners):
+        read = {name: conf for name, conf in d.others if name != d.card} | {d.card: d.conf}
+        for rival in rivals if n == 0 else ():
+            for name, conf in ((rival.card, rival.conf), *rival.others):
+                read[name] = max(read.get(name, 0.0), conf)
+        for name, conf in read.items():
+            total[name] = total.get(name, 0.0) + conf / len(corners)
+    return total
 
 
 def own_side(seat: str, detections: list[Detection], px_per_cm: float = PX_PER_CM) -> list[Detection]:

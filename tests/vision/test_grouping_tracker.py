@@ -43,9 +43,26 @@ def test_a_card_keeps_what_else_its_corners_may_show_likeliest_first():
     top = Detection("S7", 0.8, (95, 20, 105, 40), (("C7", 0.15), ("S1", 0.02)))
     corner = Detection("C7", 0.3, (141, 88, 151, 108), (("S7", 0.25),))  # the bottom-right one
     laid = group_cards([index("H2", 8, 3), top, corner])
-    assert laid.cards == ("H2", "S7")
-    assert laid.others[1] == (("C7", 0.3), ("S1", 0.02))
-    assert laid.others_of("S7") == (("C7", 0.3), ("S1", 0.02)) and laid.others_of("D9") == ()
+    assert laid.cards == ("H2", "S7") and laid.confidences[1] == pytest.approx(0.56)
+    # read on two corners, each other name is weighed as the card's own: its share of what
+    # both corners read (C7 0.225 against S7's 0.525), at the card's confidence
+    assert [name for name, _ in laid.others[1]] == ["C7", "S1"]
+    assert laid.others[1][0][1] == pytest.approx(0.56 * 0.225 / 0.525)
+    assert laid.others[1][1][1] == pytest.approx(0.56 * 0.01 / 0.525)
+    assert laid.others_of("S7") == laid.others[1] and laid.others_of("D9") == ()
+    # read on one corner, they are the reader's own runners-up
+    assert group_cards([index("H2", 8, 3), top]).others[1] == (("C7", 0.15), ("S1", 0.02))
+
+
+def test_a_card_read_right_on_one_corner_and_wrong_on_the_other_keeps_its_name_likeliest():
+    """Game 108: a single 2 of spades, its two corners read S2 0.51 (C2 0.34) and C2 0.43
+    (S2 0.31). Named S2 at 0.51 × (1 − 0.43) = 0.29, it must not offer C2 at 0.43, more
+    than itself: the hand's recount would take the card for a C2."""
+    top = Detection("S2", 0.514, (75, 20, 85, 40), (("C2", 0.335),))
+    corner = Detection("C2", 0.427, (121, 88, 131, 108), (("S2", 0.307),))
+    laid = group_cards([top, corner])
+    assert laid.cards == ("S2",) and laid.confidences[0] == pytest.approx(0.514 * 0.573)
+    assert laid.others_of("S2")[0][0] == "C2" and laid.others_of("S2")[0][1] < laid.confidence_of("S2")
 
 
 def test_a_four_index_deck_shows_each_card_twice_and_the_last_card_four_times():
@@ -60,11 +77,11 @@ def test_a_four_index_deck_shows_each_card_twice_and_the_last_card_four_times():
     # the top-right corner misread as a club: still S7's corner, which now casts doubt on it
     misread = group_cards(dets[:3] + [index("C7", 16.3, 3, 0.5)] + dets[4:])
     assert misread.cards == ("C6", "H9", "S7") and misread.confidences[2] < 0.9
-    assert ("C7", 0.5) in misread.others[2]
+    assert misread.others[2][0][0] == "C7"
     # ... or misread in its rank (a small index, seen in a rendered game: a 5's corner read
     # as an 8): a card laid there would show its own top-right corner further on
     misranked = group_cards(dets[:3] + [index("S8", 16.3, 3, 0.3)] + dets[4:])
-    assert misranked.cards == ("C6", "H9", "S7") and ("S8", 0.3) in misranked.others[2]
+    assert misranked.cards == ("C6", "H9", "S7") and misranked.others[2][0][0] == "S8"
     # a lone four-index card whose bottom-left corner was missed: its top-right corner stands
     # over its bottom-right one, and is no second card
     alone = [index("C7", 8, 3), index("C7", 12.6, 3), index("C7", 12.6, 9.4)]
