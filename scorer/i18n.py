@@ -129,6 +129,11 @@ ALERTS: dict[str, tuple[str, str]] = {
                      "the camera can read (a hand? a card it cannot read?); nothing there is read until it "
                      "clears, and a referee should check any play laid there (one the camera missed can be "
                      "put in at the referee console)"),
+    "unread_card": ("{seat}家：出牌区有一张认不出的牌，按它的标记和未出的牌推断为{card}（置信度{confidence:.2f}）："
+                    "按{card}记录，请裁判核对这手牌",
+                    "seat {seat}: a card lies in the play zone that the camera cannot read; its marks and the "
+                    "cards not yet out make it {card} (confidence {confidence:.2f}): recorded as {card}; a "
+                    "referee should check the play"),
     "zone_new_bare": ("{seat}家：出牌区已{seconds:g}秒没有变化，也没认出牌：此后把它当作空的出牌区",
                       "seat {seat}: the play zone has looked the same for {seconds:g} s with no card read; "
                       "taken as its empty look from now on"),
@@ -199,10 +204,13 @@ def term(key: str, lang: str = DEFAULT_LANG, **values) -> str:
 
 def alert_text(code: str, lang: str = DEFAULT_LANG, **values) -> str:
     """An operator alert (``ALERTS``) in ``lang``: a seat as players say it (南 in Chinese,
-    the letter in English, as the console shows seats), an act in the rule books' term."""
+    the letter in English, as the console shows seats), an act in the rule books' term, a
+    joker as 大王 / 小王."""
     zh, en = ALERTS[code]
     if "seat" in values and lang == "zh":
         values["seat"] = term(values["seat"], "zh")
+    if values.get("card") in ("HR", "SB"):
+        values["card"] = term("rank.R" if values["card"] == "HR" else "rank.B", lang)
     if "act" in values:
         values["act"] = term(values["act"], lang)
     return (zh if lang == "zh" else en).format(**values)

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from engine.cards import BIG_JOKER, InvalidCard
+from engine.cards import ALL_CARDS, BIG_JOKER, COPIES, InvalidCard
 from engine.events import (
     BY_CAMERA,
     CameraNote,
@@ -88,11 +88,13 @@ from vision.inks import DeckInks
 from vision.looks import pool
 from vision.recount import HandCount, ReadPlay
 from vision.tracker import MOTION_LEVEL, Settled, ZoneTracker, motion, thumbnail
+from vision.unread import unread_card
 
 RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
 REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much from the last read
 BARE_LEVEL = 4.0  # a zone this close to how it looked empty is empty (vision.tracker.motion)
 COVERED_ALERT_S = 3.0  # a zone covered this long is worth a word to the referee
+UNREAD_S = 1.0  # covered this long on its seat's turn, a zone is looked at for a card the reader cannot name
 COVERED_MAX_S = 30.0  # covered this long, it is the new look of the empty zone (a cloth, a lamp moved)
 # A still zone is read in LOOKS frames, pooled (vision.looks); each look keeps readings from
 # LOOK_FLOOR, and a pooled reading counts from POOLED, lower than one look's threshold
@@ -109,7 +111,7 @@ OUTSIDE_S = 0.5  # how often (in frame time) the record is checked for a referee
 #: operator: recorded as ``camera_note`` events for the referee's queue (the camera's own
 #: state — markers, a frozen feed — stays on the operator's console)
 NOTED = frozenset({"zone_covered", "third_copy", "too_many_copies", "no_combination", "unlikely_flush",
-                   "would_not_beat", "recount_now", "one_card_expected"})
+                   "would_not_beat", "recount_now", "one_card_expected", "unread_card"})
 SEQ_TRIES = 20  # seqs tried for one event before giving up (each lost to another writer)
 
 
@@ -125,6 +127,7 @@ class SeatZone:
     bare: np.ndarray | None = None  # the thumbnail of the zone when it last lay empty
     covered_since: float | None = None  # no card read, yet not bare: a hand or an object over it
     covered_told: bool = False  # the referee has been told
+    unread_for: float | None = None  # the covered spell last looked at for an unread card (vision.unread)
 
 
 class TableRuntime:
@@ -310,6 +313,8 @@ class TableRuntime:
             if not moving:
                 self._read(seat, zone, image, thumb)
             covered = not moving and self._covered(seat, zone, frame.t, thumb)
+            if covered and self._unread(seat, zone, frame.t, image):
+                covered = False
             for change in zone.tracker.update(frame.t, zone.laid, moving or covered):
                 if isinstance(change, Settled) and change.new and (self.auto_commit or self._between_hands()):
                     self._commit(seat)
@@ -365,6 +370,36 @@ class TableRuntime:
             zone.covered_told = True
             self.alert(Alert.of("zone_covered", seat=seat))
         return True
+
+    def _unread(self, seat: str, zone: SeatZone, t: float, image: np.ndarray) -> bool:
+        """A zone covered for ``UNREAD_S`` when its seat may lay now: is it a card the reader
+        cannot name (``vision.unread``)? If the zone's marks say which card (of those the hand
+        has not seen twice), it is taken as laid there, for the tracker to commit as any
+        play, and the referee is asked to check it. Looked at once per covered spell."""
+        if zone.covered_since is None or t - zone.covered_since < UNREAD_S or zone.unread_for == zone.covered_since:
+            return False
+        zone.unread_for = zone.covered_since
+        hand = self.match.hand
+        if hand is None or hand.outcome is not None or hand.phase != "play" or not self._may_lay(seat):
+            return False
+        seen = hand.tracker.seen
+        card = unread_card(self.detector, image, [c for c in ALL_CARDS if seen[c] >= COPIES])
+        if card is None:
+            return False
+        zone.detections = [card]
+        zone.laid = group_cards(zone.detections)
+        zone.covered_since = None
+        self.alert(Alert.of("unread_card", seat=seat, card=card.card, confidence=card.conf))
+        return True
+
+    def _may_lay(self, seat: str) -> bool:
+        """Whether ``seat`` may lay cards now: its turn, or the turn of a seat after the ones
+        a camera would take as passing first."""
+        hand = self.match.hand
+        if hand.top is None:
+            return hand.turn in (None, seat)
+        trial = self._passes_for(seat, ())[1]
+        return trial is not None and trial.turn == seat
 
     def _calibrated(self, frame: Frame) -> bool:
         due = frame.t - self._checked_at >= RECHECK_S

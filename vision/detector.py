@@ -60,10 +60,19 @@ def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, ove
     by one tile's edge lies whole in the next; the same card found twice in the overlap is
     merged by ``vision.grouping``. ``conf`` overrides the detector's threshold; ``upright``
     as for ``CardDetector.detect``."""
-    width = image.shape[1]
-    if width <= tile:
+    if image.shape[1] <= tile:
         return detector.detect(image, conf, upright=upright)
     floor = detector.conf if conf is None else conf
+    return detector.read(image, find_tiled(detector, image, floor, tile, overlap), floor, upright=upright)
+
+
+def find_tiled(detector: CardDetector, image: np.ndarray, floor: float, tile: int = 320, overlap: int = 80
+               ) -> list[tuple[tuple[float, float, float, float], float]]:
+    """The finder's boxes and confidences in an image of any width, tile by tile as
+    ``detect_tiled`` finds them."""
+    width = image.shape[1]
+    if width <= tile:
+        return detector.find(image, floor)
     starts = list(range(0, width - tile, tile - overlap)) + [width - tile]
     found: list[tuple[tuple[float, float, float, float], float]] = []
     for x0 in starts:
@@ -71,7 +80,7 @@ def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, ove
             if (x0 and x1 < 2) or (x0 + tile < width and x2 > tile - 2):
                 continue  # cut by this tile's edge: the neighbouring tile sees it whole
             found.append(((x1 + x0, y1, x2 + x0, y2), f))
-    return detector.read(image, found, floor, upright=upright)
+    return found
 
 
 class DetectorError(ValueError):

@@ -603,3 +603,51 @@ def test_a_stored_event_the_live_match_cannot_take_is_told_and_its_seq_left_alon
     assert deal.seq == 2 and written[-1] == deal and rt.match.hand is not None
     assert [a.code for a in alerts] == ["outside_refused"]
     assert "#1" in alerts[0].text("en") and "第1条" in alerts[0].text("zh")
+
+
+def test_a_card_the_reader_cannot_name_is_taken_from_its_marks_and_the_cards_not_yet_out(detector):
+    """Game 106's deck: its 大王's corner is a strip of ornaments the reader takes for no
+    index, so South's zone holding it looks covered. Lying there on South's turn, with both
+    小王 already out, its marks make it the 大王: recorded as South's play, and the referee
+    is asked to check it. Not on South's turn, or with no joker left to be, it is left."""
+    from engine.events import Deal, Header, Pass
+    from vision.render_game import Renderer, TableState
+
+    profile = profiles.load("jiangsu")
+
+    def record_until(plays: list[tuple[str, tuple[str, ...]]]) -> list:
+        events = [Header(seq=0, t=0.0, profile="jiangsu", table="106"), Deal(seq=1, t=0.0, leader="N")]
+        for seat, cards in plays:
+            seq = len(events)
+            events.append(PlayCards(seq=seq, t=seq, seat=seat, cards=cards) if cards
+                          else Pass(seq=seq, t=seq, seat=seat))
+        return events
+
+    both_out = [("N", ("SB",)), ("W", ()), ("S", ()), ("E", ()), ("N", ("S3",)), ("W", ("SB",)),
+                ("S", ()), ("E", ()), ("N", ()), ("W", ("D4",))]  # South's turn, on West's 4
+    renderer = Renderer(106, (1920, 1080))
+    empty = renderer.camera(renderer.view(renderer.table(TableState())))
+    image = renderer.camera(renderer.view(renderer.table(TableState(rows={"S": ["HR"], "E": [], "W": [], "N": []}))))
+
+    def watch(stored: list, seconds: float = 2.5) -> tuple[list, list[Alert]]:
+        alerts: list[Alert] = []
+        rt = TableRuntime(detector, profile, alert=alerts.append, resume=stored)
+        made = []
+        for n in range(int((seconds + 0.5) * 10)):  # the zone seen empty first, then the card laid
+            made += rt.process(Frame(empty if n < 5 else image, 100.0 + n / 10, n))
+        return made, alerts
+
+    made, alerts = watch(record_until(both_out))
+    plays = [e for e in made if isinstance(e, PlayCards)]
+    assert [(e.seat, e.cards) for e in plays] == [("S", ("HR",))] and plays[0].confidence < 0.25
+    notes = [e for e in made if e.type == "camera_note"]
+    assert [(e.code, e.seat) for e in notes] == [("unread_card", "S")]
+    assert any("南家：出牌区有一张认不出的牌" in a and "大王" in a for a in said(alerts, "zh"))
+    assert any("seat S: a card lies in the play zone that the camera cannot read" in a and "big joker" in a
+               for a in said(alerts))
+    # both 大王 out as well: no card the marks could be is left, and nothing is recorded
+    made, _ = watch(record_until(both_out[:9] + [("W", ("HR",)), ("S", ()), ("E", ()), ("N", ()), ("W", ("HR",))]))
+    assert not [e for e in made if isinstance(e, PlayCards)]
+    # not South's turn (East's, after West's lead and South's pass): left for the referee
+    made, _ = watch(record_until(both_out + [("S", ())]))
+    assert not [e for e in made if isinstance(e, PlayCards)]

@@ -1,0 +1,37 @@
+"""``vision.unread`` on single rendered zones with the committed model: a card the reader
+cannot name, named from its marks and the cards not yet out, or left unnamed."""
+
+import pytest
+
+from vision.calibration import Calibration, rectify_zone
+from vision.detector import CardDetector, committed_finder
+from vision.render_game import Renderer, TableState
+from vision.unread import unread_card
+
+JOKERS = ["HR", "SB"]
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return CardDetector(committed_finder())
+
+
+def south_zone(cards: list[str]):
+    """South's zone of game 106's table (a deck style never trained on) holding ``cards``."""
+    renderer = Renderer(106, (1920, 1080))
+    image = renderer.camera(renderer.view(renderer.table(TableState(rows={"S": cards, "E": [], "W": [], "N": []}))))
+    return rectify_zone(image, Calibration.from_image(image), "S")
+
+
+def test_the_decks_big_joker_is_no_index_to_the_reader_but_its_marks_name_it(detector):
+    zone = south_zone(["HR"])
+    assert not [d for d in detector.detect(zone) if d.card == "HR"]  # what the runtime reads: nothing
+    card = unread_card(detector, zone, ruled_out=["SB"])
+    assert card is not None and card.card == "HR" and card.conf < 0.25  # low: a referee checks it
+    x1, y1, x2, y2 = card.box
+    assert zone.shape[1] * 0.2 < x1 < x2 < zone.shape[1] * 0.8 and 0 < y1 < y2 < zone.shape[0]
+
+
+def test_nothing_is_named_without_a_clear_reading_or_a_card_left_to_be(detector):
+    assert unread_card(detector, south_zone(["HR"]), ruled_out=JOKERS) is None  # only faint readings left
+    assert unread_card(detector, south_zone([]), ruled_out=[]) is None  # bare felt: no marks

@@ -1,0 +1,66 @@
+"""A card lying in a seat's zone whose corners the reader cannot name: what it likely is.
+
+Every index style the reader was trained on it reads; what it cannot read is a corner unlike
+any it saw, and of a competition deck's 54 cards the jokers' corners vary most (a strip of
+ornaments, the word JOKER, 大王 in a seal). Game 106's second 大王 lay still in South's zone
+on South's turn: the finder scored its corner marks 0.36–0.56 but the reader said "no
+index" there, so the zone looked covered and the play went unrecorded, with two false
+alerts and a wrong result after it. Read again with every mark the finder sees from 0.05,
+its boxes said 大王 0.69 and 小王 0.78 among others — and both 小王 had been played.
+
+``unread_card`` looks at every mark the finder sees in the zone and takes, for each card,
+the reader's surest reading of it on any mark, leaving out the cards of which the hand has
+seen both copies. It names a card only when something card-like is there (a mark of at
+least ``MARKS``: a hand over an empty zone has none), one mark reads it outright (at least
+``LEAST``) and it clearly leads the next card (``LEAD`` times). Summed over the marks
+instead, the many faint readings of a patterned corner add up: a rendered 大王 of that deck,
+with every joker ruled out, summed to a 2 of diamonds twice the next card, from no reading
+above 0.35. The runtime asks only for a zone that has lain covered when its seat may lay,
+and records what it names as a play the referee is asked to check (``unread_card``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from engine.cards import ALL_CARDS
+from vision.detector import CardDetector, Detection, find_tiled
+from vision.reader import patch
+
+#: a finder mark this sure says something index-like lies there (a hand: none)
+MARKS = 0.3
+#: the finder's floor for the marks weighed
+FLOOR = 0.05
+#: the card named must be read this surely on one of the marks ...
+LEAST = 0.5
+#: ... and this many times as surely as any other card
+LEAD = 1.5
+
+
+def unread_card(detector: CardDetector, zone: np.ndarray, ruled_out: Iterable[str]) -> Detection | None:
+    """The card that likely lies in ``zone`` (a rectified seat zone where nothing was read),
+    or ``None``. Its confidence is the finder's times the reader's at its surest mark — low:
+    a referee checks such a play — and its runners-up are the cards not ruled out that the
+    marks read next."""
+    found = find_tiled(detector, zone, FLOOR)
+    if not found or max(f for _, f in found) < MARKS:
+        return None
+    boxes = [box for box, _ in found]
+    probs = detector.reader.probabilities(np.stack([patch(zone, b, pad=detector.reader.pad) for b in boxes]))
+    cards = probs[:, :len(ALL_CARDS)].copy()  # the last class is "no index"
+    out = set(ruled_out)
+    for c, name in enumerate(ALL_CARDS):
+        if name in out:
+            cards[:, c] = 0.0
+    score = cards.max(axis=0)
+    order = np.argsort(-score)
+    best, second = int(order[0]), int(order[1])
+    if score[best] < LEAST or score[best] < LEAD * score[second]:
+        return None
+    finder = np.array([f for _, f in found])
+    surest = int(np.argmax(finder * cards[:, best]))
+    others = tuple((ALL_CARDS[int(c)], float(finder[surest] * cards[surest, c]))
+                   for c in order[1:4] if score[c] > 0)
+    return Detection(ALL_CARDS[best], float(finder[surest] * cards[surest, best]), boxes[surest], others)
