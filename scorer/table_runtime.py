@@ -94,7 +94,6 @@ RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
 REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much from the last read
 BARE_LEVEL = 4.0  # a zone this close to how it looked empty is empty (vision.tracker.motion)
 COVERED_ALERT_S = 3.0  # a zone covered this long is worth a word to the referee
-UNREAD_S = 1.0  # covered this long on its seat's turn, a zone is looked at for a card the reader cannot name
 COVERED_MAX_S = 30.0  # covered this long, it is the new look of the empty zone (a cloth, a lamp moved)
 # A still zone is read in LOOKS frames, pooled (vision.looks); each look keeps readings from
 # LOOK_FLOOR, and a pooled reading counts from POOLED, lower than one look's threshold
@@ -127,7 +126,7 @@ class SeatZone:
     bare: np.ndarray | None = None  # the thumbnail of the zone when it last lay empty
     covered_since: float | None = None  # no card read, yet not bare: a hand or an object over it
     covered_told: bool = False  # the referee has been told
-    unread_for: float | None = None  # the covered spell last looked at for an unread card (vision.unread)
+    unread_for: np.ndarray | None = None  # the still look last searched for a card the reader cannot name
 
 
 class TableRuntime:
@@ -313,7 +312,7 @@ class TableRuntime:
             if not moving:
                 self._read(seat, zone, image, thumb)
             covered = not moving and self._covered(seat, zone, frame.t, thumb)
-            if covered and self._unread(seat, zone, frame.t, image):
+            if covered and self._unread(seat, zone, image):
                 covered = False
             for change in zone.tracker.update(frame.t, zone.laid, moving or covered):
                 if isinstance(change, Settled) and change.new and (self.auto_commit or self._between_hands()):
@@ -371,14 +370,15 @@ class TableRuntime:
             self.alert(Alert.of("zone_covered", seat=seat))
         return True
 
-    def _unread(self, seat: str, zone: SeatZone, t: float, image: np.ndarray) -> bool:
-        """A zone covered for ``UNREAD_S`` when its seat may lay now: is it a card the reader
-        cannot name (``vision.unread``)? If the zone's marks say which card (of those the hand
-        has not seen twice), it is taken as laid there, for the tracker to commit as any
-        play, and the referee is asked to check it. Looked at once per covered spell."""
-        if zone.covered_since is None or t - zone.covered_since < UNREAD_S or zone.unread_for == zone.covered_since:
+    def _unread(self, seat: str, zone: SeatZone, image: np.ndarray) -> bool:
+        """A covered zone — still, not bare, its looks read nothing — when its seat may lay
+        now: is it a card the reader cannot name (``vision.unread``)? If the zone's marks say
+        which card (of those the hand has not seen twice), it is taken as laid there, for the
+        tracker to commit as any play, and the referee is asked to check it. Each still look
+        of the zone is searched once: a hand resting there, then lifting off a card, is two."""
+        if len(zone.looks) < LOOKS or zone.unread_for is zone.read_thumb:
             return False
-        zone.unread_for = zone.covered_since
+        zone.unread_for = zone.read_thumb
         hand = self.match.hand
         if hand is None or hand.outcome is not None or hand.phase != "play" or not self._may_lay(seat):
             return False
@@ -394,10 +394,13 @@ class TableRuntime:
 
     def _may_lay(self, seat: str) -> bool:
         """Whether ``seat`` may lay cards now: its turn, or the turn of a seat after the ones
-        a camera would take as passing first."""
+        a camera would take as passing first — but not the seat whose play tops the trick
+        while it still lies in its zone (what covers it there is a hand, not a new lead)."""
         hand = self.match.hand
         if hand.top is None:
             return hand.turn in (None, seat)
+        if hand.top[0] == seat and self.zones[seat].tracker.on_table:
+            return False
         trial = self._passes_for(seat, ())[1]
         return trial is not None and trial.turn == seat
 
