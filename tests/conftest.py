@@ -1,12 +1,14 @@
 """Fixtures shared by the packages' tests: a real PostgreSQL server (tests/pg.py), started
-once per session and only when a test asks for it, and the store targets to run a test on
-both engines. Also: the commands the tests start stop on SIGINT (Ctrl-C), however the test
-run itself was started."""
+once per session and only when a test asks for it, the store targets to run a test on
+both engines, and a headless Chromium (one per session: Playwright runs one at a time).
+Also: the commands the tests start stop on SIGINT (Ctrl-C), however the test run itself
+was started."""
 
 from __future__ import annotations
 
 import signal
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -41,3 +43,16 @@ def db_target(request: pytest.FixtureRequest, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "store.db")
     return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    (Path(__file__).parent / "artifacts").mkdir(exist_ok=True)  # the pages' screenshots
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=args)
+        yield b
+        b.close()

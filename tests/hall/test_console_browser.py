@@ -18,11 +18,11 @@ from scorer.store import Store
 from tests.hall.broker import free_port, needs_mosquitto
 from tests.hall.conftest import HALL, match, wait_for
 from tests.hall.test_cli import _listening
-from tests.web.conftest import ARTIFACTS, PASSWORD, browser  # noqa: F401 (the browser fixture)
+from tests.web.conftest import ARTIFACTS, PASSWORD
 
 
 @needs_mosquitto
-def test_a_referee_at_the_hall_adjusts_a_camera_tables_levels(tmp_path, broker, browser):  # noqa: F811
+def test_a_referee_at_the_hall_adjusts_a_camera_tables_levels(tmp_path, broker, browser):
     db, web = tmp_path / "hall.db", free_port()
     Store(db).add_user("li", PASSWORD)
     server = subprocess.Popen([sys.executable, "-m", "scorer.cli", "hall", "serve", "--broker", broker.url,

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = {"seat": "E", "seconds": 5.0, "found": 1, "missing": "2, 3, 4", "px": 5.3, "least": 6.0, "good": 8.0,
           "read": "SA SA", "taken": "SK", "dropped": "S3", "confidence": 0.31, "act": "tribute", "n": 2,
           "cards": "HR H2", "was": "CQ CQ", "now": "SQ SQ", "target": 12, "on": "SK", "seq": 40,
-          "why": "a deal while the previous hand is still being played"}
+          "why": "a deal while the previous hand is still being played", "card": "HR"}
 
 
 def fields(text: str) -> set[str]:
@@ -49,6 +49,10 @@ def test_seats_and_acts_are_worded_as_players_say_them():
     assert two.text("zh") == "还贡：北家亮出2张牌（H5 C7），应为一张；请裁判录入还贡"
     assert two.text("en").startswith("return: seat N showed 2 cards (H5 C7)")
     assert len({covered, Alert.of("zone_covered", seat="E"), two}) == 2  # alerts compare and hash by value
+    unread = Alert.of("unread_card", seat="S", card="HR", confidence=0.064)
+    assert "按它的标记和未出的牌推断为大王（置信度0.06）" in unread.text("zh")
+    assert "make it big joker (confidence 0.06)" in unread.text("en")
+    assert "推断为S7" in Alert.of("unread_card", seat="S", card="S7", confidence=0.1).text("zh")
 
 
 def test_a_calibration_failure_carries_its_code_for_the_console():
