@@ -178,9 +178,8 @@ def _hall_relay(args: Namespace, store, table: str):
     broker = parse_broker(args.hall)
     check_reachable(broker)
     topics.check_name("table", table)
-    acts = TableActs(store, table)
     node = Node(broker, Outbox(args.outbox or f"outbox-{table}.db"), [table], hall=args.hall_name,
-                acts=lambda _table, act_id, message: acts.take(act_id, message)).start()
+                acts=TableActs(store, table).take).start()
     relay = Relay(store, table, node).start()
     print(_say(args.lang, f"# 第{table}桌记录同步到赛场服务器 {broker}（赛场 {args.hall_name}）",
                f"# table {table}'s record goes to the hall at {broker} (hall {args.hall_name})"), file=sys.stderr)

@@ -71,8 +71,11 @@ class TableActs:
         self.table = table
         self.profile_for = profile_for
 
-    def take(self, act_id: str, payload: bytes) -> dict:
-        """Store the act (once), or refuse it; returns the reply for the hall server."""
+    def take(self, table: str, act_id: str, payload: bytes) -> dict:
+        """Store the act (once), or refuse it; returns the reply for the hall server. The
+        node's ``acts`` (``scorer.hall.node.ActTaker``), for a node of this one table."""
+        if table != self.table:
+            raise ValueError(f"acts for table {self.table} were handed one for table {table}")
         taken = self.store.act_taken(act_id)
         if taken is None:
             try:

@@ -131,10 +131,11 @@ class Ingest:
             ok = self.presence.table_status(parsed[1], message.payload)
         elif parsed is not None and parsed[0] == "node_status":
             ok = self.presence.node_status(parsed[1], message.payload)
+        elif parsed is not None and parsed[0] == "act" and not message.payload:
+            self.sent.cleared(parsed[1], parsed[2])  # the node took it
+            ok = True
         elif parsed is not None and parsed[0] == "act":
-            ok = self.sent.sent(parsed[1], parsed[2], message.payload) if message.payload else True
-            if not message.payload:
-                self.sent.cleared(parsed[1], parsed[2])
+            ok = self.sent.sent(parsed[1], parsed[2], message.payload)
         elif parsed is not None and parsed[0] == "reply":
             ok = self.sent.replied(parsed[1], parsed[2], message.payload)
         else:

@@ -37,8 +37,7 @@ def _table(tmp_path, events: int = 6) -> tuple[Store, list[dict]]:
 
 
 def _node(address, outbox: Outbox, table: Store) -> Node:
-    acts = TableActs(table, "t1")
-    return Node(address, outbox, ["t1"], hall=HALL, acts=lambda _t, act_id, message: acts.take(act_id, message))
+    return Node(address, outbox, ["t1"], hall=HALL, acts=TableActs(table, "t1").take)
 
 
 def _camera_table(tmp_path, address, store: Store, outbox: Outbox, start_ingest):
@@ -64,11 +63,13 @@ def test_an_act_is_stored_once_however_often_it_comes(tmp_path):
     table, _ = _table(tmp_path)
     acts = TableActs(table, "t1")
     message = act_message("a1", "penalty", {"seat": "E", "penalty": "warning", "why": "slow"}, "li")
-    first = acts.take("a1", message)
+    first = acts.take("t1", "a1", message)
     assert first == {"id": "a1", "table": "t1", "state": "recorded", "seq": 6}
     table.append("t1", [{**match("t1")[6], "seq": 7}])  # the camera went on
-    assert acts.take("a1", message) == first  # delivered again (the node died before clearing it)
+    assert acts.take("t1", "a1", message) == first  # delivered again (the node died before clearing it)
     assert [b["type"] for b in stored(table, "t1")].count("penalty") == 1
+    with pytest.raises(ValueError, match="table t2"):
+        acts.take("t2", "a9", message)  # a node of one table is handed only that table's acts
     body = table.body_at("t1", 6)
     assert body == {"seq": 6, "t": body["t"], "type": "penalty", "seat": "E", "penalty": "warning", "alert": None,
                     "by": "li", "why": "slow"}
@@ -78,13 +79,13 @@ def test_an_act_that_would_break_the_tables_record_is_refused_once_for_its_reaso
     table, _ = _table(tmp_path)
     acts = TableActs(table, "t1")
     wrong = act_message("a2", "correction", {"target": 0, "cards": [], "why": "x"}, "li")
-    reply = acts.take("a2", wrong)
+    reply = acts.take("t1", "a2", wrong)
     assert reply["state"] == "refused" and "not a play or a pass" in reply["error"]
-    assert acts.take("a2", wrong) == reply and table.next_seq("t1") == 6
-    assert acts.take("a3", b"{not json")["error"] == "the act's message is not JSON"
+    assert acts.take("t1", "a2", wrong) == reply and table.next_seq("t1") == 6
+    assert acts.take("t1", "a3", b"{not json")["error"] == "the act's message is not JSON"
     other = act_message("a4", "penalty", {"seat": "E", "penalty": "warning"}, "li")
-    assert acts.take("a5", other)["error"] == "the act's message does not carry its own id"
-    assert acts.take("a6", act_message("a6", "bribe", {}, "li"))["error"].startswith("no referee act 'bribe'")
+    assert acts.take("t1", "a5", other)["error"] == "the act's message does not carry its own id"
+    assert acts.take("t1", "a6", act_message("a6", "bribe", {}, "li"))["error"].startswith("no referee act 'bribe'")
 
 
 def test_the_act_and_the_note_that_it_was_taken_are_one_write(tmp_path):
@@ -97,7 +98,7 @@ def test_the_act_and_the_note_that_it_was_taken_are_one_write(tmp_path):
     with pytest.raises(SeqTaken):
         table.append_act("t1", body, "a1")
     assert table.act_taken("a1") is None
-    assert TableActs(table, "t1").take("a1", act_message("a1", "penalty", body, "li"))["seq"] == 7
+    assert TableActs(table, "t1").take("t1", "a1", act_message("a1", "penalty", body, "li"))["seq"] == 7
 
 
 def test_the_hall_server_follows_what_became_of_each_act():

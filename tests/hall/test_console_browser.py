@@ -32,9 +32,8 @@ def test_a_referee_at_the_hall_adjusts_a_camera_tables_levels(tmp_path, broker, 
     write = record_into(table, "t1")
     for body in match("t1")[:6]:
         write(event_from_json(body))
-    acts = TableActs(table, "t1")
     node = Node(parse_broker(broker.url), Outbox(tmp_path / "outbox.db"), ["t1"], hall=HALL,
-                acts=lambda _t, act_id, message: acts.take(act_id, message)).start()
+                acts=TableActs(table, "t1").take).start()
     relay = Relay(table, "t1", node, every=0.05).start()
     try:
         wait_for(lambda: _listening(web), 20, "the hall server's pages")
