@@ -19,6 +19,7 @@ from tests.hall.broker import free_port, needs_mosquitto
 from tests.hall.conftest import HALL, match, wait_for
 from tests.hall.test_cli import _listening
 from tests.web.conftest import ARTIFACTS, PASSWORD
+from tests.web.test_browser import referee_console
 
 
 @needs_mosquitto
@@ -39,12 +40,7 @@ def test_a_referee_at_the_hall_adjusts_a_camera_tables_levels(tmp_path, broker, 
         wait_for(lambda: _listening(web), 20, "the hall server's pages")
         hall = Store(db)
         wait_for(lambda: hall.next_seq("t1") == 6 if hall.has_table("t1") else False, 20, "the table at the hall")
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
-        page.goto(f"http://127.0.0.1:{web}/referee")
-        page.fill('input[name="user"]', "li")
-        page.fill('input[name="password"]', PASSWORD)
-        page.click('button[type="submit"]')
-        page.wait_for_selector("#ref-t1")
+        page = referee_console(browser, f"http://127.0.0.1:{web}", table="t1")
         page.click("#ref-t1 details.tools summary")
         form = page.locator('#ref-t1 form:has(input[name="act"][value="level_adjust"])')
         form.locator('select[name="side"]').select_option("NS")

@@ -21,17 +21,17 @@ def new_table(base: str, token: str, table: str = "t9") -> None:
     post(base, f"/api/tables/{table}/events", {"events": [{"seq": 1, "t": 1, "type": "deal", "leader": "E"}]}, token)
 
 
-def referee_console(browser, server: str, start: str = "/referee"):
+def referee_console(browser, server: str, start: str = "/referee", table: str = "t9"):
     """A page on the referee console, logged in as the fixture's referee from ``start`` (the
     console sends an anonymous visitor to the login form; the form's ``?lang=`` sets the
-    session's language)."""
+    session's language), once it shows ``table``."""
     ref = browser.new_page(viewport={"width": 1200, "height": 900})
     ref.goto(server + start)
     assert "/referee/login" in ref.url
     ref.fill('input[name="user"]', "li")
     ref.fill('input[name="password"]', PASSWORD)
     ref.click('button[type="submit"]')
-    ref.wait_for_selector("#ref-t9")
+    ref.wait_for_selector(f"#ref-{table}")
     return ref
 
 
