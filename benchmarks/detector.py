@@ -2,8 +2,11 @@
 
 Pre- and post-processing included (``CardDetector.detect`` end to end: the finder, then
 the reader on every box it found), on a committed sample zone, and on the same zone
-scaled to 640×640 (the second sample: 25 labelled indices). The row marked *upright* is the
-live loop's: the zone read as upright cards, the suit reader looking beside every index too.
+scaled to 640×640 (the second sample: 25 labelled indices). The row marked *live* is the
+live loop's: the zone read as upright cards, the suit reader looking beside every index too,
+and the finder's own boxes (the live loop reads cards; it does not draw boxes). The other
+rows, as ``guandan detect`` and ``eval-detector`` run, redraw each read index's box with the
+box refiner; one row without it shows what the refiner costs.
 Targets on this 2-core machine, exported backend: 640 ≤ 40 ms, 320 ≤ 12 ms (median). The
 exports are static: 320×320 for zones, 640×640 for photos.
 Run: ``.venv/bin/python benchmarks/detector.py [--runs 60]``.
@@ -37,18 +40,21 @@ def main() -> None:
     zone = cv2.imread(str(samples[1]))  # a busy zone: 25 indices, so the reader has work too
     big = cv2.resize(zone, (640, 640))
     int8 = MODELS / "finder_int8_openvino_model"
-    runs = [("ov-int8", int8, 320, zone, True), ("ov-int8", int8, 320, zone, False),
-            ("openvino", MODELS / "finder_openvino_model", 320, zone, True),
-            ("openvino", MODELS / "finder_openvino_model", 320, zone, False),
-            ("onnx", MODELS / "finder.onnx", 320, zone, False), ("torch", MODELS / "finder.pt", 320, zone, False),
-            ("openvino", MODELS / "finder_640_openvino_model", 640, big, False),
-            ("torch", MODELS / "finder.pt", 640, big, False)]
+    # backend, finder, input size, image, upright (with the suit reader), box refiner
+    runs = [("ov-int8", int8, 320, zone, True, False), ("ov-int8", int8, 320, zone, False, False),
+            ("ov-int8", int8, 320, zone, False, True),
+            ("openvino", MODELS / "finder_openvino_model", 320, zone, True, False),
+            ("openvino", MODELS / "finder_openvino_model", 320, zone, False, True),
+            ("onnx", MODELS / "finder.onnx", 320, zone, False, True),
+            ("torch", MODELS / "finder.pt", 320, zone, False, True),
+            ("openvino", MODELS / "finder_640_openvino_model", 640, big, False, True),
+            ("torch", MODELS / "finder.pt", 640, big, False, True)]
     print(f"{'backend':10} {'size':>5} {'median':>9} {'p90':>9}  found")
-    for name, path, size, image, upright in runs:
+    for name, path, size, image, upright, refine in runs:
         if not path.exists():
             print(f"{name:10} missing: {path}")
             continue
-        detector = CardDetector(path, imgsz=size)
+        detector = CardDetector(path, imgsz=size, boxes=None if refine else False)
         for _ in range(5):
             detector.detect(image, upright=upright)  # warm up
         times = []
@@ -59,7 +65,8 @@ def main() -> None:
         times.sort()
         found = len(detector.detect(image, upright=upright))
         print(f"{name:10} {size:>5} {statistics.median(times):8.1f}ms {times[int(len(times) * 0.9)]:8.1f}ms  {found}"
-              + ("  upright (the live loop: with the suit reader)" if upright else ""))
+              + ("  live (upright: with the suit reader; the finder's boxes)" if upright
+                 else "  box refiner" if refine else "  the finder's boxes"))
 
 
 if __name__ == "__main__":

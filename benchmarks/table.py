@@ -96,7 +96,7 @@ def main() -> None:
     parser.add_argument("--videos", type=Path, help="keep the rendered games in this folder and reuse them")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
-    detector = CardDetector(committed_finder())
+    detector = CardDetector(committed_finder(), boxes=False)  # as the live loop runs it
     profile = profiles.load("jiangsu")
     totals = Counter()
     latencies, frame_times = [], []

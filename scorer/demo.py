@@ -110,7 +110,8 @@ def run_camera_demo(args: Namespace) -> None:
     what = ("一段俯拍牌桌录像，实时经过整条摄像流水线（标定、识牌、跟踪、规则引擎、计时器）" if lang == "zh"
             else "a table filmed from above, read live by the whole camera pipeline")
     print(f"# {DEMO_VIDEO.name}: {what}", flush=True)
-    runtime = TableRuntime(CardDetector(committed_finder()), profiles.load(truth.header.profile), table="demo",
+    detector = CardDetector(committed_finder(), boxes=False)  # the live loop reads cards, not tight boxes
+    runtime = TableRuntime(detector, profiles.load(truth.header.profile), table="demo",
                            record=write, evidence=lambda seq, jpeg: store.put_frame("demo", seq, jpeg),
                            alert=lambda alert: print(f"! {alert.text(lang)}", flush=True), auto_commit=False,
                            outside=written_by_others(store, "demo"))  # the referee console's acts

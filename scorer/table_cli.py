@@ -37,7 +37,8 @@ def _runtime(args: Namespace, **kwargs):
     from vision.detector import CardDetector, DetectorError
 
     try:
-        detector = CardDetector(args.weights or default_weights(), imgsz=320)
+        # the live loop reads cards; the box refiner's tighter boxes are for photos and overlays' sake
+        detector = CardDetector(args.weights or default_weights(), imgsz=320, boxes=False)
     except DetectorError as exc:
         raise VisionError(str(exc)) from None
     return TableRuntime(detector, profiles.load(args.profile), level=args.level, **kwargs)

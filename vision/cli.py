@@ -34,6 +34,19 @@ def cmd_train(args: Namespace) -> None:
     print(f"best weights: {best}")
 
 
+def _sets_and_start(args: Namespace, what: str) -> tuple[list[Path], Path | None]:
+    """A patch model's training datasets (``--data``) and the weights it goes on from
+    (``--start``), each checked to exist before minutes of cutting patches."""
+    sets = [Path(d) for d in args.data]
+    for data in sets:
+        if not data.exists():
+            raise VisionError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
+    start = Path(args.start) if args.start else None
+    if start is not None and not start.exists():
+        raise VisionError(f"{start}: no such {what} weights (.pt written beside an earlier {what})")
+    return sets, start
+
+
 def cmd_train_reader(args: Namespace) -> None:
     import torch
 
@@ -44,13 +57,7 @@ def cmd_train_reader(args: Namespace) -> None:
     pad = PAD if args.pad is None else args.pad
     if not 0.0 <= pad <= 3.0:
         raise VisionError(f"--pad {pad}: give a framing between 0 and 3 (times the box's longer side)")
-    sets = [Path(d) for d in args.data]
-    for data in sets:
-        if not data.exists():
-            raise VisionError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
-    start = Path(args.start) if args.start else None
-    if start is not None and not start.exists():
-        raise VisionError(f"{start}: no such reader weights (.pt written beside an earlier reader)")
+    sets, start = _sets_and_start(args, "reader")
     widths = tuple(args.widths) if args.widths else None
     if widths is not None:  # checked before minutes of cutting patches
         shown = " ".join(map(str, widths))
@@ -84,6 +91,34 @@ def cmd_train_reader(args: Namespace) -> None:
               f"{len(held.classes)} indices read right")
     Path(args.out).with_suffix(".json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     print(f"reader written: {args.out}")
+
+
+def cmd_train_boxes(args: Namespace) -> None:
+    import torch
+
+    from vision.box_train import cut_box_patches, join, train_boxes
+    from vision.detector import CardDetector, DetectorError
+    from vision.evaluate import Legibility
+
+    sets, start = _sets_and_start(args, "box refiner")
+    if args.epochs < 1 or args.shakes < 0:
+        raise VisionError("--epochs must be at least 1 and --shakes at least 0")
+    try:
+        finder = CardDetector(args.finder or default_weights(320), imgsz=320)
+    except DetectorError as exc:
+        raise VisionError(str(exc)) from None
+    torch.set_num_threads(args.threads)
+    readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
+    train = join([cut_box_patches(d, "train", finder=finder, shakes=args.shakes, seed=args.seed + i,
+                                  legibility=readable) for i, d in enumerate(sets)])
+    val = cut_box_patches(sets[0], "val", finder=finder, shakes=args.shakes, seed=args.seed + 100,
+                          legibility=readable)
+    if not len(train) or not len(val):
+        raise VisionError("no legible labelled index to learn from (training or validation images)")
+    figures = train_boxes(train, val, Path(args.out), epochs=args.epochs, lr=args.lr, seed=args.seed, start=start,
+                          log=lambda line: print(line, flush=True))
+    Path(args.out).with_suffix(".json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    print(f"box refiner written: {args.out}")
 
 
 def cmd_train_suits(args: Namespace) -> None:
@@ -151,8 +186,9 @@ def _detector(args: Namespace):
     from vision.detector import CardDetector, DetectorError
 
     try:
+        boxes = False if args.finder_boxes else args.boxes
         return CardDetector(args.weights or default_weights(args.imgsz), imgsz=args.imgsz, conf=args.conf,
-                            reader=args.reader)
+                            reader=args.reader, boxes=boxes)
     except DetectorError as exc:
         raise VisionError(str(exc)) from None
 
@@ -432,6 +468,27 @@ def add_parsers(sub) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_train_reader)
 
+    p = sub.add_parser("train-boxes", help="train the box refiner (tight boxes around found indices)",
+                       description="Run the finder over built datasets, cut a patch around each legible labelled "
+                                   "index from the finder's box and from shaken copies of the label's box, and "
+                                   "train the small network that draws the index's box again from that patch; "
+                                   "writes ONNX and a JSON of figures beside it.")
+    p.add_argument("--data", required=True, nargs="+",
+                   help="dataset YAML(s) from 'guandan dataset build'; validation on the first's val images")
+    p.add_argument("--out", default="models/boxes.onnx", help="ONNX file to write (default models/boxes.onnx)")
+    p.add_argument("--finder", help="finder whose boxes are refined (default the committed one)")
+    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--shakes", type=int, default=1, help="shaken label boxes cut per index (default 1)")
+    p.add_argument("--min-sharp", type=float, default=4.0,
+                   help="leave out indices in images with fewer sharp px/cm of table (default 4; 0 keeps all)")
+    p.add_argument("--min-visible", type=float, default=0.8,
+                   help="leave out indices less visible than this share (default 0.8)")
+    p.add_argument("--start", help="go on from these weights (the .pt beside an earlier refiner)")
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 0.003)")
+    p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_train_boxes)
+
     p = sub.add_parser("train-suits", help="train the suit reader (a card's suit from its index and pips)",
                        description="Render rows of upright cards in training deck styles, cut the area right of "
                                    "and below each corner index (where a 4-10 shows its pips) and train the small "
@@ -486,6 +543,9 @@ def add_parsers(sub) -> None:
             p.add_argument("--imgsz", type=int, default=320)
         p.add_argument("--weights", help="finder (.pt, .onnx or an OpenVINO folder; default: the committed one)")
         p.add_argument("--reader", help="reader (.onnx; default: the one beside the finder, else the committed one)")
+        p.add_argument("--boxes", help="box refiner (.onnx; default: the committed models/boxes.onnx)")
+        p.add_argument("--finder-boxes", action="store_true",
+                       help="give the finder's own boxes, not redrawn by the box refiner")
         p.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
         p.add_argument("--json", action="store_true", help="JSON output")
         p.set_defaults(func=func)

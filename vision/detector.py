@@ -15,12 +15,13 @@ table); a detection's confidence is the finder's times the reader's, and it coun
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from engine.cards import ALL_CARDS
+from vision.box_refiner import BoxRefiner
 from vision.reader import NOT_AN_INDEX, IndexReader, ReaderError
 from vision.suit_reader import SuitReader
 from vision.yolo_env import prepare
@@ -28,11 +29,16 @@ from vision.yolo_env import prepare
 CONFIDENCE = 0.25
 FIND = 0.05
 IOU = 0.5
+#: two read indices whose boxes overlap this much (IoU) are one index read twice — the finder
+#: boxed it twice, say the rank alone and the whole index — and only the surer is kept: the
+#: rendered zones' labelled indices overlap less than this in 99.7 % of images (models/README.md)
+SAME_INDEX = 0.3
 RUNNERS_UP = 3  # how many other readings of an index a detection keeps
 RUNNER_UP_FLOOR = 0.01  # a runner-up less likely than this is no candidate
 MODELS = Path(__file__).resolve().parent.parent / "models"
 READER = MODELS / "reader.onnx"
 SUITS = MODELS / "suits.onnx"  # the suit reader, used on upright cards (vision.suit_reader)
+BOXES = MODELS / "boxes.onnx"  # the box refiner, drawing each read index's box again (vision.box_refiner)
 #: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
 FINDERS = {320: (MODELS / "finder_int8_openvino_model", MODELS / "finder_openvino_model", MODELS / "finder.onnx",
                  MODELS / "finder.pt"),
@@ -83,6 +89,25 @@ def find_tiled(detector: CardDetector, image: np.ndarray, floor: float, tile: in
     return found
 
 
+def one_per_index(detections: list[Detection]) -> list[Detection]:
+    """The detections most confident first, less confident readings of an index already read
+    (``SAME_INDEX``) left out."""
+    kept: list[Detection] = []
+    boxes = np.zeros((0, 4))
+    for d in sorted(detections, key=lambda d: -d.conf):
+        box = np.asarray(d.box, np.float64)
+        if len(boxes):
+            x1, y1 = np.maximum(boxes[:, 0], box[0]), np.maximum(boxes[:, 1], box[1])
+            x2, y2 = np.minimum(boxes[:, 2], box[2]), np.minimum(boxes[:, 3], box[3])
+            inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+            union = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) + (box[2] - box[0]) * (box[3] - box[1])
+            if (inter / np.maximum(union - inter, 1e-9)).max() >= SAME_INDEX:
+                continue
+        kept.append(d)
+        boxes = np.vstack([boxes, box])
+    return kept
+
+
 class DetectorError(ValueError):
     """A model file that is missing or not a card detector."""
 
@@ -103,7 +128,11 @@ def committed_finder(imgsz: int = 320) -> Path:
 
 class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
-                 reader: str | Path | None = None, suits: str | Path | None = None) -> None:
+                 reader: str | Path | None = None, suits: str | Path | None = None,
+                 boxes: str | Path | bool | None = None) -> None:
+        """``boxes``: the box refiner's model, or False for the finder's own boxes (the
+        live loop, which needs cards, not tight boxes, saves its time); by default the
+        committed one where present."""
         path = Path(weights)
         if not path.exists():
             raise DetectorError(f"{weights}: no such model file")
@@ -122,6 +151,8 @@ class CardDetector:
             self.reader = IndexReader(reader or reader_beside(path))
             suit_path = Path(suits) if suits else SUITS
             self.suits = SuitReader(suit_path) if suits or suit_path.exists() else None
+            box_path = BOXES if boxes is None or boxes is True else Path(boxes) if boxes else None
+            self.boxes = BoxRefiner(box_path) if box_path is not None and (boxes or box_path.exists()) else None
         except ReaderError as exc:
             raise DetectorError(str(exc)) from None
 
@@ -153,4 +184,6 @@ class CardDetector:
                 continue
             others = tuple((ALL_CARDS[c], f * q) for c, q in rest if c != NOT_AN_INDEX and f * q >= RUNNER_UP_FLOOR)
             out.append(Detection(ALL_CARDS[cls], f * p, box, others))
-        return sorted(out, key=lambda d: -d.conf)
+        if self.boxes is not None and out:  # read on the finder's box, which the reader learnt on
+            out = [replace(d, box=b) for d, b in zip(out, self.boxes.refine(image, [d.box for d in out]), strict=True)]
+        return one_per_index(out)

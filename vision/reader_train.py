@@ -241,6 +241,15 @@ def augment(batch, rng: np.random.Generator):
     return (batch * gain + bias + cast + noise).clamp(0, 1)
 
 
+def learn(net, opt, sched, loss) -> float:
+    """One optimiser step on a batch's ``loss`` (the learning rate scheduled per step); the loss's value."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    return float(loss.item())
+
+
 def accuracy(net, data: Patches, batch: int = 512) -> float:
     """Share of patches read right."""
     import torch
@@ -289,13 +298,7 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
             for i in range(0, len(order), batch):
                 idx = order[i:i + batch]
                 x = augment(torch.from_numpy(to_tensor(train.images[idx])), rng)
-                y = torch.from_numpy(train.classes[idx])
-                opt.zero_grad()
-                loss = loss_fn(net(x), y)
-                loss.backward()
-                opt.step()
-                sched.step()
-                total += loss.item() * len(idx)
+                total += learn(net, opt, sched, loss_fn(net(x), torch.from_numpy(train.classes[idx]))) * len(idx)
                 bar.update(len(idx))
         acc = accuracy(net, val)
         history.append({"epoch": epoch, "loss": total / len(order), "val_accuracy": acc})

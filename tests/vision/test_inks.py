@@ -96,7 +96,7 @@ def rendered(seed: int, rows: dict[str, list[str]]):
     renderer = Renderer(seed, (1920, 1080))
     frame = renderer.camera(renderer.view(renderer.table(TableState(rows={s: rows.get(s, []) for s in "ESWN"}))))
     calibration = Calibration.from_image(frame)
-    detector = CardDetector(committed_finder())
+    detector = CardDetector(committed_finder(), boxes=False)  # as the live loop runs it
     for seat in rows:
         zone = rectify_zone(frame, calibration, seat)
         yield zone, own_side(seat, detect_tiled(detector, zone, upright=True))
