@@ -26,7 +26,8 @@ import cv2
 import numpy as np
 
 from vision.box_refiner import targets, turned
-from vision.evaluate import Legibility, _iou, label_for, read_labels, read_meta, split_images
+from vision.detector import iou_matrix
+from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
 from vision.progress import Progress
 from vision.reader import PAD, PATCH, patch, to_tensor
 from vision.reader_train import augment, export_patch_model, learn, stage
@@ -65,11 +66,11 @@ def finder_boxes(finder, image: np.ndarray, truth: np.ndarray) -> dict[int, np.n
     if not found or not len(truth):
         return {}
     boxes = np.array([b for b, _ in found])
-    ious = _iou(boxes, truth)
+    overlap = iou_matrix(boxes, truth)
     out: dict[int, np.ndarray] = {}
-    for i in np.argsort(-ious.max(axis=1)):
-        j = int(ious[i].argmax())
-        if ious[i, j] >= MATCH and j not in out:
+    for i in np.argsort(-overlap.max(axis=1)):
+        j = int(overlap[i].argmax())
+        if overlap[i, j] >= MATCH and j not in out:
             out[j] = boxes[i]
     return out
 

@@ -89,22 +89,24 @@ def find_tiled(detector: CardDetector, image: np.ndarray, floor: float, tile: in
     return found
 
 
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The IoU of every box in ``a`` (N×4, x1 y1 x2 y2) with every box in ``b`` (M×4): N×M."""
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = lambda r: (r[:, 2] - r[:, 0]) * (r[:, 3] - r[:, 1])  # noqa: E731
+    return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
+
+
 def one_per_index(detections: list[Detection]) -> list[Detection]:
     """The detections most confident first, less confident readings of an index already read
     (``SAME_INDEX``) left out."""
     kept: list[Detection] = []
-    boxes = np.zeros((0, 4))
     for d in sorted(detections, key=lambda d: -d.conf):
-        box = np.asarray(d.box, np.float64)
-        if len(boxes):
-            x1, y1 = np.maximum(boxes[:, 0], box[0]), np.maximum(boxes[:, 1], box[1])
-            x2, y2 = np.minimum(boxes[:, 2], box[2]), np.minimum(boxes[:, 3], box[3])
-            inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-            union = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) + (box[2] - box[0]) * (box[3] - box[1])
-            if (inter / np.maximum(union - inter, 1e-9)).max() >= SAME_INDEX:
-                continue
-        kept.append(d)
-        boxes = np.vstack([boxes, box])
+        if not kept or iou_matrix(np.array([d.box]), np.array([k.box for k in kept])).max() < SAME_INDEX:
+            kept.append(d)
     return kept
 
 
@@ -126,10 +128,17 @@ def committed_finder(imgsz: int = 320) -> Path:
     raise DetectorError("no trained model in models/ (train one with 'guandan train', or give --weights)")
 
 
+def _model(load, given: str | Path | None, committed: Path):
+    """The ``given`` model loaded (it must be there), else the ``committed`` one where present."""
+    if given:
+        return load(Path(given))
+    return load(committed) if committed.exists() else None
+
+
 class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
                  reader: str | Path | None = None, suits: str | Path | None = None,
-                 boxes: str | Path | bool | None = None) -> None:
+                 boxes: str | Path | None | bool = None) -> None:
         """``boxes``: the box refiner's model, or False for the finder's own boxes (the
         live loop, which needs cards, not tight boxes, saves its time); by default the
         committed one where present."""
@@ -149,10 +158,8 @@ class CardDetector:
             raise DetectorError(f"{weights}: has {len(names)} classes, an index finder has one")
         try:
             self.reader = IndexReader(reader or reader_beside(path))
-            suit_path = Path(suits) if suits else SUITS
-            self.suits = SuitReader(suit_path) if suits or suit_path.exists() else None
-            box_path = BOXES if boxes is None or boxes is True else Path(boxes) if boxes else None
-            self.boxes = BoxRefiner(box_path) if box_path is not None and (boxes or box_path.exists()) else None
+            self.suits = _model(SuitReader, suits, SUITS)
+            self.boxes = None if boxes is False else _model(BoxRefiner, boxes, BOXES)
         except ReaderError as exc:
             raise DetectorError(str(exc)) from None
 

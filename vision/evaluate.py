@@ -29,7 +29,7 @@ import numpy as np
 import yaml
 
 from engine.cards import ALL_CARDS, rank_of, suit_of
-from vision.detector import CardDetector, Detection
+from vision.detector import CardDetector, Detection, iou_matrix
 from vision.progress import Progress
 
 #: the confusions card readers are known for, by name
@@ -71,16 +71,6 @@ class CardLevel:
     @property
     def accuracy(self) -> float:
         return self.correct / self.labelled if self.labelled else 0.0
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = lambda r: (r[:, 2] - r[:, 0]) * (r[:, 3] - r[:, 1])  # noqa: E731
-    return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
 
 
 def read_labels(path: Path, width: int, height: int) -> tuple[list[str], np.ndarray]:
@@ -173,7 +163,7 @@ class ImageResult:
             return self
         dets = self.detections
         if dets and len(self.truth):
-            ious = _iou(np.array([d.box for d in dets]), self.truth_boxes)
+            ious = iou_matrix(np.array([d.box for d in dets]), self.truth_boxes)
             best = ious.argmax(axis=1)
             dets = [d for i, d in enumerate(dets) if ious[i, best[i]] < iou or keep[best[i]]]
         return ImageResult([c for c, k in zip(self.truth, keep, strict=True) if k], self.truth_boxes[keep], dets)
@@ -203,7 +193,7 @@ def card_level(results: list[ImageResult], conf: float, iou: float = 0.5) -> Car
         out.labelled += len(truth)
         matched: set[int] = set()
         if dets and len(truth):
-            ious = _iou(np.array([d.box for d in dets]), truth_boxes)
+            ious = iou_matrix(np.array([d.box for d in dets]), truth_boxes)
         for i, det in enumerate(dets):
             if not len(truth):
                 out.false_positives += 1
@@ -252,7 +242,7 @@ def map_scores(results: list[ImageResult]) -> dict:
             truth = r.truth_boxes[[i for i, c in enumerate(r.truth) if c == card]]
             positives += len(truth)
             dets = sorted((d for d in r.detections if d.card == card), key=lambda d: -d.conf)
-            ious = _iou(np.array([d.box for d in dets]).reshape(-1, 4), truth) if len(truth) else None
+            ious = iou_matrix(np.array([d.box for d in dets]).reshape(-1, 4), truth) if len(truth) else None
             seen.append((dets, ious, None if ious is None else np.argsort(-ious, axis=1)))
         aps = []
         for t in thresholds:
