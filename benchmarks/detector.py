@@ -5,8 +5,9 @@ the reader on every box it found), on a committed sample zone, and on the same z
 scaled to 640×640 (the second sample: 25 labelled indices). The row marked *live* is the
 live loop's: the zone read as upright cards, the suit reader looking beside every index too,
 and the finder's own boxes (the live loop reads cards; it does not draw boxes). The other
-rows, as ``guandan detect`` and ``eval-detector`` run, redraw each read index's box with the
-box refiner; one row without it shows what the refiner costs.
+rows redraw each read index's box with the box refiner (one row without it shows what the
+refiner costs); the rows with 4 views are ``guandan detect`` and ``eval-detector`` as they
+run by default, the finder looking at the image at each quarter turn (``vision.turns``).
 Targets on this 2-core machine, exported backend: 640 ≤ 40 ms, 320 ≤ 12 ms (median). The
 exports are static: 320×320 for zones, 640×640 for photos.
 Run: ``.venv/bin/python benchmarks/detector.py [--runs 60]``.
@@ -40,21 +41,22 @@ def main() -> None:
     zone = cv2.imread(str(samples[1]))  # a busy zone: 25 indices, so the reader has work too
     big = cv2.resize(zone, (640, 640))
     int8 = MODELS / "finder_int8_openvino_model"
-    # backend, finder, input size, image, upright (with the suit reader), box refiner
-    runs = [("ov-int8", int8, 320, zone, True, False), ("ov-int8", int8, 320, zone, False, False),
-            ("ov-int8", int8, 320, zone, False, True),
-            ("openvino", MODELS / "finder_openvino_model", 320, zone, True, False),
-            ("openvino", MODELS / "finder_openvino_model", 320, zone, False, True),
-            ("onnx", MODELS / "finder.onnx", 320, zone, False, True),
-            ("torch", MODELS / "finder.pt", 320, zone, False, True),
-            ("openvino", MODELS / "finder_640_openvino_model", 640, big, False, True),
-            ("torch", MODELS / "finder.pt", 640, big, False, True)]
-    print(f"{'backend':10} {'size':>5} {'median':>9} {'p90':>9}  found")
-    for name, path, size, image, upright, refine in runs:
+    # backend, finder, input size, image, upright (with the suit reader), box refiner, views
+    runs = [("ov-int8", int8, 320, zone, True, False, 1), ("ov-int8", int8, 320, zone, False, False, 1),
+            ("ov-int8", int8, 320, zone, False, True, 1), ("ov-int8", int8, 320, zone, False, True, 4),
+            ("openvino", MODELS / "finder_openvino_model", 320, zone, True, False, 1),
+            ("openvino", MODELS / "finder_openvino_model", 320, zone, False, True, 1),
+            ("onnx", MODELS / "finder.onnx", 320, zone, False, True, 1),
+            ("torch", MODELS / "finder.pt", 320, zone, False, True, 1),
+            ("openvino", MODELS / "finder_640_openvino_model", 640, big, False, True, 1),
+            ("openvino", MODELS / "finder_640_openvino_model", 640, big, False, True, 4),
+            ("torch", MODELS / "finder.pt", 640, big, False, True, 1)]
+    print(f"{'backend':10} {'size':>5} {'views':>5} {'median':>9} {'p90':>9}  found")
+    for name, path, size, image, upright, refine, views in runs:
         if not path.exists():
             print(f"{name:10} missing: {path}")
             continue
-        detector = CardDetector(path, imgsz=size, boxes=None if refine else False)
+        detector = CardDetector(path, imgsz=size, boxes=None if refine else False, views=views)
         for _ in range(5):
             detector.detect(image, upright=upright)  # warm up
         times = []
@@ -64,7 +66,8 @@ def main() -> None:
             times.append((time.perf_counter() - start) * 1000)
         times.sort()
         found = len(detector.detect(image, upright=upright))
-        print(f"{name:10} {size:>5} {statistics.median(times):8.1f}ms {times[int(len(times) * 0.9)]:8.1f}ms  {found}"
+        median, p90 = statistics.median(times), times[int(len(times) * 0.9)]
+        print(f"{name:10} {size:>5} {views:>5} {median:8.1f}ms {p90:8.1f}ms  {found}"
               + ("  live (upright: with the suit reader; the finder's boxes)" if upright
                  else "  box refiner" if refine else "  the finder's boxes"))
 

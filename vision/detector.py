@@ -24,6 +24,7 @@ from engine.cards import ALL_CARDS
 from vision.box_refiner import BoxRefiner
 from vision.reader import NOT_AN_INDEX, IndexReader, ReaderError
 from vision.suit_reader import SuitReader
+from vision.turns import VIEWS, boxes_back, merge, turned
 from vision.yolo_env import prepare
 
 CONFIDENCE = 0.25
@@ -59,30 +60,31 @@ class Detection:
 
 
 def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, overlap: int = 80,
-                 conf: float | None = None, upright: bool = False) -> list[Detection]:
+                 conf: float | None = None, upright: bool = False, quarters: tuple[int, ...] | None = None
+                 ) -> list[Detection]:
     """Detections in an image wider than the model's input, found in overlapping tiles at
     full resolution (a 560-pixel zone letterboxed into 320 would lose half its detail) and
     read in the whole image, so that no patch is cut short by a tile's edge. An index cut
     by one tile's edge lies whole in the next; the same card found twice in the overlap is
     merged by ``vision.grouping``. ``conf`` overrides the detector's threshold; ``upright``
-    as for ``CardDetector.detect``."""
+    and ``quarters`` as for ``CardDetector.detect``."""
     if image.shape[1] <= tile:
-        return detector.detect(image, conf, upright=upright)
+        return detector.detect(image, conf, upright=upright, quarters=quarters)
     floor = detector.conf if conf is None else conf
-    return detector.read(image, find_tiled(detector, image, floor, tile, overlap), floor, upright=upright)
+    return detector.read(image, find_tiled(detector, image, floor, tile, overlap, quarters), floor, upright=upright)
 
 
-def find_tiled(detector: CardDetector, image: np.ndarray, floor: float, tile: int = 320, overlap: int = 80
-               ) -> list[tuple[tuple[float, float, float, float], float]]:
+def find_tiled(detector: CardDetector, image: np.ndarray, floor: float, tile: int = 320, overlap: int = 80,
+               quarters: tuple[int, ...] | None = None) -> list[tuple[tuple[float, float, float, float], float]]:
     """The finder's boxes and confidences in an image of any width, tile by tile as
     ``detect_tiled`` finds them."""
     width = image.shape[1]
     if width <= tile:
-        return detector.find(image, floor)
+        return detector.find(image, floor, quarters)
     starts = list(range(0, width - tile, tile - overlap)) + [width - tile]
     found: list[tuple[tuple[float, float, float, float], float]] = []
     for x0 in starts:
-        for (x1, y1, x2, y2), f in detector.find(image[:, x0:x0 + tile], floor):
+        for (x1, y1, x2, y2), f in detector.find(image[:, x0:x0 + tile], floor, quarters):
             if (x0 and x1 < 2) or (x0 + tile < width and x2 > tile - 2):
                 continue  # cut by this tile's edge: the neighbouring tile sees it whole
             found.append(((x1 + x0, y1, x2 + x0, y2), f))
@@ -138,13 +140,18 @@ def _model(load, given: str | Path | None, committed: Path):
 class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
                  reader: str | Path | None = None, suits: str | Path | None = None,
-                 boxes: str | Path | None | bool = None) -> None:
+                 boxes: str | Path | None | bool = None, views: int = 1) -> None:
         """``boxes``: the box refiner's model, or False for the finder's own boxes (the
         live loop, which needs cards, not tight boxes, saves its time); by default the
-        committed one where present."""
+        committed one where present. ``views``: how many ways the finder looks at an image
+        (``vision.turns.VIEWS``: 1 as it is, 2 with a half turn, 4 at each quarter turn),
+        each view costing one finder's time."""
         path = Path(weights)
         if not path.exists():
             raise DetectorError(f"{weights}: no such model file")
+        if views not in VIEWS:
+            raise DetectorError(f"the finder looks 1, 2 or 4 ways, not {views}")
+        self.quarters = VIEWS[views]
         prepare()
         from ultralytics import YOLO
 
@@ -163,21 +170,31 @@ class CardDetector:
         except ReaderError as exc:
             raise DetectorError(str(exc)) from None
 
-    def find(self, image: np.ndarray, floor: float = FIND) -> list[tuple[tuple[float, float, float, float], float]]:
-        """The finder's boxes (pixels of ``image``) and confidences, from ``floor`` up."""
-        boxes = self.model.predict(image, imgsz=self.imgsz, conf=floor, iou=self.iou, device="cpu",
-                                   verbose=False)[0].boxes
-        return [(tuple(float(v) for v in b), float(c))
-                for b, c in zip(boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy(), strict=True)]
+    def find(self, image: np.ndarray, floor: float = FIND, quarters: tuple[int, ...] | None = None
+             ) -> list[tuple[tuple[float, float, float, float], float]]:
+        """The finder's boxes (pixels of ``image``) and confidences, from ``floor`` up, looking
+        at the image turned by each of ``quarters`` (quarter turns; by default the detector's
+        views), what the views found merged (``vision.turns.merge``)."""
+        height, width = image.shape[:2]
+        views = []
+        for quarter in self.quarters if quarters is None else quarters:
+            boxes = self.model.predict(turned(image, quarter), imgsz=self.imgsz, conf=floor, iou=self.iou,
+                                       device="cpu", verbose=False)[0].boxes
+            back = boxes_back(boxes.xyxy.cpu().numpy(), quarter, width, height)
+            views.append([(tuple(float(v) for v in b), float(c))
+                          for b, c in zip(back, boxes.conf.cpu().numpy(), strict=True)])
+        return merge(views, self.iou)
 
-    def detect(self, image: np.ndarray, conf: float | None = None, upright: bool = False) -> list[Detection]:
+    def detect(self, image: np.ndarray, conf: float | None = None, upright: bool = False,
+               quarters: tuple[int, ...] | None = None) -> list[Detection]:
         """Detections in a BGR image (as OpenCV reads it), most confident first; ``conf``
         overrides the detector's threshold (evaluation wants every detection). A box the
         finder is less sure of than the threshold is not read: the reader's probability is
         at most 1, so it could not pass. ``upright``: the cards lie upright in the image (a
-        rectified seat zone), so the suit reader may look beside each index for pips."""
+        rectified seat zone), so the suit reader may look beside each index for pips.
+        ``quarters``: the finder's views for this image, as for ``find``."""
         floor = self.conf if conf is None else conf
-        return self.read(image, self.find(image, floor), floor, upright=upright)
+        return self.read(image, self.find(image, floor, quarters), floor, upright=upright)
 
     def read(self, image: np.ndarray, found: list[tuple[tuple[float, float, float, float], float]], floor: float,
              upright: bool = False) -> list[Detection]:

@@ -35,6 +35,19 @@ def test_detect_without_json_is_a_readable_list():
     assert done.returncode == 0 and done.stdout.startswith(f"{image}: ") and "card indices" in done.stdout
 
 
+def test_detect_looks_four_ways_unless_told_fewer():
+    image = str(sorted((SAMPLES / "images").glob("*.jpg"))[1])
+    cards = {}
+    for views in ("1", "4"):
+        done = guandan("detect", image, "--json", "--imgsz", "320", "--views", views)
+        assert done.returncode == 0, done.stderr
+        cards[views] = json.loads(done.stdout)["detections"]
+    assert len(cards["4"]) >= len(cards["1"]) > 0
+    assert cards["4"] != cards["1"]  # the merged views box (and find) indices differently
+    wrong = guandan("detect", image, "--views", "3")
+    assert wrong.returncode == 2 and "invalid choice: 3" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
 def test_eval_detector_reports_map_and_cards_read_on_a_dataset(tmp_path):
     data = tmp_path / "samples.yaml"
     data.write_text(f"path: {SAMPLES}\ntrain: images\nval: images\nnames: {json.dumps(ALL_CARDS)}\n",

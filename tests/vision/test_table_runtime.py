@@ -154,16 +154,16 @@ class CountingDetector:
     def __init__(self, inner: CardDetector) -> None:
         self.inner, self.conf, self.reader, self.suits, self.calls = inner, inner.conf, inner.reader, inner.suits, 0
 
-    def find(self, image, floor):
+    def find(self, image, floor, quarters=None):
         self.calls += 1
-        return self.inner.find(image, floor)
+        return self.inner.find(image, floor, quarters)
 
     def read(self, image, found, floor, upright=False):
         return self.inner.read(image, found, floor, upright=upright)
 
-    def detect(self, image, conf=None, upright=False):
+    def detect(self, image, conf=None, upright=False, quarters=None):
         self.calls += 1
-        return self.inner.detect(image, conf, upright=upright)
+        return self.inner.detect(image, conf, upright=upright, quarters=quarters)
 
 
 def test_a_still_zone_is_read_in_a_few_frames_pooled_then_left_until_it_changes(detector):
