@@ -7,8 +7,10 @@ Looking at the same image turned by each quarter turn and merging what the four 
 found reads 20 more of the held-out zones' 881 legible indices right (783 → 803,
 ``models/README.md``) for four times the finder's time, so ``guandan detect`` and
 ``eval-detector`` look four ways by default. The live loop looks once: four views of a
-busy zone would take it past the camera's pace on a 2-core table node. Quarter turns lose
-no pixel (no resampling), unlike any other angle.
+busy zone would take it past the camera's pace on a 2-core table node, and turning each of
+its three pooled looks at a still zone a different way read no more plays of six rendered
+games and raised false alerts (``docs/benchmarks.md``). Quarter turns lose no pixel (no
+resampling), unlike any other angle.
 """
 
 from __future__ import annotations
