@@ -6,8 +6,10 @@ scaled to 640×640 (the second sample: 25 labelled indices). The row marked *liv
 live loop's: the zone read as upright cards, the suit reader looking beside every index too,
 and the finder's own boxes (the live loop reads cards; it does not draw boxes). The other
 rows redraw each read index's box with the box refiner (one row without it shows what the
-refiner costs); the rows with 4 views are ``guandan detect`` and ``eval-detector`` as they
-run by default, the finder looking at the image at each quarter turn (``vision.turns``).
+refiner costs). ``guandan detect`` and ``eval-detector`` look at a 320 zone four ways by
+default, the finder seeing it at each quarter turn (``vision.turns``; the 320 row with 4
+views), and at a 640 image once (the 640 row with 1 view); the 640 row with 4 views is
+``--views 4``.
 Targets on this 2-core machine, exported backend: 640 ≤ 40 ms, 320 ≤ 12 ms (median). The
 exports are static: 320×320 for zones, 640×640 for photos.
 Run: ``.venv/bin/python benchmarks/detector.py [--runs 60]``.

@@ -35,7 +35,7 @@ def test_detect_without_json_is_a_readable_list():
     assert done.returncode == 0 and done.stdout.startswith(f"{image}: ") and "card indices" in done.stdout
 
 
-def test_detect_looks_four_ways_unless_told_fewer():
+def test_detect_looks_at_a_zone_four_ways_unless_told_fewer():
     image = str(sorted((SAMPLES / "images").glob("*.jpg"))[1])
     cards = {}
     for views in ("1", "4"):
@@ -44,6 +44,11 @@ def test_detect_looks_four_ways_unless_told_fewer():
         cards[views] = json.loads(done.stdout)["detections"]
     assert len(cards["4"]) >= len(cards["1"]) > 0
     assert cards["4"] != cards["1"]  # the merged views box (and find) indices differently
+    # a zone-sized input looks four ways unless told; a photo-sized one once
+    zone = guandan("detect", image, "--json", "--imgsz", "320")
+    photo, photo_once = (guandan("detect", image, "--json", *more) for more in ((), ("--views", "1")))
+    assert json.loads(zone.stdout)["detections"] == cards["4"]
+    assert json.loads(photo.stdout) == json.loads(photo_once.stdout)
     wrong = guandan("detect", image, "--views", "3")
     assert wrong.returncode == 2 and "invalid choice: 3" in wrong.stderr and "Traceback" not in wrong.stderr
 
