@@ -269,7 +269,7 @@ def _print_figures(title: str, f: dict) -> None:
 
 
 def cmd_eval(args: Namespace) -> None:
-    from vision.evaluate import LEGIBLE, by_sharpness, run_detector, split_images
+    from vision.evaluate import LEGIBLE, by_index_size, by_sharpness, run_detector, split_images
 
     data = Path(args.data)
     if not data.exists():
@@ -283,6 +283,7 @@ def cmd_eval(args: Namespace) -> None:
         report["legible"] = {"min_sharp_px_per_cm": LEGIBLE.min_sharp, "min_visible": LEGIBLE.min_visible,
                              **_figures([r.only(LEGIBLE) for r in results], args.conf)}
         report["by_sharpness"] = by_sharpness(results, args.conf)
+        report["by_index_size"] = by_index_size(results, args.conf)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return
@@ -296,6 +297,13 @@ def cmd_eval(args: Namespace) -> None:
             lo, hi = row["sharp_px_per_cm"]
             band = f"{lo:g}-{hi:g}" if hi is not None else f">={lo:g}"
             print(f"  {band:>7}: {row['correct']:5d}/{row['labelled']:<5d} {row['accuracy']:.2%}")
+        print("fully visible indices read right, by the index's longer side in sharp pixels (pixels that carry "
+              "detail):")
+        for row in report["by_index_size"]:
+            lo, hi = row["sharp_px"]
+            band = f"{lo:g}-{hi:g}" if hi is not None else f">={lo:g}"
+            print(f"  {band:>7}: {row['correct']:5d}/{row['labelled']:<5d} {row['accuracy']:.2%}  "
+                  f"({row['wrong']} wrong, {row['missed']} missed)")
     else:
         print("(no sidecars in this dataset: rebuild it with 'guandan dataset build' for the legible figures)")
 

@@ -158,7 +158,10 @@ class ImageResult:
     def only(self, legibility: Legibility = LEGIBLE, iou: float = 0.5) -> ImageResult:
         """The same image with the labels ``legibility`` rules out as ignore regions: they
         leave the truth, and so do the detections whose best match (IoU ≥ ``iou``) is one."""
-        keep = legibility.mask(self.meta, len(self.truth))
+        return self.keeping(legibility.mask(self.meta, len(self.truth)), iou)
+
+    def keeping(self, keep: np.ndarray, iou: float = 0.5) -> ImageResult:
+        """The same image with only the labels ``keep`` marks, the others ignore regions (as ``only``)."""
         if keep.all():
             return self
         dets = self.detections
@@ -280,6 +283,37 @@ def by_sharpness(results: list[ImageResult], conf: float, min_visible: float = L
         band = Legibility(min_sharp=lo, max_sharp=hi, min_visible=min_visible)
         level = card_level([r.only(band) for r in with_meta if lo <= r.meta["sharp_px_per_cm"] < hi], conf)
         rows.append({"sharp_px_per_cm": [lo, None if hi == float("inf") else hi], "labelled": level.labelled,
+                     "correct": level.correct, "wrong": level.wrong, "missed": level.missed,
+                     "accuracy": level.accuracy})
+    return rows
+
+
+#: bands of the accuracy-by-index-size table: an index's longer side in sharp pixels
+SIZE_BANDS = ((0, 10), (10, 14), (14, 18), (18, 22), (22, 26), (26, 32), (32, float("inf")))
+
+
+def sharp_sides(result: ImageResult) -> np.ndarray | None:
+    """Each label's longer side in *sharp* pixels — its pixels × the share of them that carry
+    detail (``sharp_px_per_cm / px_per_cm``): how big an index looks to a camera after blur.
+    None without a sidecar that says both."""
+    meta = result.meta
+    if meta is None or not meta.get("px_per_cm"):
+        return None
+    b = result.truth_boxes.reshape(-1, 4)
+    return np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * meta["sharp_px_per_cm"] / meta["px_per_cm"]
+
+
+def by_index_size(results: list[ImageResult], conf: float, min_visible: float = LEGIBLE.min_visible) -> list[dict]:
+    """Fully visible indices read right, band by band of their size in sharp pixels
+    (``sharp_sides``): a deck's index size and a camera's resolution in one number, so
+    the table says how big an index must look for the accuracy wanted, whatever the deck."""
+    sized = [(r, sharp_sides(r)) for r in results]
+    sized = [(r, s) for r, s in sized if s is not None]
+    rows = []
+    for lo, hi in SIZE_BANDS:
+        level = card_level([r.keeping((np.asarray(r.meta["visible"], float) >= min_visible) & (lo <= s) & (s < hi))
+                            for r, s in sized], conf)
+        rows.append({"sharp_px": [lo, None if hi == float("inf") else hi], "labelled": level.labelled,
                      "correct": level.correct, "wrong": level.wrong, "missed": level.missed,
                      "accuracy": level.accuracy})
     return rows

@@ -8,6 +8,7 @@ from vision.evaluate import (
     ImageResult,
     Legibility,
     average_precision,
+    by_index_size,
     by_sharpness,
     card_level,
     classify_confusion,
@@ -84,3 +85,20 @@ def test_accuracy_by_sharpness_puts_each_image_in_its_band():
     assert rows[(4, 6)]["labelled"] == 1 and rows[(4, 6)]["wrong"] == 1 and rows[(4, 6)]["accuracy"] == 0
     assert rows[(15, None)]["correct"] == 1 and rows[(15, None)]["accuracy"] == 1
     assert sum(r["labelled"] for r in rows.values()) == 2
+
+
+def test_accuracy_by_index_size_bands_each_label_by_its_sharp_pixels():
+    small, big, hidden = (10, 10, 20, 22), (60, 10, 80, 50), (100, 10, 120, 50)
+    # 12 and 40 pixels long, in a photograph whose blur leaves half its pixels sharp: 6 and 20
+    result = ImageResult(["S5", "H3", "DK"], np.array([small, big, hidden], float),
+                         [Detection("S3", 0.9, small), Detection("H3", 0.8, big), Detection("DK", 0.8, hidden)],
+                         {"px_per_cm": 16.0, "sharp_px_per_cm": 8.0, "visible": [1.0, 1.0, 0.5]})
+    rows = {tuple(r["sharp_px"]): r for r in by_index_size([result], conf=0.25)}
+    assert (rows[(0, 10)]["labelled"], rows[(0, 10)]["wrong"]) == (1, 1)
+    assert (rows[(18, 22)]["labelled"], rows[(18, 22)]["correct"]) == (1, 1)
+    assert sum(r["labelled"] for r in rows.values()) == 2  # the half-hidden index is in no band
+    assert all(r["labelled"] == 0 for k, r in rows.items() if k not in ((0, 10), (18, 22)))
+    # a sidecar without the zone's px/cm (or none at all) puts nothing in the table
+    older = ImageResult(result.truth, result.truth_boxes, result.detections,
+                        {"sharp_px_per_cm": 8.0, "visible": [1.0, 1.0, 0.5]})
+    assert sum(r["labelled"] for r in by_index_size([older], conf=0.25)) == 0
