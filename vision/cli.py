@@ -268,6 +268,11 @@ def _print_figures(title: str, f: dict) -> None:
     print("  weakest classes (AP50): " + ", ".join(f"{c} {ap:.3f}" for c, ap in weakest))
 
 
+def _band(lo: float, hi: float | None) -> str:
+    """A by-band table's band as printed: ``8-10``, or ``>=15`` for the open last one."""
+    return f"{lo:g}-{hi:g}" if hi is not None else f">={lo:g}"
+
+
 def cmd_eval(args: Namespace) -> None:
     from vision.evaluate import LEGIBLE, by_index_size, by_sharpness, run_detector, split_images
 
@@ -294,15 +299,12 @@ def cmd_eval(args: Namespace) -> None:
                        report["legible"])
         print("fully visible indices read right, by sharp px/cm of table:")
         for row in report["by_sharpness"]:
-            lo, hi = row["sharp_px_per_cm"]
-            band = f"{lo:g}-{hi:g}" if hi is not None else f">={lo:g}"
-            print(f"  {band:>7}: {row['correct']:5d}/{row['labelled']:<5d} {row['accuracy']:.2%}")
+            print(f"  {_band(*row['sharp_px_per_cm']):>7}: {row['correct']:5d}/{row['labelled']:<5d} "
+                  f"{row['accuracy']:.2%}")
         print("fully visible indices read right, by the index's longer side in sharp pixels (pixels that carry "
               "detail):")
         for row in report["by_index_size"]:
-            lo, hi = row["sharp_px"]
-            band = f"{lo:g}-{hi:g}" if hi is not None else f">={lo:g}"
-            print(f"  {band:>7}: {row['correct']:5d}/{row['labelled']:<5d} {row['accuracy']:.2%}  "
+            print(f"  {_band(*row['sharp_px']):>7}: {row['correct']:5d}/{row['labelled']:<5d} {row['accuracy']:.2%}  "
                   f"({row['wrong']} wrong, {row['missed']} missed)")
     else:
         print("(no sidecars in this dataset: rebuild it with 'guandan dataset build' for the legible figures)")

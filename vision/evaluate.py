@@ -282,10 +282,14 @@ def by_sharpness(results: list[ImageResult], conf: float, min_visible: float = L
     for lo, hi in SHARP_BANDS:
         band = Legibility(min_sharp=lo, max_sharp=hi, min_visible=min_visible)
         level = card_level([r.only(band) for r in with_meta if lo <= r.meta["sharp_px_per_cm"] < hi], conf)
-        rows.append({"sharp_px_per_cm": [lo, None if hi == float("inf") else hi], "labelled": level.labelled,
-                     "correct": level.correct, "wrong": level.wrong, "missed": level.missed,
-                     "accuracy": level.accuracy})
+        rows.append(_band_row("sharp_px_per_cm", lo, hi, level))
     return rows
+
+
+def _band_row(measure: str, lo: float, hi: float, level: CardLevel) -> dict:
+    """One row of a by-band table: the band (``measure``: [lo, hi], hi None for open) and its figures."""
+    return {measure: [lo, None if hi == float("inf") else hi], "labelled": level.labelled,
+            "correct": level.correct, "wrong": level.wrong, "missed": level.missed, "accuracy": level.accuracy}
 
 
 #: bands of the accuracy-by-index-size table: an index's longer side in sharp pixels
@@ -307,13 +311,11 @@ def by_index_size(results: list[ImageResult], conf: float, min_visible: float = 
     """Fully visible indices read right, band by band of their size in sharp pixels
     (``sharp_sides``): a deck's index size and a camera's resolution in one number, so
     the table says how big an index must look for the accuracy wanted, whatever the deck."""
-    sized = [(r, sharp_sides(r)) for r in results]
-    sized = [(r, s) for r, s in sized if s is not None]
+    visible = Legibility(min_sharp=0.0, min_visible=min_visible)
+    sized = [(r, visible.mask(r.meta, len(r.truth)), sharp_sides(r)) for r in results]
+    sized = [(r, v, s) for r, v, s in sized if s is not None]
     rows = []
     for lo, hi in SIZE_BANDS:
-        level = card_level([r.keeping((np.asarray(r.meta["visible"], float) >= min_visible) & (lo <= s) & (s < hi))
-                            for r, s in sized], conf)
-        rows.append({"sharp_px": [lo, None if hi == float("inf") else hi], "labelled": level.labelled,
-                     "correct": level.correct, "wrong": level.wrong, "missed": level.missed,
-                     "accuracy": level.accuracy})
+        level = card_level([r.keeping(v & (lo <= s) & (s < hi)) for r, v, s in sized], conf)
+        rows.append(_band_row("sharp_px", lo, hi, level))
     return rows
