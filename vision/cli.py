@@ -274,7 +274,7 @@ def _band(lo: float, hi: float | None) -> str:
 
 
 def cmd_eval(args: Namespace) -> None:
-    from vision.evaluate import LEGIBLE, by_index_size, by_sharpness, run_detector, split_images
+    from vision.evaluate import LEGIBLE, by_index_size, by_sharpness, by_suit_size, run_detector, split_images
 
     data = Path(args.data)
     if not data.exists():
@@ -289,6 +289,7 @@ def cmd_eval(args: Namespace) -> None:
                              **_figures([r.only(LEGIBLE) for r in results], args.conf)}
         report["by_sharpness"] = by_sharpness(results, args.conf)
         report["by_index_size"] = by_index_size(results, args.conf)
+        report["by_suit_size"] = by_suit_size(results, args.conf)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return
@@ -306,6 +307,13 @@ def cmd_eval(args: Namespace) -> None:
         for row in report["by_index_size"]:
             print(f"  {_band(*row['sharp_px']):>7}: {row['correct']:5d}/{row['labelled']:<5d} {row['accuracy']:.2%}  "
                   f"({row['wrong']} wrong, {row['missed']} missed)")
+        if any(row["labelled"] for row in report["by_suit_size"]):
+            print("fully visible indices read right, by the suit sign's height in sharp pixels:")
+            for row in report["by_suit_size"]:
+                print(f"  {_band(*row['sharp_px']):>7}: {row['correct']:5d}/{row['labelled']:<5d} "
+                      f"{row['accuracy']:.2%}  ({row['wrong']} wrong, {row['missed']} missed)")
+        else:
+            print("(sidecars without suit_cm: rebuild the dataset for the table by suit sign size)")
     else:
         print("(no sidecars in this dataset: rebuild it with 'guandan dataset build' for the legible figures)")
 

@@ -307,15 +307,43 @@ def sharp_sides(result: ImageResult) -> np.ndarray | None:
     return np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * meta["sharp_px_per_cm"] / meta["px_per_cm"]
 
 
+def sharp_suit_signs(result: ImageResult) -> np.ndarray | None:
+    """Each label's suit sign's height in sharp pixels: how tall it is printed
+    (``suit_cm``) × the photograph's ``sharp_px_per_cm``. A spade and a club differ in
+    lobes a fifth of the sign wide, so this, not the index's size, says whether the suit can
+    be told. None without a sidecar that says it."""
+    meta = result.meta
+    if meta is None or "suit_cm" not in meta:
+        return None
+    return np.asarray(meta["suit_cm"], float) * meta["sharp_px_per_cm"]
+
+
+def _by_size(results: list[ImageResult], conf: float, min_visible: float, size, bands, measure: str) -> list[dict]:
+    """Fully visible indices read right, band by band of ``size(result)`` (per label; images
+    it gives None for are left out)."""
+    visible = Legibility(min_sharp=0.0, min_visible=min_visible)
+    sized = [(r, visible.mask(r.meta, len(r.truth)), size(r)) for r in results]
+    sized = [(r, v, s) for r, v, s in sized if s is not None]
+    rows = []
+    for lo, hi in bands:
+        level = card_level([r.keeping(v & (lo <= s) & (s < hi)) for r, v, s in sized], conf)
+        rows.append(_band_row(measure, lo, hi, level))
+    return rows
+
+
 def by_index_size(results: list[ImageResult], conf: float, min_visible: float = LEGIBLE.min_visible) -> list[dict]:
     """Fully visible indices read right, band by band of their size in sharp pixels
     (``sharp_sides``): a deck's index size and a camera's resolution in one number, so
     the table says how big an index must look for the accuracy wanted, whatever the deck."""
-    visible = Legibility(min_sharp=0.0, min_visible=min_visible)
-    sized = [(r, visible.mask(r.meta, len(r.truth)), sharp_sides(r)) for r in results]
-    sized = [(r, v, s) for r, v, s in sized if s is not None]
-    rows = []
-    for lo, hi in SIZE_BANDS:
-        level = card_level([r.keeping(v & (lo <= s) & (s < hi)) for r, v, s in sized], conf)
-        rows.append(_band_row("sharp_px", lo, hi, level))
-    return rows
+    return _by_size(results, conf, min_visible, sharp_sides, SIZE_BANDS, "sharp_px")
+
+
+#: bands of the accuracy-by-suit-sign table: the sign's height in sharp pixels
+SUIT_BANDS = ((0, 3), (3, 4), (4, 5), (5, 6), (6, 8), (8, float("inf")))
+
+
+def by_suit_size(results: list[ImageResult], conf: float, min_visible: float = LEGIBLE.min_visible) -> list[dict]:
+    """Fully visible indices read right, band by band of their suit sign's height in sharp
+    pixels (``sharp_suit_signs``): the camera requirement for a given deck, since most
+    misreadings left are suits (a spade for a club)."""
+    return _by_size(results, conf, min_visible, sharp_suit_signs, SUIT_BANDS, "sharp_px")

@@ -10,6 +10,7 @@ from vision.evaluate import (
     average_precision,
     by_index_size,
     by_sharpness,
+    by_suit_size,
     card_level,
     classify_confusion,
     map_scores,
@@ -102,3 +103,21 @@ def test_accuracy_by_index_size_bands_each_label_by_its_sharp_pixels():
     older = ImageResult(result.truth, result.truth_boxes, result.detections,
                         {"sharp_px_per_cm": 8.0, "visible": [1.0, 1.0, 0.5]})
     assert sum(r["labelled"] for r in by_index_size([older], conf=0.25)) == 0
+
+
+def test_accuracy_by_suit_sign_bands_each_label_by_its_printed_sign_and_the_sharpness():
+    a, b, c = (10, 10, 20, 22), (60, 10, 80, 50), (100, 10, 120, 50)
+    # suit signs printed 0.3 and 0.9 cm tall, photographed at 10 sharp px/cm: 3 and 9 pixels
+    result = ImageResult(["C5", "S3", "DK"], np.array([a, b, c], float),
+                         [Detection("S5", 0.9, a), Detection("S3", 0.8, b)],
+                         {"px_per_cm": 12.0, "sharp_px_per_cm": 10.0, "visible": [1.0, 1.0, 1.0],
+                          "rank_cm": [1.2, 1.0, 1.0], "suit_cm": [0.3, 0.9, 0.45]})
+    rows = {tuple(r["sharp_px"]): r for r in by_suit_size([result], conf=0.25)}
+    assert (rows[(3, 4)]["labelled"], rows[(3, 4)]["wrong"]) == (1, 1)
+    assert (rows[(8, None)]["labelled"], rows[(8, None)]["correct"]) == (1, 1)
+    assert (rows[(4, 5)]["labelled"], rows[(4, 5)]["missed"]) == (1, 1)
+    assert sum(r["labelled"] for r in rows.values()) == 3
+    # sidecars written before the sign heights were recorded put nothing in the table
+    older = ImageResult(result.truth, result.truth_boxes, result.detections,
+                        {"px_per_cm": 12.0, "sharp_px_per_cm": 10.0, "visible": [1.0, 1.0, 1.0]})
+    assert sum(r["labelled"] for r in by_suit_size([older], conf=0.25)) == 0

@@ -71,6 +71,9 @@ def test_every_image_has_a_sidecar_with_its_sharpness_and_each_labels_visibility
         labels = parse_yolo((out / "labels" / image.parent.name / f"{image.stem}.txt").read_text())
         assert len(meta["visible"]) == len(labels)
         assert all(0.6 <= v <= 1.0 for v in meta["visible"])  # the renderer labels from 60 % visible
+        # each label's printed rank and suit sign heights (cm), the sign no taller than the rank
+        assert len(meta["rank_cm"]) == len(meta["suit_cm"]) == len(labels)
+        assert all(0.15 <= suit <= rank <= 3.0 for rank, suit in zip(meta["rank_cm"], meta["suit_cm"], strict=True))
         # sharp px/cm never exceeds what the camera itself sampled
         assert 0 < meta["sharp_px_per_cm"] <= meta["px_per_cm"] * meta["camera_scale"] + 0.02
 

@@ -12,6 +12,7 @@ import pytest
 from engine.cards import ALL_CARDS
 from vision.synth import fonts
 from vision.synth.deck import card_image, card_size_px, render_back, render_card, styles
+from vision.synth.faces import index_block, index_marks_cm
 from vision.synth.preview import contact_sheet
 from vision.synth.shapes import SuitShape, suit_mask
 from vision.synth.style import (
@@ -162,6 +163,21 @@ def test_suit_masks_differ_and_fill_their_box():
         cover = (m > 127).mean()
         assert 0.3 < cover < 0.85, s
     assert len({m.tobytes() for m in masks.values()}) == 4
+
+
+@pytest.mark.parametrize("style", FAMILY_STYLES[::4], ids=lambda s: s.font.family)
+def test_index_marks_are_the_heights_the_index_is_drawn_at(style: DeckStyle):
+    """The sidecars' rank_cm and suit_cm (what eval-detector's by-suit-sign table uses) are
+    the heights the renderer draws the index's two marks at, not a second guess at them."""
+    ppc = 40.0
+    for card in ("S5", "CK", "HT", "DA"):
+        rank_cm, suit_cm = index_marks_cm(style, card)
+        rank, sign = index_block(style, card, ppc)
+        assert rank_cm == style.rank_cap_cm and suit_cm <= rank_cm
+        assert abs(sign[0].shape[0] - 2 - suit_cm * ppc) <= 1.0, card  # the mask has a pixel of margin
+    for joker in ("SB", "HR"):
+        tall, same = index_marks_cm(style, joker)
+        assert tall == same and tall >= style.joker.letter_cm
 
 
 def test_text_masks_have_the_requested_cap_height():

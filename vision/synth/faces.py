@@ -99,6 +99,19 @@ def _joker_block(style: DeckStyle, card: str, ppc: float) -> list[tuple[np.ndarr
     return [(fonts.stack_vertical(masks, max(1, int(cap * 0.18))), colour, 0.0, 0.0)]
 
 
+def index_marks_cm(style: DeckStyle, card: str) -> tuple[float, float]:
+    """How tall the index's two marks are printed, in cm: (rank, suit sign). What a camera
+    must resolve to read the card is the smaller one, mostly the suit sign: a jumbo index's
+    sign is 0.4–0.6 of its rank, and a spade and a club a few pixels tall are one blot. A
+    joker's corner has one mark, its word or picture, given twice."""
+    if card in ("SB", "HR"):
+        j = style.joker
+        tall = j.letter_cm * (1.45 if j.corner == "cjk" and fonts.cjk_font() is not None
+                              else 2.0 if j.corner == "icon" else 1.0)
+        return tall, tall
+    return style.rank_cap_cm, style.rank_cap_cm * style.suit_scale
+
+
 def _block_size(parts: list[tuple[np.ndarray, Colour, float, float]]) -> tuple[float, float]:
     return (max(dx + m.shape[1] for m, _, dx, _ in parts), max(dy + m.shape[0] for m, _, _, dy in parts))
 

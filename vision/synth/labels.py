@@ -24,23 +24,27 @@ Box = tuple[float, float, float, float]
 
 @dataclass(frozen=True)
 class Placed:
-    """A face-up card in a scene: its mask ID, name, card→scene affine and index boxes (card px)."""
+    """A face-up card in a scene: its mask ID, name, card→scene affine and index boxes (card
+    px), and how tall its index's rank and suit sign are printed (cm; None where unknown)."""
 
     ident: int
     card: str
     m: np.ndarray
     boxes: tuple[Box, ...]
+    marks_cm: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
 class Label:
-    """One visible corner index: class id, pixel box in the scene and its visible fraction."""
+    """One visible corner index: class id, pixel box in the scene, its visible fraction and
+    its card's printed mark heights (``Placed.marks_cm``)."""
 
     cls: int
     box: Box
     visible: float
     ident: int
     corner: int
+    marks_cm: tuple[float, float] | None = None
 
     def yolo(self, width: int, height: int) -> str:
         x0, y0, x1, y1 = self.box
@@ -87,7 +91,7 @@ def scene_labels(ids: np.ndarray, placed: list[Placed], min_visible: float = 0.6
             x1, y1 = min(float(W), float(poly[:, 0].max())), min(float(H), float(poly[:, 1].max()))
             if x1 - x0 < min_px or y1 - y0 < min_px:
                 continue
-            out.append(Label(CLASS_OF[p.card], (x0, y0, x1, y1), frac, p.ident, k))
+            out.append(Label(CLASS_OF[p.card], (x0, y0, x1, y1), frac, p.ident, k, p.marks_cm))
     return out
 
 

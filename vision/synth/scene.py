@@ -25,6 +25,7 @@ import numpy as np
 from vision.synth import lighting, plays, props
 from vision.synth.camera import CameraConfig, Capture, camera_round_trip
 from vision.synth.deck import card_image
+from vision.synth.faces import index_marks_cm
 from vision.synth.labels import OCCLUDER, Label, Placed, scene_labels
 from vision.synth.raster import paste_affine, rotation
 from vision.synth.style import DeckStyle
@@ -191,7 +192,7 @@ def _paint_row(canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generator, ro
         ident = first_id + k
         paste_affine(canvas, ids, img.bgr, img.alpha, m, ident, shadow=shadow,
                      shadow_offset=(rng.uniform(0.3, 1.5), rng.uniform(0.5, 2.0)))
-        placed.append(Placed(ident, card, m, img.boxes))
+        placed.append(Placed(ident, card, m, img.boxes, index_marks_cm(deck, card)))
     return placed
 
 
