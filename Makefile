@@ -29,6 +29,7 @@ bench: $(STAMP) system
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/hall.py
 	$(BIN)/python benchmarks/detector.py
+	$(BIN)/python benchmarks/zones.py
 	$(BIN)/python benchmarks/table.py
 
 clean:

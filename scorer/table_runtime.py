@@ -78,7 +78,15 @@ from engine.seats import PLAY_ORDER
 from scorer.alerts import Alert
 from scorer.store import SeqTaken
 from vision.annotate import draw_detections
-from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError, rectify_zone, zone_size
+from vision.calibration import (
+    GOOD_PX_PER_CM,
+    MIN_PX_PER_CM,
+    Calibration,
+    CalibrationError,
+    fine_scale,
+    rectify_zone,
+    zone_size,
+)
 from vision.camera import Frame
 from vision.combination import as_beating, as_combination, as_plain_straight
 from vision.deck import at_most_copies, within_deck
@@ -151,6 +159,7 @@ class TableRuntime:
         self._outside_at = -OUTSIDE_S
         self._seq_floor = 0  # past the seq of a stored event the match refused (``_take_in``)
         self.calibration: Calibration | None = None
+        self._fine: dict[str, float | None] = {}  # per seat: how much finer its zone is drawn to be read
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
         self.inks = DeckInks()  # the deck's inks, learnt from its reads (vision.inks)
         self._checked_at = -RECHECK_S
@@ -309,24 +318,42 @@ class TableRuntime:
             thumb = thumbnail(image)
             moving = motion(zone.previous, thumb) >= MOTION_LEVEL
             zone.previous = thumb
+            draw = self._drawer(frame, seat, image)
             if not moving:
-                self._read(seat, zone, image, thumb)
+                self._read(seat, zone, draw, thumb)
             covered = not moving and self._covered(seat, zone, frame.t, thumb)
-            if covered and self._unread(seat, zone, image):
+            if covered and self._unread(seat, zone, draw):
                 covered = False
             for change in zone.tracker.update(frame.t, zone.laid, moving or covered):
                 if isinstance(change, Settled) and change.new and (self.auto_commit or self._between_hands()):
                     self._commit(seat)
         return self.events[before:]
 
-    def _read(self, seat: str, zone: SeatZone, image: np.ndarray, thumb: np.ndarray) -> None:
-        """Read a still zone: once when it has changed, then again in the next ``LOOKS`` - 1
-        frames, the looks pooled (``vision.looks``)."""
+    def _drawer(self, frame: Frame, seat: str, image: np.ndarray) -> Callable[[], np.ndarray]:
+        """The seat's zone as it is read, drawn when first asked for in this frame: ``image``
+        (the plain warp every frame gets, for the motion checks), or, from a camera finer than
+        the zone, the zone warped finer and shrunk (``rectify_zone``'s ``fine``) — a plain warp
+        of a 4K frame aliases, and the reading is worth the few milliseconds it costs, the
+        motion checks are not."""
+        fine = self._fine.get(seat)
+        drawn: list[np.ndarray] = []
+
+        def draw() -> np.ndarray:
+            if not drawn:
+                drawn.append(image if fine is None else rectify_zone(frame.image, self.calibration, seat, fine=fine))
+            return drawn[0]
+
+        return draw
+
+    def _read(self, seat: str, zone: SeatZone, draw: Callable[[], np.ndarray], thumb: np.ndarray) -> None:
+        """Read a still zone (``draw`` gives its picture): once when it has changed, then again
+        in the next ``LOOKS`` - 1 frames, the looks pooled (``vision.looks``)."""
         if zone.read_thumb is None or motion(zone.read_thumb, thumb) >= REDETECT_LEVEL:
             zone.looks = []
             zone.read_thumb = thumb
         elif len(zone.looks) >= LOOKS:
             return
+        image = draw()
         zone.looks.append(own_side(seat, detect_tiled(self.detector, image, conf=LOOK_FLOOR, upright=True)))
         pooled = pool(zone.looks, POOLED)
         if len(zone.looks) == LOOKS:  # each still zone's cards are learnt from once
@@ -370,7 +397,7 @@ class TableRuntime:
             self.alert(Alert.of("zone_covered", seat=seat))
         return True
 
-    def _unread(self, seat: str, zone: SeatZone, image: np.ndarray) -> bool:
+    def _unread(self, seat: str, zone: SeatZone, draw: Callable[[], np.ndarray]) -> bool:
         """A covered zone — still, not bare, its looks read nothing — when its seat may lay
         now: is it a card the reader cannot name (``vision.unread``)? If the zone's marks say
         which card (of those the hand has not seen twice), it is taken as laid there, for the
@@ -383,7 +410,7 @@ class TableRuntime:
         if hand is None or hand.outcome is not None or hand.phase != "play" or not self._may_lay(seat):
             return False
         seen = hand.tracker.seen
-        card = unread_card(self.detector, image, [c for c in ALL_CARDS if seen[c] >= COPIES])
+        card = unread_card(self.detector, draw(), [c for c in ALL_CARDS if seen[c] >= COPIES])
         if card is None:
             return False
         zone.detections = [card]
@@ -430,6 +457,7 @@ class TableRuntime:
         """A camera too far away or too coarse for its cards to be read: say so once per
         calibration, not on every misread play (``vision.calibration.MIN_PX_PER_CM``)."""
         resolution = self.calibration.zone_resolution()
+        self._fine = {s: fine_scale(px) for s, px in resolution.items()}
         seat = min(resolution, key=resolution.get)
         if resolution[seat] < MIN_PX_PER_CM:
             self.alert(Alert.of("zone_coarse", seat=seat, px=resolution[seat], least=MIN_PX_PER_CM,

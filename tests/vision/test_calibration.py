@@ -10,6 +10,7 @@ import pytest
 from vision.calibration import (
     Calibration,
     CalibrationError,
+    fine_scale,
     marker_corners_cm,
     rectify_zone,
     seat_of,
@@ -138,3 +139,40 @@ def test_markers_and_calibrate_commands(tmp_path):
                         capture_output=True, text=True, timeout=60)  # Chinese by default
     assert zh.returncode == 0 and zh.stdout.startswith("找到标记 0, 1, 2, 3；重投影误差")
     assert "各出牌区的摄像分辨率（像素/厘米）：南 " in zh.stdout and "8像素/厘米以上才能可靠识牌" in zh.stdout
+
+
+def test_fine_scale_is_the_cameras_px_per_cm_over_the_zones_in_quarter_steps():
+    assert fine_scale(10.4) is None and fine_scale(12.4) is None  # 1080p over the table: a plain warp
+    assert fine_scale(12.5) == 1.25 and fine_scale(19.6) == 1.75 and fine_scale(35.0) == 2.0
+
+
+def test_a_zone_drawn_finer_and_shrunk_does_not_alias_and_lies_where_the_plain_one_does():
+    image, _ = frame(tilt=0.0, turn=0.0, size=(3840, 2160))
+    cal = Calibration.from_image(image)
+    fine = fine_scale(cal.zone_resolution()["S"])
+    assert fine == 2.0
+    # in the south zone: a one-pixel checkerboard (detail no zone pixel can hold) on its left,
+    # a white disc on black on its right, to find the zone's geometry by
+    (bx, by), (dx, dy) = cal.to_image(np.array([[-12.0, -23.0], [12.0, -23.0]])).round().astype(int)
+    rows, cols = np.indices((160, 160))
+    image[by - 80:by + 80, bx - 80:bx + 80] = (((rows + cols) % 2) * 255)[..., None].astype(np.uint8)
+    image[dy - 80:dy + 80, dx - 80:dx + 80] = 0
+    cv2.circle(image, (int(dx), int(dy)), 40, (255, 255, 255), -1, cv2.LINE_AA)
+    plain, drawn = rectify_zone(image, cal, "S"), rectify_zone(image, cal, "S", fine=fine)
+    assert drawn.shape == plain.shape
+    grey_plain, grey_drawn = (cv2.cvtColor(z, cv2.COLOR_BGR2GRAY).astype(float) for z in (plain, drawn))
+    zone = np.array([[cx, (23.0 - 10.0) * 10] for cx in (280 - 120, 280 + 120)])  # the two centres, zone px
+    (x, y), (u, v) = zone.round().astype(int)
+    board = (slice(y - 25, y + 25), slice(x - 25, x + 25))
+    assert abs(grey_drawn[board].mean() - 127.5) < 10  # the checkerboard shrinks to its mean grey
+    assert grey_drawn[board].std() < grey_plain[board].std() / 3  # the plain warp aliases it
+    # the disc's centre (its brightness-weighted centroid) is the same in both within a tenth of a pixel
+    window = (slice(v - 30, v + 30), slice(u - 30, u + 30))
+    centres = []
+    for grey in (grey_plain, grey_drawn):
+        w = grey[window]
+        r, c = np.indices(w.shape)
+        centres.append(np.array([(w * r).sum(), (w * c).sum()]) / w.sum())
+    assert np.abs(centres[0] - centres[1]).max() < 0.1
+    with pytest.raises(ValueError, match="quarter step"):
+        rectify_zone(image, cal, "S", fine=1.3)

@@ -651,3 +651,24 @@ def test_a_card_the_reader_cannot_name_is_taken_from_its_marks_and_the_cards_not
     # not South's turn (East's, after West's lead and South's pass): left for the referee
     made, _ = watch(record_until(both_out + [("S", ())]))
     assert not [e for e in made if isinstance(e, PlayCards)]
+
+
+def test_a_4k_cameras_zones_are_read_drawn_finer_and_shrunk_not_aliased(detector):
+    """A camera that sees the zones finer than they are drawn (4K: about 19 px/cm) has each
+    still zone warped twice as fine and shrunk by area before it is read; warped straight to
+    10 px/cm this deck's rows of spades and clubs read three cards wrong (docs/benchmarks.md)."""
+    from tests.vision.test_inks import ROWS
+    from vision.calibration import fine_scale, rectify_zone
+    from vision.render_game import Renderer, TableState
+
+    renderer = Renderer(107, (3840, 2160))
+    rt = TableRuntime(detector, profiles.load("jiangsu"))
+    laid = renderer.camera(renderer.view(renderer.table(TableState(rows={**ROWS, "W": []}))))
+    for n in range(6):
+        rt.process(Frame(laid, n / 10, n))
+    resolution = rt.calibration.zone_resolution()
+    for seat in ROWS:
+        fine = fine_scale(resolution[seat])
+        assert fine is not None and fine >= 1.75
+        assert rt.zones[seat].laid.cards == tuple(ROWS[seat])
+        assert np.array_equal(rt.zones[seat].read_image, rectify_zone(laid, rt.calibration, seat, fine=fine))
