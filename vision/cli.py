@@ -221,6 +221,7 @@ def cmd_detect(args: Namespace) -> None:
     import cv2
 
     from vision.annotate import draw_detections
+    from vision.photo import detect_photo
 
     detector = _detector(args)
     failed = 0
@@ -231,7 +232,7 @@ def cmd_detect(args: Namespace) -> None:
         if image is None:
             failed += 1
             continue
-        found = detector.detect(image)
+        found = detect_photo(detector, image)
         if args.json:
             print(json.dumps({"image": path, "detections": [d.to_json() for d in found]}, ensure_ascii=False))
         else:
@@ -554,19 +555,24 @@ def add_parsers(sub) -> None:
     eval_text = ("mAP, card-level accuracy and confusions on a built dataset: for every labelled index, for the "
                  "legible ones (fully visible, photographed at >= 8 sharp px/cm; the others are ignored, not "
                  "counted as misses) and by photograph sharpness")
-    for name, func, helptext, text in (("detect", cmd_detect, "find card indices in photos",
-                                        "find card indices in photos"),
+    detect_text = ("find card indices in photos of any size: a photo bigger than the finder's input is searched "
+                   "tile by tile at every scale from the whole photo in one input down to its own pixels, and "
+                   "every index found is read at full resolution")
+    for name, func, helptext, text in (("detect", cmd_detect, "find card indices in photos", detect_text),
                                        ("eval-detector", cmd_eval, "mAP, card-level accuracy and confusions",
                                         eval_text)):
         p = sub.add_parser(name, help=helptext, description=text)
         if name == "detect":
             p.add_argument("images", nargs="+", metavar="IMAGE")
             p.add_argument("--annotate", metavar="DIR", help="write each image with its boxes drawn here")
-            p.add_argument("--imgsz", type=int, default=640, help="inference size (default 640)")
+            p.add_argument("--imgsz", type=int, default=640,
+                           help="the finder's input size, and its tiles' on a bigger photo (default 640)")
         else:
             p.add_argument("data", help="dataset YAML")
             p.add_argument("--split", default="val", choices=["train", "val", "test"])
-            p.add_argument("--imgsz", type=int, default=320)
+            p.add_argument("--imgsz", type=int, default=320,
+                           help="the finder's input size (default 320); bigger images are searched as "
+                                "'guandan detect' searches photos")
         p.add_argument("--weights", help="finder (.pt, .onnx or an OpenVINO folder; default: the committed one)")
         p.add_argument("--reader", help="reader (.onnx; default: the one beside the finder, else the committed one)")
         p.add_argument("--boxes", help="box refiner (.onnx; default: the committed models/boxes.onnx)")

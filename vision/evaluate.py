@@ -30,6 +30,7 @@ import yaml
 
 from engine.cards import ALL_CARDS, rank_of, suit_of
 from vision.detector import CardDetector, Detection, iou_matrix
+from vision.photo import detect_photo
 from vision.progress import Progress
 
 #: the confusions card readers are known for, by name
@@ -182,7 +183,7 @@ def run_detector(detector: CardDetector, images: list[Path], floor: float = 0.00
             truth, truth_boxes = read_labels(label_for(image_path), w, h)
             meta = read_meta(image_path)
             Legibility().mask(meta, len(truth))  # a sidecar that disagrees with its labels fails here
-            out.append(ImageResult(truth, truth_boxes, detector.detect(image, conf=floor), meta))
+            out.append(ImageResult(truth, truth_boxes, detect_photo(detector, image, conf=floor), meta))
             bar.update(1)
     return out
 
