@@ -62,32 +62,41 @@ class Detection:
 def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, overlap: int = 80,
                  conf: float | None = None, upright: bool = False, quarters: tuple[int, ...] | None = None
                  ) -> list[Detection]:
-    """Detections in an image wider than the model's input, found in overlapping tiles at
+    """Detections in an image bigger than the model's input, found in overlapping tiles at
     full resolution (a 560-pixel zone letterboxed into 320 would lose half its detail) and
     read in the whole image, so that no patch is cut short by a tile's edge. An index cut
     by one tile's edge lies whole in the next; the same card found twice in the overlap is
     merged by ``vision.grouping``. ``conf`` overrides the detector's threshold; ``upright``
     and ``quarters`` as for ``CardDetector.detect``."""
-    if image.shape[1] <= tile:
+    if max(image.shape[:2]) <= tile:
         return detector.detect(image, conf, upright=upright, quarters=quarters)
     floor = detector.conf if conf is None else conf
     return detector.read(image, find_tiled(detector, image, floor, tile, overlap, quarters), floor, upright=upright)
 
 
+def tile_starts(length: int, tile: int, overlap: int) -> list[int]:
+    """Where tiles of ``tile`` pixels start along a side of ``length``: ``overlap`` pixels
+    over the one before, the last flush with the end."""
+    if length <= tile:
+        return [0]
+    return list(range(0, length - tile, tile - overlap)) + [length - tile]
+
+
 def find_tiled(detector: CardDetector, image: np.ndarray, floor: float, tile: int = 320, overlap: int = 80,
                quarters: tuple[int, ...] | None = None) -> list[tuple[tuple[float, float, float, float], float]]:
-    """The finder's boxes and confidences in an image of any width, tile by tile as
-    ``detect_tiled`` finds them."""
-    width = image.shape[1]
-    if width <= tile:
+    """The finder's boxes and confidences in an image of any size, tile by tile as
+    ``detect_tiled`` finds them (an index in two tiles' overlap is in the list twice)."""
+    height, width = image.shape[:2]
+    if max(height, width) <= tile:
         return detector.find(image, floor, quarters)
-    starts = list(range(0, width - tile, tile - overlap)) + [width - tile]
     found: list[tuple[tuple[float, float, float, float], float]] = []
-    for x0 in starts:
-        for (x1, y1, x2, y2), f in detector.find(image[:, x0:x0 + tile], floor, quarters):
-            if (x0 and x1 < 2) or (x0 + tile < width and x2 > tile - 2):
-                continue  # cut by this tile's edge: the neighbouring tile sees it whole
-            found.append(((x1 + x0, y1, x2 + x0, y2), f))
+    for y0 in tile_starts(height, tile, overlap):
+        for x0 in tile_starts(width, tile, overlap):
+            for (x1, y1, x2, y2), f in detector.find(image[y0:y0 + tile, x0:x0 + tile], floor, quarters):
+                if ((x0 and x1 < 2) or (y0 and y1 < 2) or (x0 + tile < width and x2 > tile - 2)
+                        or (y0 + tile < height and y2 > tile - 2)):
+                    continue  # cut by this tile's edge: the neighbouring tile sees it whole
+                found.append(((x1 + x0, y1 + y0, x2 + x0, y2 + y0), f))
     return found
 
 

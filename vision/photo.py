@@ -18,11 +18,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.detector import CardDetector, Detection
+from vision.detector import CardDetector, Detection, find_tiled
 from vision.turns import Found, merge
-
-#: tiles overlap by this share of their side, so an index cut by one tile's edge lies whole in the next
-OVERLAP = 0.25
 
 
 def scales(width: int, height: int, imgsz: int) -> list[float]:
@@ -34,38 +31,19 @@ def scales(width: int, height: int, imgsz: int) -> list[float]:
     return [min(1.0, whole * 2 ** k) for k in range(steps + 1)]
 
 
-def starts(length: int, tile: int) -> list[int]:
-    """Where tiles of ``tile`` pixels start along a side of ``length``: overlapping by
-    ``OVERLAP``, the last one flush with the end."""
-    if length <= tile:
-        return [0]
-    step = int(tile * (1 - OVERLAP))
-    return list(range(0, length - tile, step)) + [length - tile]
-
-
 def find_photo(detector: CardDetector, image: np.ndarray, floor: float) -> Found:
     """The finder's boxes (pixels of ``image``) and confidences from ``floor``, at every
-    scale of ``scales`` and every tile, merged."""
+    scale of ``scales``, tile by tile (``vision.detector.find_tiled``, tiles overlapping by a
+    quarter, so an index cut by one tile's edge lies whole in the next), merged."""
     height, width = image.shape[:2]
     tile = detector.imgsz
     looks: list[Found] = []
     for scale in scales(width, height, tile):
         shrunk = image if scale == 1.0 else cv2.resize(
             image, (max(1, round(width * scale)), max(1, round(height * scale))), interpolation=cv2.INTER_AREA)
-        h, w = shrunk.shape[:2]
-        kx, ky = width / w, height / h
-        for y0 in starts(h, tile):
-            for x0 in starts(w, tile):
-                piece = shrunk[y0:y0 + tile, x0:x0 + tile]
-                found = []
-                for (x1, y1, x2, y2), f in detector.find(piece, floor):
-                    inner_left, inner_top = x0 > 0 and x1 < 2, y0 > 0 and y1 < 2
-                    inner_right = x0 + tile < w and x2 > piece.shape[1] - 2
-                    inner_bottom = y0 + tile < h and y2 > piece.shape[0] - 2
-                    if inner_left or inner_top or inner_right or inner_bottom:
-                        continue  # cut by this tile's edge: the neighbouring tile sees it whole
-                    found.append((((x1 + x0) * kx, (y1 + y0) * ky, (x2 + x0) * kx, (y2 + y0) * ky), f))
-                looks.append(found)
+        kx, ky = width / shrunk.shape[1], height / shrunk.shape[0]
+        looks.append([((x1 * kx, y1 * ky, x2 * kx, y2 * ky), f)
+                      for (x1, y1, x2, y2), f in find_tiled(detector, shrunk, floor, tile, tile // 4)])
     return merge(looks, detector.iou)
 
 

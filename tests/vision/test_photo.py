@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from engine.cards import ALL_CARDS
-from vision.detector import CardDetector, committed_finder
+from vision.detector import CardDetector, committed_finder, tile_starts
 from vision.evaluate import ImageResult, card_level
-from vision.photo import OVERLAP, detect_photo, scales, starts
+from vision.photo import detect_photo, scales
 from vision.synth.scene import SceneConfig, render_scene
 from vision.synth.style import styles
 
@@ -20,10 +20,11 @@ def test_a_photo_is_looked_at_whole_then_twice_as_fine_each_time_down_to_its_own
 
 
 def test_tiles_cover_a_side_overlapping_and_end_flush():
-    assert starts(300, 320) == [0]
-    tiles = starts(1920, 640)
+    assert tile_starts(300, 320, 80) == [0]
+    assert tile_starts(560, 320, 80) == [0, 240]  # a seat zone: two tiles
+    tiles = tile_starts(1920, 640, 160)
     assert tiles[0] == 0 and tiles[-1] == 1920 - 640
-    assert all(0 < b - a <= 640 * (1 - OVERLAP) for a, b in zip(tiles, tiles[1:], strict=False))
+    assert all(0 < b - a <= 640 - 160 for a, b in zip(tiles, tiles[1:], strict=False))
 
 
 def test_a_big_photo_is_read_where_one_shrunken_look_misses_most():
