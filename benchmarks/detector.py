@@ -9,7 +9,9 @@ rows redraw each read index's box with the box refiner (one row without it shows
 refiner costs). ``guandan detect`` and ``eval-detector`` look at a 320 zone four ways by
 default, the finder seeing it at each quarter turn (``vision.turns``; the 320 row with 4
 views), and at a 640 image once (the 640 row with 1 view); the 640 row with 4 views is
-``--views 4``.
+``--views 4``. The last row is a 1920-pixel photo (the zone scaled up six times) searched as
+``guandan detect`` searches one, at every scale tile by tile (``vision.photo``); it is timed
+over a tenth of the runs.
 Targets on this 2-core machine, exported backend: 640 ≤ 40 ms, 320 ≤ 12 ms (median). The
 exports are static: 320×320 for zones, 640×640 for photos.
 Run: ``.venv/bin/python benchmarks/detector.py [--runs 60]``.
@@ -29,6 +31,7 @@ if not __package__:  # run as a file: make the project importable
 import cv2  # noqa: E402
 
 from vision.detector import CardDetector  # noqa: E402
+from vision.photo import detect_photo  # noqa: E402
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -42,6 +45,7 @@ def main() -> None:
         sys.exit("no sample images in datasets/samples/images")
     zone = cv2.imread(str(samples[1]))  # a busy zone: 25 indices, so the reader has work too
     big = cv2.resize(zone, (640, 640))
+    photo = cv2.resize(zone, (1920, 1920))
     int8 = MODELS / "finder_int8_openvino_model"
     # backend, finder, input size, image, upright (with the suit reader), box refiner, views
     runs = [("ov-int8", int8, 320, zone, True, False, 1), ("ov-int8", int8, 320, zone, False, False, 1),
@@ -52,26 +56,33 @@ def main() -> None:
             ("torch", MODELS / "finder.pt", 320, zone, False, True, 1),
             ("openvino", MODELS / "finder_640_openvino_model", 640, big, False, True, 1),
             ("openvino", MODELS / "finder_640_openvino_model", 640, big, False, True, 4),
-            ("torch", MODELS / "finder.pt", 640, big, False, True, 1)]
+            ("torch", MODELS / "finder.pt", 640, big, False, True, 1),
+            ("openvino", MODELS / "finder_640_openvino_model", 640, photo, False, True, 1)]
     print(f"{'backend':10} {'size':>5} {'views':>5} {'median':>9} {'p90':>9}  found")
     for name, path, size, image, upright, refine, views in runs:
         if not path.exists():
             print(f"{name:10} missing: {path}")
             continue
         detector = CardDetector(path, imgsz=size, boxes=None if refine else False, views=views)
-        for _ in range(5):
-            detector.detect(image, upright=upright)  # warm up
+        whole = image.shape[0] > size  # a photo bigger than the input: searched at every scale
+
+        def run(detector=detector, image=image, upright=upright, whole=whole) -> list:
+            return detect_photo(detector, image) if whole else detector.detect(image, upright=upright)
+
+        for _ in range(1 if whole else 5):
+            run()  # warm up
         times = []
-        for _ in range(args.runs):
+        for _ in range(max(3, args.runs // 10) if whole else args.runs):
             start = time.perf_counter()
-            detector.detect(image, upright=upright)
+            run()
             times.append((time.perf_counter() - start) * 1000)
         times.sort()
-        found = len(detector.detect(image, upright=upright))
+        found = len(run())
         median, p90 = statistics.median(times), times[int(len(times) * 0.9)]
-        print(f"{name:10} {size:>5} {views:>5} {median:8.1f}ms {p90:8.1f}ms  {found}"
+        print(f"{name:10} {image.shape[0]:>5} {views:>5} {median:8.1f}ms {p90:8.1f}ms  {found}"
               + ("  live (upright: with the suit reader; the finder's boxes)" if upright
-                 else "  box refiner" if refine else "  the finder's boxes"))
+                 else "  a photo, every scale, box refiner" if whole else "  box refiner" if refine
+                 else "  the finder's boxes"))
 
 
 if __name__ == "__main__":
