@@ -159,7 +159,6 @@ class TableRuntime:
         self._outside_at = -OUTSIDE_S
         self._seq_floor = 0  # past the seq of a stored event the match refused (``_take_in``)
         self.calibration: Calibration | None = None
-        self._fine: dict[str, float | None] = {}  # per seat: how much finer its zone is drawn to be read
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
         self.inks = DeckInks()  # the deck's inks, learnt from its reads (vision.inks)
         self._checked_at = -RECHECK_S
@@ -335,11 +334,11 @@ class TableRuntime:
         the zone, the zone warped finer and shrunk (``rectify_zone``'s ``fine``) — a plain warp
         of a 4K frame aliases, and the reading is worth the few milliseconds it costs, the
         motion checks are not."""
-        fine = self._fine.get(seat)
         drawn: list[np.ndarray] = []
 
         def draw() -> np.ndarray:
             if not drawn:
+                fine = fine_scale(self.calibration.zone_resolution()[seat])
                 drawn.append(image if fine is None else rectify_zone(frame.image, self.calibration, seat, fine=fine))
             return drawn[0]
 
@@ -457,7 +456,6 @@ class TableRuntime:
         """A camera too far away or too coarse for its cards to be read: say so once per
         calibration, not on every misread play (``vision.calibration.MIN_PX_PER_CM``)."""
         resolution = self.calibration.zone_resolution()
-        self._fine = {s: fine_scale(px) for s, px in resolution.items()}
         seat = min(resolution, key=resolution.get)
         if resolution[seat] < MIN_PX_PER_CM:
             self.alert(Alert.of("zone_coarse", seat=seat, px=resolution[seat], least=MIN_PX_PER_CM,

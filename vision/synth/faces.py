@@ -84,6 +84,10 @@ def index_block(style: DeckStyle, card: str, ppc: float) -> list[tuple[np.ndarra
     return [(rank, colour, (bw - rw) / 2, 0.0), (sm, colour, (bw - sw) / 2, rh + gap)]
 
 
+#: a joker's corner characters (大王 / 小王) and star are drawn this many times its letter height
+CJK_MARK, ICON_MARK = 1.45, 2.0
+
+
 def _joker_block(style: DeckStyle, card: str, ppc: float) -> list[tuple[np.ndarray, Colour, float, float]]:
     j = style.joker
     colour = j.big_colour if card == "HR" else j.small_colour
@@ -91,10 +95,10 @@ def _joker_block(style: DeckStyle, card: str, ppc: float) -> list[tuple[np.ndarr
     cjk = fonts.cjk_font()
     if j.corner == "cjk" and cjk is not None:
         chars = "大王" if card == "HR" else "小王"
-        masks = [fonts.text_mask(cjk, ch, cap * 1.45) for ch in chars]
+        masks = [fonts.text_mask(cjk, ch, cap * CJK_MARK) for ch in chars]
         return [(fonts.stack_vertical(masks, max(1, int(cap * 0.15))), colour, 0.0, 0.0)]
     if j.corner == "icon":
-        return [(star_mask(int(round(cap * 2.0))), colour, 0.0, 0.0)]
+        return [(star_mask(int(round(cap * ICON_MARK))), colour, 0.0, 0.0)]
     masks = [fonts.text_mask(style.font, ch, cap, 1.0, style.slant) for ch in "JOKER"]
     return [(fonts.stack_vertical(masks, max(1, int(cap * 0.18))), colour, 0.0, 0.0)]
 
@@ -106,8 +110,8 @@ def index_marks_cm(style: DeckStyle, card: str) -> tuple[float, float]:
     joker's corner has one mark, its word or picture, given twice."""
     if card in ("SB", "HR"):
         j = style.joker
-        tall = j.letter_cm * (1.45 if j.corner == "cjk" and fonts.cjk_font() is not None
-                              else 2.0 if j.corner == "icon" else 1.0)
+        tall = j.letter_cm * (CJK_MARK if j.corner == "cjk" and fonts.cjk_font() is not None
+                              else ICON_MARK if j.corner == "icon" else 1.0)
         return tall, tall
     return style.rank_cap_cm, style.rank_cap_cm * style.suit_scale
 
