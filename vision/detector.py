@@ -22,6 +22,7 @@ import numpy as np
 
 from engine.cards import ALL_CARDS
 from vision.box_refiner import BoxRefiner
+from vision.finder import FinderError, OpenVinoFinder
 from vision.reader import NOT_AN_INDEX, IndexReader, ReaderError
 from vision.suit_reader import SuitReader
 from vision.turns import VIEWS, boxes_back, merge, turned
@@ -161,17 +162,11 @@ class CardDetector:
         if views not in VIEWS:
             raise DetectorError(f"the finder looks 1, 2 or 4 ways, not {views}")
         self.quarters = VIEWS[views]
-        prepare()
-        from ultralytics import YOLO
-
         self.path = path
         self.imgsz = imgsz
         self.conf = conf
         self.iou = iou
-        self.model = YOLO(str(path), task="detect")
-        names = self.model.names if isinstance(self.model.names, dict) else dict(enumerate(self.model.names))
-        if names and len(names) != 1:
-            raise DetectorError(f"{weights}: has {len(names)} classes, an index finder has one")
+        self._find_view = self._openvino(path, imgsz) if path.is_dir() else self._ultralytics(path)
         try:
             self.reader = IndexReader(reader or reader_beside(path))
             self.suits = _model(SuitReader, suits, SUITS)
@@ -187,12 +182,37 @@ class CardDetector:
         height, width = image.shape[:2]
         views = []
         for quarter in self.quarters if quarters is None else quarters:
-            boxes = self.model.predict(turned(image, quarter), imgsz=self.imgsz, conf=floor, iou=self.iou,
-                                       device="cpu", verbose=False)[0].boxes
-            back = boxes_back(boxes.xyxy.cpu().numpy(), quarter, width, height)
-            views.append([(tuple(float(v) for v in b), float(c))
-                          for b, c in zip(back, boxes.conf.cpu().numpy(), strict=True)])
+            boxes, confs = self._find_view(turned(image, quarter), floor)
+            back = boxes_back(boxes, quarter, width, height)
+            views.append([(tuple(float(v) for v in b), float(c)) for b, c in zip(back, confs, strict=True)])
         return merge(views, self.iou)
+
+    def _openvino(self, folder: Path, imgsz: int):
+        """An OpenVINO export, run directly (``vision.finder``): what the live loop runs."""
+        try:
+            finder = OpenVinoFinder(folder)
+        except FinderError as exc:
+            raise DetectorError(str(exc)) from None
+        if finder.size != imgsz:
+            raise DetectorError(f"{folder}: exported for {finder.size}×{finder.size} images, not {imgsz}")
+        return lambda image, floor: finder.find(image, floor, self.iou)
+
+    def _ultralytics(self, path: Path):
+        """PyTorch weights or ONNX, run by ultralytics (the weights are what training goes on from)."""
+        prepare()
+        from ultralytics import YOLO
+
+        model = YOLO(str(path), task="detect")
+        names = model.names if isinstance(model.names, dict) else dict(enumerate(model.names))
+        if names and len(names) != 1:
+            raise DetectorError(f"{path}: has {len(names)} classes, an index finder has one")
+
+        def find_view(image: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+            boxes = model.predict(image, imgsz=self.imgsz, conf=floor, iou=self.iou, device="cpu",
+                                  verbose=False)[0].boxes
+            return boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy()
+
+        return find_view
 
     def detect(self, image: np.ndarray, conf: float | None = None, upright: bool = False,
                quarters: tuple[int, ...] | None = None) -> list[Detection]:

@@ -1,0 +1,75 @@
+"""The OpenVINO finder run directly gives what ultralytics gives running the same export.
+
+Every figure in models/README.md before the twentieth session was measured through
+ultralytics' predictor; the direct path (``vision.finder``) must not change one of them.
+Compared on the committed sample zones as they are (320×320, no letterbox), shrunk and
+stretched to odd shapes (letterboxed up, grey borders) and, for the 640 export, scaled up
+(letterboxed down). And the letterbox's geometry on its own.
+"""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detector import CardDetector, DetectorError
+from vision.finder import FinderError, OpenVinoFinder, letterbox
+from vision.yolo_env import prepare
+
+MODELS = Path(__file__).parents[2] / "models"
+SAMPLES = sorted((Path(__file__).parents[2] / "datasets" / "samples" / "images").glob("*.jpg"))
+
+
+def ultralytics_find(folder: Path, image: np.ndarray, size: int, conf: float) -> tuple[np.ndarray, np.ndarray]:
+    prepare()
+    from ultralytics import YOLO
+
+    boxes = YOLO(str(folder), task="detect").predict(image, imgsz=size, conf=conf, iou=0.5, device="cpu",
+                                                      verbose=False)[0].boxes
+    return boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy()
+
+
+def shapes(image: np.ndarray, size: int) -> list[np.ndarray]:
+    return [image, cv2.resize(image, (size * 3 // 4, size // 2)), cv2.resize(image, (size // 2 + 1, size - 7)),
+            cv2.resize(image, (size * 2, size * 2 - 20))]
+
+
+@pytest.mark.parametrize("folder,size", [("finder_int8_openvino_model", 320), ("finder_openvino_model", 320),
+                                         ("finder_640_openvino_model", 640)])
+def test_the_direct_finder_gives_ultralytics_boxes(folder: str, size: int):
+    finder = OpenVinoFinder(MODELS / folder)
+    assert finder.size == size
+    compared = 0
+    for path in SAMPLES[:2]:
+        for image in shapes(cv2.imread(str(path)), size):
+            ours, our_conf = finder.find(image, 0.05, 0.5)
+            theirs, their_conf = ultralytics_find(MODELS / folder, image, size, 0.05)
+            assert len(ours) == len(theirs)
+            order = np.lexsort(theirs.T[::-1])  # the same boxes, whatever order equal scores came in
+            mine = np.lexsort(ours.T[::-1])
+            np.testing.assert_allclose(ours[mine], theirs[order], atol=0.05)
+            np.testing.assert_allclose(our_conf[mine], their_conf[order], atol=1e-4)
+            compared += len(ours)
+    assert compared >= 100
+
+
+def test_the_letterbox_centres_the_image_on_grey():
+    image = np.full((100, 200, 3), (10, 20, 30), np.uint8)  # BGR
+    tensor, gains, (left, top) = letterbox(image, 320)
+    assert tensor.shape == (1, 3, 320, 320) and tensor.dtype == np.float32
+    assert gains == (1.6, 1.6) and (left, top) == (0, 80)
+    assert np.allclose(tensor[0, :, 160, 160], np.array([30, 20, 10]) / 255)  # RGB
+    assert np.allclose(tensor[0, :, 40, 160], 114 / 255) and np.allclose(tensor[0, :, 300, 160], 114 / 255)
+    assert np.allclose(tensor[0, :, 80, 5], np.array([30, 20, 10]) / 255)  # the image starts where the border ends
+    assert np.allclose(tensor[0, :, 79, 5], 114 / 255)
+
+
+def test_a_folder_that_is_not_a_finder_is_refused(tmp_path: Path):
+    with pytest.raises(FinderError, match="no OpenVINO model"):
+        OpenVinoFinder(tmp_path)
+    with pytest.raises(DetectorError, match="exported for 320"):
+        CardDetector(MODELS / "finder_int8_openvino_model", imgsz=640)
+    (tmp_path / "finder.xml").write_text("not a network")
+    with pytest.raises(DetectorError, match="not a model OpenVINO can read"):
+        CardDetector(tmp_path)
