@@ -6,7 +6,8 @@ scaled to 640×640 (the second sample: 25 labelled indices). The row marked *liv
 live loop's: the zone read as upright cards, the suit reader looking beside every index too,
 and the finder's own boxes (the live loop reads cards; it does not draw boxes). The other
 rows redraw each read index's box with the box refiner (one row without it shows what the
-refiner costs). ``guandan detect`` and ``eval-detector`` look at a 320 zone four ways by
+refiner costs, and one more without it reads with the full-precision reader instead of the
+8-bit one: what 8 bits save). ``guandan detect`` and ``eval-detector`` look at a 320 zone four ways by
 default, the finder seeing it at each quarter turn (``vision.turns``; the 320 row with 4
 views), and at a 640 image once (the 640 row with 1 view); the 640 row with 4 views is
 ``--views 4``. The last row is a 1920-pixel photo (the zone scaled up six times) searched as
@@ -47,8 +48,10 @@ def main() -> None:
     big = cv2.resize(zone, (640, 640))
     photo = cv2.resize(zone, (1920, 1920))
     int8 = MODELS / "finder_int8_openvino_model"
-    # backend, finder, input size, image, upright (with the suit reader), box refiner, views
+    plain = MODELS / "reader.onnx"  # the full-precision reader, for the row that compares it with the 8-bit one
+    # backend, finder, input size, image, upright (with the suit reader), box refiner, views[, reader]
     runs = [("ov-int8", int8, 320, zone, True, False, 1), ("ov-int8", int8, 320, zone, False, False, 1),
+            ("ov-int8", int8, 320, zone, False, False, 1, plain),
             ("ov-int8", int8, 320, zone, False, True, 1), ("ov-int8", int8, 320, zone, False, True, 4),
             ("openvino", MODELS / "finder_openvino_model", 320, zone, True, False, 1),
             ("openvino", MODELS / "finder_openvino_model", 320, zone, False, True, 1),
@@ -58,12 +61,13 @@ def main() -> None:
             ("openvino", MODELS / "finder_640_openvino_model", 640, big, False, True, 4),
             ("torch", MODELS / "finder.pt", 640, big, False, True, 1),
             ("openvino", MODELS / "finder_640_openvino_model", 640, photo, False, True, 1)]
-    print(f"{'backend':10} {'size':>5} {'views':>5} {'median':>9} {'p90':>9}  found")
-    for name, path, size, image, upright, refine, views in runs:
+    rows = []
+    for name, path, size, image, upright, refine, views, *reader in runs:
         if not path.exists():
             print(f"{name:10} missing: {path}")
             continue
-        detector = CardDetector(path, imgsz=size, boxes=None if refine else False, views=views)
+        detector = CardDetector(path, imgsz=size, boxes=None if refine else False, views=views,
+                                reader=reader[0] if reader else None)
         whole = image.shape[0] > size  # a photo bigger than the input: searched at every scale
 
         def run(detector=detector, image=image, upright=upright, whole=whole) -> list:
@@ -71,18 +75,24 @@ def main() -> None:
 
         for _ in range(1 if whole else 5):
             run()  # warm up
-        times = []
-        for _ in range(max(3, args.runs // 10) if whole else args.runs):
-            start = time.perf_counter()
-            run()
-            times.append((time.perf_counter() - start) * 1000)
+        what = ("  live (upright: with the suit reader; the finder's boxes)" if upright
+                else "  a photo, every scale, box refiner" if whole else "  box refiner" if refine
+                else "  the finder's boxes") + (", the full-precision reader" if reader else "")
+        label = f"{name:10} {image.shape[0]:>5} {views:>5}"
+        rows.append((label, what, run, max(3, args.runs // 10) if whole else args.runs, []))
+    # the rows take turns, one run each, so that a VM slowing down for a minute slows them all
+    # alike (one row after another, a slow minute made one row look slower than the next)
+    for i in range(args.runs):
+        for _label, _what, run, count, times in rows:
+            if i < count:
+                start = time.perf_counter()
+                run()
+                times.append((time.perf_counter() - start) * 1000)
+    print(f"{'backend':10} {'size':>5} {'views':>5} {'median':>9} {'p90':>9}  found")
+    for label, what, run, _count, times in rows:
         times.sort()
-        found = len(run())
         median, p90 = statistics.median(times), times[int(len(times) * 0.9)]
-        print(f"{name:10} {image.shape[0]:>5} {views:>5} {median:8.1f}ms {p90:8.1f}ms  {found}"
-              + ("  live (upright: with the suit reader; the finder's boxes)" if upright
-                 else "  a photo, every scale, box refiner" if whole else "  box refiner" if refine
-                 else "  the finder's boxes"))
+        print(f"{label} {median:8.1f}ms {p90:8.1f}ms  {len(run())}{what}")
 
 
 if __name__ == "__main__":

@@ -93,6 +93,26 @@ def cmd_train_reader(args: Namespace) -> None:
     print(f"reader written: {args.out}")
 
 
+def cmd_quantize_reader(args: Namespace) -> None:
+    from vision.reader import ReaderError
+    from vision.reader_quantize import quantize_reader
+
+    sets = [Path(d) for d in args.calibration]
+    for data in sets:
+        if not data.exists():
+            raise VisionError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
+    reader = Path(args.reader)
+    if not reader.exists():
+        raise VisionError(f"{reader}: no such reader model")
+    if args.patches < 64 or args.images < 1:
+        raise VisionError("--patches must be at least 64 and --images at least 1")
+    try:
+        out = quantize_reader(reader, sets, Path(args.out), count=args.patches, images=args.images, seed=args.seed)
+    except ReaderError as exc:
+        raise VisionError(str(exc)) from None
+    print(f"8-bit reader written: {out} (and {out.with_suffix('.bin')})")
+
+
 def cmd_train_boxes(args: Namespace) -> None:
     import torch
 
@@ -495,6 +515,21 @@ def add_parsers(sub) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_train_reader)
 
+    p = sub.add_parser("quantize-reader", help="the index reader in 8 bits (faster, for OpenVINO)",
+                       description="Quantize the index reader to 8 bits with NNCF, calibrated on patches cut from "
+                                   "training datasets as train-reader cuts them (never a held-out set); its first "
+                                   "convolution and its head stay in full precision. Writes an OpenVINO model "
+                                   "(.xml and .bin) that --reader and the live loop load like the ONNX one.")
+    p.add_argument("--calibration", required=True, nargs="+", metavar="DATA.yaml",
+                   help="training dataset YAML(s) from 'guandan dataset build'")
+    p.add_argument("--reader", default="models/reader.onnx", help="the reader to quantize (default models/reader.onnx)")
+    p.add_argument("--out", default="models/reader_int8.xml",
+                   help="OpenVINO model to write (default models/reader_int8.xml, weights beside it as .bin)")
+    p.add_argument("--patches", type=int, default=6400, help="calibration patches (default 6400)")
+    p.add_argument("--images", type=int, default=2500, help="training images cut per dataset at most (default 2500)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_quantize_reader)
+
     p = sub.add_parser("train-boxes", help="train the box refiner (tight boxes around found indices)",
                        description="Run the finder over built datasets, cut a patch around each legible labelled "
                                    "index from the finder's box and from shaken copies of the label's box, and "
@@ -574,7 +609,8 @@ def add_parsers(sub) -> None:
                            help="the finder's input size (default 320); bigger images are searched as "
                                 "'guandan detect' searches photos")
         p.add_argument("--weights", help="finder (.pt, .onnx or an OpenVINO folder; default: the committed one)")
-        p.add_argument("--reader", help="reader (.onnx; default: the one beside the finder, else the committed one)")
+        p.add_argument("--reader", help="reader (.onnx, or an 8-bit .xml from quantize-reader; default: the one "
+                                        "beside the finder, else the committed one, the 8-bit one first)")
         p.add_argument("--boxes", help="box refiner (.onnx; default: the committed models/boxes.onnx)")
         p.add_argument("--finder-boxes", action="store_true",
                        help="give the finder's own boxes, not redrawn by the box refiner")

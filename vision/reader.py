@@ -30,6 +30,7 @@ from engine.cards import ALL_CARDS
 
 PATCH = 40
 PAD = 0.2  # how much wider than the box a patch is, unless the reader says otherwise
+PAD_KEY = ["guandan", "pad"]  # where an OpenVINO reader keeps its framing (its runtime information)
 NOT_AN_INDEX = len(ALL_CARDS)  # the reader's last class: something the finder mistook for an index
 CLASSES = len(ALL_CARDS) + 1
 
@@ -80,14 +81,21 @@ def metadata(path: Path) -> dict[str, str]:
 
 
 def pad_of(path: Path) -> float:
-    """The framing a reader was trained with, from its ONNX metadata."""
-    if path.suffix != ".onnx":
+    """The framing a reader was trained with: its ONNX metadata, or an OpenVINO reader's
+    runtime information (``vision.reader_quantize``)."""
+    if path.suffix == ".onnx":
+        given = metadata(path).get("pad", PAD)
+    elif path.suffix == ".xml":
+        import openvino as ov
+
+        model = ov.Core().read_model(str(path))
+        given = model.get_rt_info(PAD_KEY).astype(str) if model.has_rt_info(PAD_KEY) else PAD
+    else:
         return PAD
-    props = metadata(path)
     try:
-        return float(props.get("pad", PAD))
+        return float(given)
     except ValueError:
-        raise ReaderError(f"{path}: its pad metadata is not a number ({props['pad']!r})") from None
+        raise ReaderError(f"{path}: its pad metadata is not a number ({given!r})") from None
 
 
 def load_model(path: Path, classes: int, what: str):

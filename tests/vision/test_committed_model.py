@@ -15,6 +15,7 @@ import numpy as np
 
 from vision.detector import CardDetector, committed_finder
 from vision.evaluate import card_level, run_detector
+from vision.reader import patch
 
 MODELS = Path(__file__).parents[2] / "models"
 #: what the committed model must read of the sample zones' labelled indices, and the most
@@ -56,6 +57,24 @@ def test_the_backends_are_the_same_model():
             for other in (openvino, int8):
                 assert max(other.detect(image, conf=0.05), key=lambda e: box_iou(d.box, e.box)).card == d.card
     assert compared >= 20  # the comparison saw real detections
+
+
+def test_the_8_bit_reader_is_the_default_and_reads_as_the_full_precision_one():
+    default = CardDetector(committed_finder())
+    assert default.reader.path == MODELS / "reader_int8.xml" and default.reader.pad == 0.2
+    plain = CardDetector(committed_finder(), reader=MODELS / "reader.onnx")
+    compared = 0
+    for path in SAMPLES:
+        image = cv2.imread(str(path))
+        found = default.find(image, 0.25)
+        boxes = [box for box, _ in found]
+        ours = default.reader.probabilities(np.stack([patch(image, b) for b in boxes]))
+        theirs = plain.reader.probabilities(np.stack([patch(image, b) for b in boxes]))
+        sure = theirs.max(axis=1) >= 0.5
+        assert (ours.argmax(1)[sure] == theirs.argmax(1)[sure]).all()  # clear readings: the same card
+        assert np.abs(ours - theirs).max() < 0.2
+        compared += len(boxes)
+    assert compared >= 40
 
 
 def test_the_committed_model_reads_the_sample_zones():

@@ -1,0 +1,89 @@
+"""The index reader in 8 bits (``guandan quantize-reader``, ``vision.reader_quantize``).
+
+Calibrated on the smoke set here (the committed one on training decks, models/README.md):
+it must load as a reader, keep its framing, leave its first convolution and head in full
+precision, and read what the full-precision reader reads.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+
+from vision.reader import IndexReader, ReaderError
+from vision.reader_quantize import kept_in_full_precision, quantize_reader
+from vision.reader_train import cut_patches, join_patches
+from vision.synth.build import build
+
+ROOT = Path(__file__).parents[2]
+READER = ROOT / "models" / "reader.onnx"
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("smoke")
+    build(ROOT / "datasets" / "smoke.yaml", folder, progress=False, workers=1)
+    return folder / "data.yaml"
+
+
+def test_the_8_bit_reader_reads_as_the_full_precision_one(smoke: Path, tmp_path: Path):
+    import openvino as ov
+
+    out = quantize_reader(READER, [smoke], tmp_path / "reader_int8.xml", count=640, progress=False)
+    assert out.exists() and out.with_suffix(".bin").exists()
+    quantized, plain = IndexReader(out), IndexReader(READER)
+    assert quantized.pad == plain.pad == 0.2
+    patches = join_patches([cut_patches(smoke, split, jitter=False, progress=False) for split in ("train", "val")])
+    assert len(patches.classes) >= 80
+    ours, theirs = quantized.probabilities(patches.images), plain.probabilities(patches.images)
+    assert (ours.argmax(1) == theirs.argmax(1)).mean() >= 0.9
+    assert np.abs(ours - theirs).max() < 0.35  # close, not the same: it is quantized
+    model = ov.Core().read_model(str(out))
+    fed_by = {op.get_friendly_name(): fed(op) for op in model.get_ordered_ops()
+              if op.get_type_name() in ("Convolution", "MatMul")}
+    kept = kept_in_full_precision(ov.Core().read_model(str(READER)))
+    assert kept[0] == "/0/Conv/WithoutBiases" and "logits" in kept
+    assert all(fed_by[name] != "FakeQuantize" for name in kept)
+    assert sum(kind == "FakeQuantize" for kind in fed_by.values()) == len(fed_by) - len(kept)  # the rest are 8-bit
+
+
+def fed(op) -> str:
+    """What kind of operation feeds ``op``'s input, looking through pooling (which 8 bits pass through)."""
+    node = op.input_value(0).get_node()
+    while node.get_type_name() in ("MaxPool", "AvgPool"):
+        node = node.input_value(0).get_node()
+    return node.get_type_name()
+
+
+def test_a_reader_framed_wider_stays_framed_so(smoke: Path, tmp_path: Path):
+    wide = onnx.load(str(READER))
+    onnx.helper.set_model_props(wide, {"pad": "0.8"})
+    onnx.save(wide, str(tmp_path / "wide.onnx"))
+    out = quantize_reader(tmp_path / "wide.onnx", [smoke], tmp_path / "wide_int8.xml", count=64, images=10,
+                          progress=False)
+    assert IndexReader(out).pad == 0.8
+
+
+def test_an_onnx_name_or_too_few_patches_are_refused(smoke: Path, tmp_path: Path):
+    with pytest.raises(ReaderError, match=r"\.xml"):
+        quantize_reader(READER, [smoke], tmp_path / "reader_int8.onnx", progress=False)
+    with pytest.raises(ReaderError, match="at least 64 are needed"):
+        quantize_reader(READER, [smoke], tmp_path / "reader_int8.xml", images=1, progress=False)
+
+
+def guandan(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scorer.cli", *args], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT)
+
+
+def test_the_command_says_what_is_wrong(tmp_path: Path):
+    missing = guandan("quantize-reader", "--calibration", str(tmp_path / "none.yaml"))
+    assert missing.returncode != 0 and "no such dataset YAML" in missing.stderr and "Traceback" not in missing.stderr
+    (tmp_path / "data.yaml").write_text("path: .\ntrain: images\nval: images\n")
+    no_reader = guandan("quantize-reader", "--calibration", str(tmp_path / "data.yaml"), "--reader",
+                        str(tmp_path / "none.onnx"))
+    assert no_reader.returncode != 0 and "no such reader model" in no_reader.stderr
+    assert "Traceback" not in no_reader.stderr
