@@ -11,20 +11,23 @@ held-out indices fewer in 881 (``docs/benchmarks.md``, twentieth session).
 
 The result is an OpenVINO model (``.xml`` and ``.bin``) saying the framing it reads with
 (``pad``, as the ONNX reader's metadata does), loaded by ``vision.reader.IndexReader`` like
-the ONNX one.
+the ONNX one, and a JSON beside it of how it was made and how it reads the calibration sets'
+validation indices against the reader it came from.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 
 from vision.evaluate import Legibility
-from vision.reader import PAD_KEY, ReaderError, pad_of, to_tensor
-from vision.reader_train import cut_patches, join_patches
+from vision.reader import PAD_KEY, IndexReader, ReaderError, pad_of, to_tensor
+from vision.reader_train import Patches, cut_patches, join_patches
 
 BATCH = 64  # patches per calibration batch
+READABLE = Legibility(min_sharp=4.0, min_visible=0.8)  # what train-reader cuts (its defaults)
 
 
 def kept_in_full_precision(model) -> list[str]:
@@ -37,23 +40,46 @@ def kept_in_full_precision(model) -> list[str]:
     return [ops[convs[0]].get_friendly_name()] + [op.get_friendly_name() for op in ops[convs[-1] + 1:]]
 
 
+def _cut(data: Path, split: str, **kwargs) -> Patches:
+    """``cut_patches``, a dataset without that split of images said plainly."""
+    try:
+        return cut_patches(data, split, **kwargs)
+    except (KeyError, OSError) as exc:
+        raise ReaderError(f"{data}: no {split} images to cut patches from ({exc})") from None
+
+
 def calibration_patches(sets: list[Path], count: int, *, images: int, seed: int, progress: bool,
                         pad: float) -> np.ndarray:
     """``count`` patches cut as training cuts them (turned, shifted, some of no index) from up
     to ``images`` training images of each set, chosen at random."""
-    readable = Legibility(min_sharp=4.0, min_visible=0.8)  # as train-reader leaves out unreadable indices
-    cut = join_patches([cut_patches(d, "train", seed=seed + i, limit=images, legibility=readable, progress=progress,
-                                    pad=pad) for i, d in enumerate(sets)])
+    cut = join_patches([_cut(d, "train", seed=seed + i, limit=images, legibility=READABLE, progress=progress,
+                             pad=pad) for i, d in enumerate(sets)])
     if len(cut.classes) < BATCH:
         raise ReaderError(f"only {len(cut.classes)} patches in the calibration sets: at least {BATCH} are needed")
     pick = np.random.default_rng(seed).permutation(len(cut.classes))[:count]
     return cut.images[pick]
 
 
+def compare(plain: Path, quantized: Path, sets: list[Path], *, images: int, progress: bool) -> dict:
+    """The two readers on the calibration sets' validation indices at their exact boxes
+    (training deck styles: a first check, not the held-out measurement): how many each
+    reads right and how often they agree."""
+    pad = pad_of(plain)
+    val = join_patches([_cut(d, "val", jitter=False, limit=images, legibility=READABLE, progress=progress, pad=pad)
+                        for d in sets])
+    if not len(val.classes):
+        return {"val_patches": 0}
+    ours, theirs = (IndexReader(path).probabilities(val.images).argmax(1) for path in (quantized, plain))
+    return {"val_patches": len(val.classes), "full_precision_right": float((theirs == val.classes).mean()),
+            "eight_bit_right": float((ours == val.classes).mean()), "agree": float((ours == theirs).mean())}
+
+
 def quantize_reader(reader: Path, sets: list[Path], out: Path, *, count: int = 6400, images: int = 2500,
-                    seed: int = 0, progress: bool = True) -> Path:
+                    seed: int = 0, progress: bool = True) -> dict:
     """Write ``out`` (``.xml``, with its ``.bin`` beside it): ``reader`` (ONNX) in 8 bits,
-    calibrated on ``count`` patches of the training sets ``sets``."""
+    calibrated on ``count`` patches of the training sets ``sets``; and beside it a JSON of
+    how it was made and how it reads the sets' validation indices against ``reader``
+    (``compare``), which it returns."""
     import openvino as ov
 
     try:
@@ -69,9 +95,14 @@ def quantize_reader(reader: Path, sets: list[Path], out: Path, *, count: int = 6
         raise ReaderError(f"{reader}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
     patches = calibration_patches(sets, count, images=images, seed=seed, progress=progress, pad=pad)
     batches = [to_tensor(patches[i:i + BATCH]) for i in range(0, len(patches), BATCH)]
+    kept = kept_in_full_precision(model)
     quantized = nncf.quantize(model, nncf.Dataset(batches), subset_size=len(batches),
-                              ignored_scope=nncf.IgnoredScope(names=kept_in_full_precision(model)))
+                              ignored_scope=nncf.IgnoredScope(names=kept))
     quantized.set_rt_info(repr(float(pad)), PAD_KEY)
     out.parent.mkdir(parents=True, exist_ok=True)
     ov.save_model(quantized, str(out), compress_to_fp16=False)  # the full-precision layers kept so
-    return out
+    figures = {"from": reader.name, "calibration": [str(d) for d in sets], "calibration_patches": len(patches),
+               "seed": seed, "kept_in_full_precision": kept, "pad": pad,
+               **compare(reader, out, sets, images=max(1, images // 5), progress=progress)}
+    out.with_suffix(".json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    return figures

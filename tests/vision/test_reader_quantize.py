@@ -5,6 +5,7 @@ it must load as a reader, keep its framing, leave its first convolution and head
 precision, and read what the full-precision reader reads.
 """
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -32,8 +33,12 @@ def smoke(tmp_path_factory) -> Path:
 def test_the_8_bit_reader_reads_as_the_full_precision_one(smoke: Path, tmp_path: Path):
     import openvino as ov
 
-    out = quantize_reader(READER, [smoke], tmp_path / "reader_int8.xml", count=640, progress=False)
+    out = tmp_path / "reader_int8.xml"
+    figures = quantize_reader(READER, [smoke], out, count=640, progress=False)
     assert out.exists() and out.with_suffix(".bin").exists()
+    assert json.loads(out.with_suffix(".json").read_text(encoding="utf-8")) == figures
+    assert 64 <= figures["calibration_patches"] <= 640 and figures["val_patches"] >= 10 and figures["agree"] >= 0.9
+    assert abs(figures["eight_bit_right"] - figures["full_precision_right"]) <= 0.1
     quantized, plain = IndexReader(out), IndexReader(READER)
     assert quantized.pad == plain.pad == 0.2
     patches = join_patches([cut_patches(smoke, split, jitter=False, progress=False) for split in ("train", "val")])
@@ -62,8 +67,8 @@ def test_a_reader_framed_wider_stays_framed_so(smoke: Path, tmp_path: Path):
     wide = onnx.load(str(READER))
     onnx.helper.set_model_props(wide, {"pad": "0.8"})
     onnx.save(wide, str(tmp_path / "wide.onnx"))
-    out = quantize_reader(tmp_path / "wide.onnx", [smoke], tmp_path / "wide_int8.xml", count=64, images=10,
-                          progress=False)
+    out = tmp_path / "wide_int8.xml"
+    assert quantize_reader(tmp_path / "wide.onnx", [smoke], out, count=64, images=10, progress=False)["pad"] == 0.8
     assert IndexReader(out).pad == 0.8
 
 
@@ -72,6 +77,9 @@ def test_an_onnx_name_or_too_few_patches_are_refused(smoke: Path, tmp_path: Path
         quantize_reader(READER, [smoke], tmp_path / "reader_int8.onnx", progress=False)
     with pytest.raises(ReaderError, match="at least 64 are needed"):
         quantize_reader(READER, [smoke], tmp_path / "reader_int8.xml", images=1, progress=False)
+    (tmp_path / "empty.yaml").write_text(f"path: {tmp_path}\ntrain: nowhere\nval: nowhere\n", encoding="utf-8")
+    with pytest.raises(ReaderError, match="no train images"):
+        quantize_reader(READER, [tmp_path / "empty.yaml"], tmp_path / "reader_int8.xml", progress=False)
 
 
 def guandan(*args: str) -> subprocess.CompletedProcess:
