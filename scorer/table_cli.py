@@ -38,7 +38,7 @@ def _runtime(args: Namespace, **kwargs):
 
     try:
         # the live loop reads cards; the box refiner's tighter boxes are for photos and overlays' sake
-        detector = CardDetector(args.weights or default_weights(), imgsz=320, boxes=False)
+        detector = CardDetector(args.weights or default_weights(), imgsz=320, boxes=False, reader=args.reader)
     except DetectorError as exc:
         raise VisionError(str(exc)) from None
     return TableRuntime(detector, profiles.load(args.profile), level=args.level, **kwargs)
@@ -217,6 +217,8 @@ def _level(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+READER_HELP = ("index reader (default: the committed one in 8 bits, models/reader_int8.xml; models/reader.onnx reads "
+               "in full precision, a little slower: models/README.md)")
 LEVEL_HELP = "the level the first hand is played at, 2-10, J, Q, K, A (default 2): for a match filmed from midway"
 
 
@@ -229,6 +231,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile")
     p.add_argument("--level", type=_level, default="2", help=LEVEL_HELP)
     p.add_argument("--weights", help="detector (default: the committed model)")
+    p.add_argument("--reader", help=READER_HELP)
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of the alerts (default zh)")
     p.set_defaults(func=cmd_scan)
 
@@ -243,6 +246,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--table", default="1", help="table id (default 1)")
     p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")
     p.add_argument("--weights", help="detector (default: the committed model)")
+    p.add_argument("--reader", help=READER_HELP)
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of the console and alerts (default zh)")
     p.add_argument("--hall", metavar="BROKER", help="also send the table's record to a hall over MQTT "
                    "(mqtt://HOST:PORT of its broker; docs/hall.md); the table's own store and console stay")

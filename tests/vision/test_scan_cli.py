@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from engine.record import parse_lines, replay
 from scorer import profiles
@@ -25,6 +26,17 @@ def test_scan_reads_a_rendered_game_into_a_record_that_replays(tmp_path):
     # each violation line is one the engine finds on replay, right after the event it is about
     written = [json.loads(line) for line in lines if '"type": "violation"' in line]
     assert [(v["code"], v["seat"], v["seq"]) for v in written] == [(v.code, v.seat, v.seq) for v in match.violations]
+    # the full-precision reader on request; a reader that is not there said in one line
+    plain = subprocess.run([sys.executable, "-m", "scorer.cli", "scan", str(tmp_path / "game.mp4"), "--out",
+                            str(tmp_path / "plain.jsonl"), "--reader", "models/reader.onnx", "--lang", "en"],
+                           capture_output=True, text=True, timeout=300, cwd=Path(__file__).parents[2])
+    assert plain.returncode == 0, plain.stderr
+    assert [p["cards"] for p in map(json.loads, (tmp_path / "plain.jsonl").read_text(encoding="utf-8").splitlines())
+            if p["type"] == "play"]
+    missing = subprocess.run([sys.executable, "-m", "scorer.cli", "scan", str(tmp_path / "game.mp4"), "--out",
+                              str(tmp_path / "x.jsonl"), "--reader", str(tmp_path / "none.onnx")],
+                             capture_output=True, text=True, timeout=300)
+    assert missing.returncode == 2 and "no such reader model" in missing.stderr and "Traceback" not in missing.stderr
 
 
 def test_scan_of_a_missing_video_is_one_clear_line(tmp_path):
