@@ -30,6 +30,10 @@ ACK_TIMEOUT_S = 0.25
 RETRIES = 5
 BACKOFF_S = (0.05, 0.1, 0.2, 0.4, 0.8)
 SEEN_PRESSES = 256
+#: how long a press waits for an older one the box has not got through yet (three of the box's
+#: 200 ms repeats): after an unplug the port can open between two of the box's repeated
+#: presses, the older one's bytes lost and the newer one's heard first
+HOLD_S = 0.6
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,8 @@ class PortMatch:
 
 @dataclass(frozen=True)
 class Pressed:
-    """A button press: ``seat`` E/S/W/N, or R (referee); ``at`` host monotonic time."""
+    """A button press: ``seat`` E/S/W/N, or R (referee); ``at`` the host's monotonic time
+    when it was heard (a press held for an older one keeps its own)."""
 
     seat: str
     n: int
@@ -110,6 +115,8 @@ class ClockDriver(PortThread):
         self._unanswered: OrderedDict[int, list] = OrderedDict()  # n → [bytes, sent_at, tries]
         self._shown: dict[tuple[str, str], tuple] = {}  # last DSP/LED per seat, restored on reconnect
         self._seen: OrderedDict[tuple[int, int], None] = OrderedDict()
+        self._expected: int | None = None  # the number of the press the box made next, in its order
+        self._held: dict[int, tuple[p.Button, float]] = {}  # presses heard before an older one: (press, heard at)
         self._next_n = 0
         self._last_rx = 0.0
         self._lock = threading.Lock()
@@ -205,10 +212,39 @@ class ClockDriver(PortThread):
             self.stats.bad_sentences += self._framer.dropped - before
             for body in bodies:
                 self._receive(body, now)
+        self._release(now)
         self._send_queued(now)
         self._resend(now)
         if now - self._last_rx > self.lost_after:
             self._drop(f"no sentence for {self.lost_after:.0f} s")
+
+    def _press(self, s: p.Button, now: float) -> None:
+        """Report a new press in the order the box made them: one numbered ahead of the next
+        expected waits (``HOLD_S`` at most) for the older ones. The turn order hangs on it:
+        two presses made while the cable was out must not arrive swapped. A number behind the
+        expected one is a box that was reset (its numbers start again): reported at once."""
+        ahead = None if self._expected is None else (s.n - self._expected) % 65536
+        if ahead is not None and 0 < ahead < 32768:
+            self._held[s.n] = (s, now)
+            return
+        self._report(s, now)
+        self._release(now)
+
+    def _report(self, s: p.Button, heard: float) -> None:
+        self._expected = (s.n + 1) % 65536
+        self._emit(Pressed(s.seat, s.n, s.ms, heard))
+
+    def _release(self, now: float) -> None:
+        """Report held presses whose turn has come, or that have waited ``HOLD_S`` for an
+        older one that is not coming (the box dropped it, or was reset)."""
+        while self._held:
+            if self._expected in self._held:
+                self._report(*self._held.pop(self._expected))
+                continue
+            first = min(self._held, key=lambda n: (n - self._expected) % 65536)
+            if now - self._held[first][1] < HOLD_S:
+                return
+            self._report(*self._held.pop(first))
 
     def _receive(self, body: str, now: float) -> None:
         try:
@@ -232,7 +268,7 @@ class ClockDriver(PortThread):
             self._seen[key] = None
             while len(self._seen) > SEEN_PRESSES:
                 self._seen.popitem(last=False)
-            self._emit(Pressed(s.seat, s.n, s.ms, now))
+            self._press(s, now)
         elif isinstance(s, (p.Ack, p.Nak)):
             entry = self._unanswered.pop(s.n, None)
             if isinstance(s, p.Nak):

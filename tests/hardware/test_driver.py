@@ -8,7 +8,7 @@ import pytest
 import serial
 
 from hardware import protocol as p
-from hardware.driver import ClockDriver, CommandFailed, Connected, Lost, PortMatch, Pressed
+from hardware.driver import HOLD_S, ClockDriver, CommandFailed, Connected, Lost, PortMatch, Pressed
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
 from hardware.runner import ClockRunner, Rotation
@@ -74,6 +74,33 @@ def test_repeats_of_an_unacknowledged_press_are_not_new_presses(pair):
         while len(acks) < 6 and time.monotonic() < deadline:
             acks += [b for b in framer.feed(device.read(256)) if b.startswith("ACK")]
         assert acks == ["ACK,7"] * 6
+        device.close()
+
+
+def test_presses_are_reported_in_the_order_the_box_made_them(pair):
+    """After a replug the port may open between two repeated presses, the older one's bytes
+    lost: the newer one heard first waits for it. One that waits for a press that never
+    comes is reported after HOLD_S; a number behind the expected one (a reset box) at once."""
+    with ClockDriver(pair.host_end) as driver:
+        assert until(lambda: driver.port_open)
+        device = serial.serial_for_url(pair.device_end, timeout=0.2)
+        device.write(p.encode(p.Ready(1, "raw", "ESWN")))
+        device.write(p.encode(p.Button(0, "E", 100)))
+        assert wait_for(driver.events, Pressed).seat == "E"
+        device.write(p.encode(p.Button(2, "N", 300)))  # heard before W, made after it
+        time.sleep(0.2)
+        assert driver.events.empty()  # N waits for W
+        device.write(p.encode(p.Button(1, "W", 200)))
+        assert [wait_for(driver.events, Pressed).seat for _ in range(2)] == ["W", "N"]
+        device.write(p.encode(p.Button(4, "S", 500)))  # press 3 never comes
+        heard = time.monotonic()
+        late = wait_for(driver.events, Pressed)
+        assert late.seat == "S" and time.monotonic() - heard >= HOLD_S - 0.05
+        device.write(p.encode(p.Button(0, "W", 20)))  # the box was reset: its numbers start again
+        reset = wait_for(driver.events, Pressed)
+        assert (reset.seat, reset.n, reset.device_ms) == ("W", 0, 20)
+        device.write(p.encode(p.Button(1, "N", 40)))  # and go on from there
+        assert wait_for(driver.events, Pressed).seat == "N"
         device.close()
 
 
