@@ -65,8 +65,8 @@ class BoxRefiner:
 
     def __init__(self, path: str | Path) -> None:
         path = self.path = Path(path)
-        _model, self.request = load_model(path, 4, "box refiner")
-        self.pad = pad_of(path)
+        model, self.request = load_model(path, 4, "box refiner")
+        self.pad = pad_of(path, model)
 
     def edges(self, patches: np.ndarray) -> np.ndarray:
         """N×4 edges (x1 y1 x2 y2 from the patch's centre, in patch sides) for N patches,

@@ -34,13 +34,19 @@ def cmd_train(args: Namespace) -> None:
     print(f"best weights: {best}")
 
 
-def _sets_and_start(args: Namespace, what: str) -> tuple[list[Path], Path | None]:
-    """A patch model's training datasets (``--data``) and the weights it goes on from
-    (``--start``), each checked to exist before minutes of cutting patches."""
-    sets = [Path(d) for d in args.data]
+def _datasets(names: list[str]) -> list[Path]:
+    """Dataset YAMLs given on the command line, each checked to exist."""
+    sets = [Path(d) for d in names]
     for data in sets:
         if not data.exists():
             raise VisionError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
+    return sets
+
+
+def _sets_and_start(args: Namespace, what: str) -> tuple[list[Path], Path | None]:
+    """A patch model's training datasets (``--data``) and the weights it goes on from
+    (``--start``), each checked to exist before minutes of cutting patches."""
+    sets = _datasets(args.data)
     start = Path(args.start) if args.start else None
     if start is not None and not start.exists():
         raise VisionError(f"{start}: no such {what} weights (.pt written beside an earlier {what})")
@@ -97,10 +103,7 @@ def cmd_quantize_reader(args: Namespace) -> None:
     from vision.reader import ReaderError
     from vision.reader_quantize import quantize_reader
 
-    sets = [Path(d) for d in args.calibration]
-    for data in sets:
-        if not data.exists():
-            raise VisionError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
+    sets = _datasets(args.calibration)
     reader = Path(args.reader)
     if not reader.exists():
         raise VisionError(f"{reader}: no such reader model")

@@ -23,7 +23,7 @@ import numpy as np
 from engine.cards import ALL_CARDS
 from vision.box_refiner import BoxRefiner
 from vision.finder import FinderError, OpenVinoFinder
-from vision.reader import NOT_AN_INDEX, IndexReader, ReaderError
+from vision.reader import NOT_AN_INDEX, IndexReader, ReaderError, fingerprint, made_from
 from vision.suit_reader import SuitReader
 from vision.turns import VIEWS, boxes_back, merge, turned
 from vision.yolo_env import prepare
@@ -39,8 +39,8 @@ RUNNERS_UP = 3  # how many other readings of an index a detection keeps
 RUNNER_UP_FLOOR = 0.01  # a runner-up less likely than this is no candidate
 MODELS = Path(__file__).resolve().parent.parent / "models"
 #: the index reader's files by preference: the 8-bit one (``guandan quantize-reader``; it reads
-#: the held-out decks as the full-precision one does, in about 70 % of its time), then the ONNX
-#: one it was made from (what training goes on from, and what ``--reader`` can name)
+#: the held-out decks as the full-precision one does, in about 70 % of its time) while it was
+#: made from the ONNX one, then the ONNX one (what training goes on from; ``reader_in``)
 READERS = ("reader_int8.xml", "reader.onnx")
 SUITS = MODELS / "suits.onnx"  # the suit reader, used on upright cards (vision.suit_reader)
 BOXES = MODELS / "boxes.onnx"  # the box refiner, drawing each read index's box again (vision.box_refiner)
@@ -134,14 +134,20 @@ class DetectorError(ValueError):
     """A model file that is missing or not a card detector."""
 
 
+def reader_in(folder: Path) -> Path | None:
+    """A folder's reader: its 8-bit one while that was made from the ONNX one beside it (a
+    reader trained again leaves the old 8-bit one behind, which must not be read instead),
+    else the ONNX one, else the 8-bit one alone; None without either."""
+    quantized, plain = (folder / name for name in READERS)
+    if quantized.exists() and (not plain.exists() or made_from(quantized) == fingerprint(plain)):
+        return quantized
+    return plain if plain.exists() else None
+
+
 def reader_beside(weights: Path) -> Path:
-    """The reader that goes with a finder: one in the same folder (``READERS``, the 8-bit one
-    first), else the committed one."""
-    for folder in (weights.parent, MODELS):
-        for name in READERS:
-            if (folder / name).exists():
-                return folder / name
-    return MODELS / READERS[-1]  # missing: IndexReader says so
+    """The reader that goes with a finder: one in the same folder (``reader_in``), else the
+    committed one."""
+    return reader_in(weights.parent) or reader_in(MODELS) or MODELS / READERS[-1]  # missing: IndexReader says so
 
 
 def committed_finder(imgsz: int = 320) -> Path:

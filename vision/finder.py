@@ -19,6 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.reader import read_model
+
 GREY = 114  # the letterbox border ultralytics trains and predicts with
 MAX_BOXES = 300  # as many boxes as ultralytics keeps an image
 
@@ -60,11 +62,7 @@ class OpenVinoFinder:
     def __init__(self, folder: Path) -> None:
         import openvino as ov
 
-        core = ov.Core()
-        try:
-            model = core.read_model(str(xml_of(folder)))
-        except RuntimeError as exc:
-            raise FinderError(f"{folder}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
+        model = read_model(xml_of(folder), FinderError)
         shape = model.inputs[0].get_partial_shape()
         out = model.outputs[0].get_partial_shape()
         if shape.is_dynamic or shape[2].get_length() != shape[3].get_length() or out.rank.get_length() != 3:
@@ -72,7 +70,7 @@ class OpenVinoFinder:
         if out[1].get_length() != 5:
             raise FinderError(f"{folder}: has {out[1].get_length() - 4} classes, an index finder has one")
         self.size = shape[2].get_length()
-        self.request = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
+        self.request = ov.Core().compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
 
     def find(self, image: np.ndarray, conf: float, iou: float) -> tuple[np.ndarray, np.ndarray]:
         """Boxes (N×4, x1 y1 x2 y2 in pixels of ``image``) scored above ``conf``, after NMS at

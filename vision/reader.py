@@ -20,6 +20,8 @@ for a busy zone's 27 patches); it is about 40 megaflops per patch.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from pathlib import Path
 
@@ -80,15 +82,13 @@ def metadata(path: Path) -> dict[str, str]:
     return {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
 
 
-def pad_of(path: Path) -> float:
+def pad_of(path: Path, model=None) -> float:
     """The framing a reader was trained with: its ONNX metadata, or an OpenVINO reader's
-    runtime information (``vision.reader_quantize``)."""
+    runtime information (``vision.reader_quantize``; ``model``: the reader already read)."""
     if path.suffix == ".onnx":
         given = metadata(path).get("pad", PAD)
     elif path.suffix == ".xml":
-        import openvino as ov
-
-        model = ov.Core().read_model(str(path))
+        model = model if model is not None else read_model(path)
         given = model.get_rt_info(PAD_KEY).astype(str) if model.has_rt_info(PAD_KEY) else PAD
     else:
         return PAD
@@ -98,6 +98,31 @@ def pad_of(path: Path) -> float:
         raise ReaderError(f"{path}: its pad metadata is not a number ({given!r})") from None
 
 
+def fingerprint(path: Path) -> str:
+    """A model file's SHA-256: which reader an 8-bit one was made from (``made_from``)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def made_from(quantized: Path) -> str | None:
+    """The fingerprint of the reader an 8-bit reader was quantized from, as the JSON that
+    ``guandan quantize-reader`` writes beside it says; None where it says nothing."""
+    try:
+        return json.loads(quantized.with_suffix(".json").read_text(encoding="utf-8")).get("source_sha256")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def read_model(path: Path, error: type[ValueError] = ReaderError):
+    """An OpenVINO model read from ``path`` (ONNX or OpenVINO's .xml), or ``error`` saying
+    why it cannot be."""
+    import openvino as ov
+
+    try:
+        return ov.Core().read_model(str(path))
+    except RuntimeError as exc:
+        raise error(f"{path}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
+
+
 def load_model(path: Path, classes: int, what: str):
     """An exported patch reader (``what``: its name in errors) that must give ``classes``
     classes, read by OpenVINO: (the model, an inference request compiled for the CPU)."""
@@ -105,15 +130,11 @@ def load_model(path: Path, classes: int, what: str):
         raise ReaderError(f"{path}: no such {what} model")
     import openvino as ov
 
-    core = ov.Core()
-    try:
-        model = core.read_model(str(path))
-    except RuntimeError as exc:
-        raise ReaderError(f"{path}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
+    model = read_model(path)
     given = model.outputs[0].get_partial_shape()[-1]
     if given.is_dynamic or given.get_length() != classes:
         raise ReaderError(f"{path}: gives {given} classes, a {what} gives {classes}")
-    return model, core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
+    return model, ov.Core().compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
 
 
 class IndexReader:
@@ -121,8 +142,8 @@ class IndexReader:
 
     def __init__(self, path: str | Path) -> None:
         path = self.path = Path(path)
-        _model, self.request = load_model(path, CLASSES, "reader")
-        self.pad = pad_of(path)
+        model, self.request = load_model(path, CLASSES, "reader")
+        self.pad = pad_of(path, model)
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """N×CLASSES probabilities for N patches (class ``NOT_AN_INDEX`` last).

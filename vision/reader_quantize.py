@@ -11,8 +11,10 @@ held-out indices fewer in 881 (``docs/benchmarks.md``, twentieth session).
 
 The result is an OpenVINO model (``.xml`` and ``.bin``) saying the framing it reads with
 (``pad``, as the ONNX reader's metadata does), loaded by ``vision.reader.IndexReader`` like
-the ONNX one, and a JSON beside it of how it was made and how it reads the calibration sets'
-validation indices against the reader it came from.
+the ONNX one, and a JSON beside it of how it was made (the fingerprint of the reader it came
+from among it: a folder's 8-bit reader is used only while it matches the ONNX reader beside
+it, ``vision.detector.reader_beside``) and how it reads the calibration sets' validation
+indices against that reader.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.evaluate import Legibility
-from vision.reader import PAD_KEY, IndexReader, ReaderError, pad_of, to_tensor
+from vision.reader import PAD_KEY, IndexReader, ReaderError, fingerprint, pad_of, read_model, to_tensor
 from vision.reader_train import Patches, cut_patches, join_patches
 
 BATCH = 64  # patches per calibration batch
@@ -89,10 +91,7 @@ def quantize_reader(reader: Path, sets: list[Path], out: Path, *, count: int = 6
     if out.suffix != ".xml":
         raise ReaderError(f"{out}: an OpenVINO model is written as .xml (its weights beside it as .bin)")
     pad = pad_of(reader)
-    try:
-        model = ov.Core().read_model(str(reader))
-    except RuntimeError as exc:
-        raise ReaderError(f"{reader}: not a model OpenVINO can read ({str(exc).splitlines()[0]})") from None
+    model = read_model(reader)
     patches = calibration_patches(sets, count, images=images, seed=seed, progress=progress, pad=pad)
     batches = [to_tensor(patches[i:i + BATCH]) for i in range(0, len(patches), BATCH)]
     kept = kept_in_full_precision(model)
@@ -101,7 +100,8 @@ def quantize_reader(reader: Path, sets: list[Path], out: Path, *, count: int = 6
     quantized.set_rt_info(repr(float(pad)), PAD_KEY)
     out.parent.mkdir(parents=True, exist_ok=True)
     ov.save_model(quantized, str(out), compress_to_fp16=False)  # the full-precision layers kept so
-    figures = {"from": reader.name, "calibration": [str(d) for d in sets], "calibration_patches": len(patches),
+    figures = {"from": reader.name, "source_sha256": fingerprint(reader), "calibration": [str(d) for d in sets],
+               "calibration_patches": len(patches),
                "seed": seed, "kept_in_full_precision": kept, "pad": pad,
                **compare(reader, out, sets, images=max(1, images // 5), progress=progress)}
     out.with_suffix(".json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")

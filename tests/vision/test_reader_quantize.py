@@ -6,6 +6,7 @@ precision, and read what the full-precision reader reads.
 """
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import numpy as np
 import onnx
 import pytest
 
+from vision.detector import reader_beside
 from vision.reader import IndexReader, ReaderError
 from vision.reader_quantize import kept_in_full_precision, quantize_reader
 from vision.reader_train import cut_patches, join_patches
@@ -70,6 +72,20 @@ def test_a_reader_framed_wider_stays_framed_so(smoke: Path, tmp_path: Path):
     out = tmp_path / "wide_int8.xml"
     assert quantize_reader(tmp_path / "wide.onnx", [smoke], out, count=64, images=10, progress=False)["pad"] == 0.8
     assert IndexReader(out).pad == 0.8
+
+
+def test_a_folders_8_bit_reader_is_read_only_while_it_matches_the_onnx_one_beside_it(smoke: Path, tmp_path: Path):
+    shutil.copyfile(READER, tmp_path / "reader.onnx")
+    quantize_reader(tmp_path / "reader.onnx", [smoke], tmp_path / "reader_int8.xml", count=64, images=10,
+                    progress=False)
+    finder = tmp_path / "finder.pt"  # where a finder would lie; only its folder matters
+    assert reader_beside(finder) == tmp_path / "reader_int8.xml"
+    wide = onnx.load(str(READER))  # the reader trained again: other bytes
+    onnx.helper.set_model_props(wide, {"pad": "0.8"})
+    onnx.save(wide, str(tmp_path / "reader.onnx"))
+    assert reader_beside(finder) == tmp_path / "reader.onnx"  # the old 8-bit one is left behind
+    (tmp_path / "reader.onnx").unlink()
+    assert reader_beside(finder) == tmp_path / "reader_int8.xml"  # alone, it is the folder's reader
 
 
 def test_an_onnx_name_or_too_few_patches_are_refused(smoke: Path, tmp_path: Path):
