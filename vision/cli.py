@@ -53,6 +53,29 @@ def _sets_and_start(args: Namespace, what: str) -> tuple[list[Path], Path | None
     return sets, start
 
 
+def _teacher(args: Namespace, start: Path | None, widths: tuple[int, ...] | None) -> Path | None:
+    """``train-reader --teacher``'s reader weights, checked before minutes of cutting patches."""
+    import torch
+
+    from vision.reader_train import widths_of
+
+    if not args.teacher:
+        return None
+    teacher = Path(args.teacher)
+    if start is not None:
+        raise VisionError("--teacher with --start: a reader goes on from its own weights or is taught anew, not both")
+    if not teacher.exists():
+        raise VisionError(f"{teacher}: no such reader weights (.pt written beside an earlier reader)")
+    if Path(args.out).with_suffix(".pt").resolve() == teacher.resolve():
+        raise VisionError(f"--out {args.out}: its weights would overwrite the teacher's ({teacher}); write the "
+                          "taught reader elsewhere and compare the two first")
+    given = widths_of(torch.load(teacher, map_location="cpu", weights_only=True))
+    if widths is not None and any(w > t for w, t in zip(widths, given, strict=True)):
+        raise VisionError(f"--widths {' '.join(map(str, widths))}: a taught reader is at most as wide as its "
+                          f"teacher ({' '.join(map(str, given))})")
+    return teacher
+
+
 def cmd_train_reader(args: Namespace) -> None:
     import torch
 
@@ -78,6 +101,10 @@ def cmd_train_reader(args: Namespace) -> None:
         except ValueError:
             raise VisionError(f"--widths {shown}: a reader can only be widened, and {start} is "
                               f"{' '.join(map(str, was))} wide") from None
+    if args.strided and start is not None:
+        raise VisionError("--strided: a reader's first stage is chosen when it is made; --start goes on with the "
+                          "one it has")
+    teacher = _teacher(args, start, widths)
     torch.set_num_threads(args.threads)
     readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
     train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i, legibility=readable,
@@ -85,7 +112,8 @@ def cmd_train_reader(args: Namespace) -> None:
     val = join_patches([cut_patches(d, "val", copies=1, seed=args.seed + 100 + i, legibility=readable, pad=pad)
                         for i, d in enumerate(sets)])
     figures = train_reader(train, val, Path(args.out), epochs=args.epochs, seed=args.seed, start=start, lr=args.lr,
-                           log=lambda line: print(line, flush=True), pad=pad, widths=widths)
+                           log=lambda line: print(line, flush=True), pad=pad, widths=widths, strided=args.strided,
+                           teacher=teacher, reads=args.reads)
     if args.heldout:
         from vision.reader import IndexReader
 
@@ -519,7 +547,17 @@ def add_parsers(sub) -> None:
     p.add_argument("--start", help="go on from these reader weights (the .pt beside an earlier reader)")
     p.add_argument("--widths", type=int, nargs=4, metavar="N",
                    help="channels of the four stages (default 16 32 64 128); with --start, a wider network that "
-                        "first reads exactly as the start does, then trains on")
+                        "first reads exactly as the start does, then trains on; with --teacher, at most its widths")
+    p.add_argument("--strided", action="store_true",
+                   help="a cheaper first stage that halves the patch at once (4x4 convolution, stride 2) in place of "
+                        "two full-size convolutions and a pool; for a new reader (from scratch or --teacher)")
+    p.add_argument("--teacher",
+                   help="reader weights (.pt) to teach a cheaper reader: it starts from them (narrower stages keep "
+                        "the channels that weigh most) and learns their readings as well as the labels")
+    p.add_argument("--reads", type=int, choices=[1, 2], default=2,
+                   help="how many ways the reader reads each patch (stored in it): 2 (default), as cut and half "
+                        "turned, averaged; 1, as cut — for a reader taught (--teacher) to read at once what its "
+                        "teacher reads both ways, in half the time")
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 0.003)")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
     p.add_argument("--seed", type=int, default=0)

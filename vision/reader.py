@@ -32,7 +32,8 @@ from engine.cards import ALL_CARDS
 
 PATCH = 40
 PAD = 0.2  # how much wider than the box a patch is, unless the reader says otherwise
-PAD_KEY = ["guandan", "pad"]  # where an OpenVINO reader keeps its framing (its runtime information)
+KEY = "guandan"  # where an OpenVINO reader keeps what its ONNX metadata said (its runtime information)
+READS = 2  # how many ways a patch is read unless the reader says otherwise (``reads_of``)
 NOT_AN_INDEX = len(ALL_CARDS)  # the reader's last class: something the finder mistook for an index
 CLASSES = len(ALL_CARDS) + 1
 
@@ -82,20 +83,35 @@ def metadata(path: Path) -> dict[str, str]:
     return {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
 
 
-def pad_of(path: Path, model=None) -> float:
-    """The framing a reader was trained with: its ONNX metadata, or an OpenVINO reader's
-    runtime information (``vision.reader_quantize``; ``model``: the reader already read)."""
+def _said(path: Path, name: str, default: str, model=None) -> str:
+    """What a reader says of how it was trained (``name``: ``pad`` or ``reads``): its ONNX
+    metadata, or an OpenVINO reader's runtime information under ``["guandan", name]``
+    (``vision.reader_quantize``; ``model``: the reader already read); ``default`` if nothing."""
     if path.suffix == ".onnx":
-        given = metadata(path).get("pad", PAD)
-    elif path.suffix == ".xml":
+        return metadata(path).get(name, default)
+    if path.suffix == ".xml":
         model = model if model is not None else read_model(path)
-        given = model.get_rt_info(PAD_KEY).astype(str) if model.has_rt_info(PAD_KEY) else PAD
-    else:
-        return PAD
+        return model.get_rt_info([KEY, name]).astype(str) if model.has_rt_info([KEY, name]) else default
+    return default
+
+
+def pad_of(path: Path, model=None) -> float:
+    """The framing a reader was trained with (``PAD`` unless it says otherwise)."""
+    given = _said(path, "pad", repr(PAD), model)
     try:
         return float(given)
     except ValueError:
         raise ReaderError(f"{path}: its pad metadata is not a number ({given!r})") from None
+
+
+def reads_of(path: Path, model=None) -> int:
+    """How many ways the reader reads each patch (``READS`` unless it says otherwise): 2, as
+    cut and half turned, the two readings averaged; 1, as cut, for a reader taught to read at
+    once what its teacher read both ways (``vision.reader_distil``)."""
+    given = _said(path, "reads", str(READS), model)
+    if given not in ("1", "2"):
+        raise ReaderError(f"{path}: its reads metadata must be 1 or 2, not {given!r}")
+    return int(given)
 
 
 def fingerprint(path: Path) -> str:
@@ -144,6 +160,7 @@ class IndexReader:
         path = self.path = Path(path)
         model, self.request = load_model(path, CLASSES, "reader")
         self.pad = pad_of(path, model)
+        self.reads = reads_of(path, model)
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """N×CLASSES probabilities for N patches (class ``NOT_AN_INDEX`` last).
@@ -154,9 +171,12 @@ class IndexReader:
         deck styles this takes the legible indices read wrong from 63 to 40
         (models/README.md), for about 3 ms more a busy zone. Reading only the unsure
         patches again saves nothing: the finder's boxes that reach the reader are mostly
-        read below 0.9, and the two views go through the model as one batch."""
+        read below 0.9, and the two views go through the model as one batch. A reader that
+        says it reads once (``reads_of``) learnt to read that average itself."""
         if len(patches) == 0:
             return np.zeros((0, CLASSES), np.float32)
+        if self.reads == 1:
+            return softmax(np.asarray(self.request.infer({0: to_tensor(patches)})[0]))
         both = np.concatenate([patches, patches[:, ::-1, ::-1]])
         probs = softmax(np.asarray(self.request.infer({0: to_tensor(both)})[0]))
         return (probs[:len(patches)] + probs[len(patches):]) / 2

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.evaluate import Legibility
-from vision.reader import PAD_KEY, IndexReader, ReaderError, fingerprint, pad_of, read_model, to_tensor
+from vision.reader import KEY, IndexReader, ReaderError, fingerprint, pad_of, read_model, reads_of, to_tensor
 from vision.reader_train import Patches, cut_patches, join_patches
 
 BATCH = 64  # patches per calibration batch
@@ -97,7 +97,8 @@ def quantize_reader(reader: Path, sets: list[Path], out: Path, *, count: int = 6
     kept = kept_in_full_precision(model)
     quantized = nncf.quantize(model, nncf.Dataset(batches), subset_size=len(batches),
                               ignored_scope=nncf.IgnoredScope(names=kept))
-    quantized.set_rt_info(repr(float(pad)), PAD_KEY)
+    quantized.set_rt_info(repr(float(pad)), [KEY, "pad"])
+    quantized.set_rt_info(str(reads_of(reader)), [KEY, "reads"])
     out.parent.mkdir(parents=True, exist_ok=True)
     ov.save_model(quantized, str(out), compress_to_fp16=False)  # the full-precision layers kept so
     figures = {"from": reader.name, "source_sha256": fingerprint(reader), "calibration": [str(d) for d in sets],

@@ -8,7 +8,8 @@ players lay their cards nearly upright (the scenes too); the rest are any angle.
 with no label: felt, card bodies, pips, face art, hands, props, half-hidden corners. Those
 teach the reader to turn down the finder's mistakes.
 
-The network is small (four stages of 3×3 convolutions, 16–128 channels, wider on request); on two CPU cores
+The network is small (four stages of 3×3 convolutions, 16–128 channels, wider on request, or
+taught by a bigger one: ``vision.reader_distil``); on two CPU cores
 an epoch of 100,000 patches takes a few minutes. The weights are exported to ONNX for
 ``vision.reader.IndexReader``.
 """
@@ -26,7 +27,7 @@ import numpy as np
 from engine.cards import ALL_CARDS, BIG_JOKER, RANKS, SMALL_JOKER, SUITS, rank_of, suit_of
 from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
 from vision.progress import Progress
-from vision.reader import CLASSES, NOT_AN_INDEX, PAD, PATCH, patch, to_tensor
+from vision.reader import CLASSES, NOT_AN_INDEX, PAD, PATCH, READS, patch, to_tensor
 from vision.synth.labels import CLASS_OF
 
 
@@ -135,7 +136,8 @@ def join_patches(parts: list[Patches]) -> Patches:
     return Patches(np.concatenate([p.images for p in parts]), np.concatenate([p.classes for p in parts]))
 
 
-WIDTHS = (16, 32, 64, 128)  # channels of the four stages: the committed reader's
+WIDTHS = (16, 32, 64, 128)  # channels of the four stages, from scratch
+STEM_KERNEL = 4  # a strided first stage's first convolution (``stem``)
 
 
 def check_widths(widths: tuple[int, ...], start: tuple[int, ...] | None = None) -> None:
@@ -154,8 +156,25 @@ def stage(cin: int, cout: int) -> list:
             nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
 
-def build_net(widths: tuple[int, ...] = WIDTHS):
-    """The reader network: 40×40 patch → CLASSES logits (through rank and suit parts)."""
+def stem(width: int) -> list:
+    """A strided first stage: a 4×4 convolution that halves the patch, then a 3×3 one.
+
+    In place of a full-size stage and its pool it does about a quarter of the arithmetic, and
+    the full-size stage took over a quarter of the 8-bit reader's time. Why it might lose
+    little: a small index — the hard ones — is enlarged to fill the patch, so full size holds
+    no more detail than half size. A reader so made, taught by the committed one for six
+    epochs on one training set, read fewer held-out indices (``models/README.md``, twenty-first
+    session); one trained as long as the committed one has not been tried."""
+    import torch.nn as nn
+
+    return [nn.Conv2d(3, width, STEM_KERNEL, stride=2, padding=1, bias=False), nn.BatchNorm2d(width),
+            nn.ReLU(inplace=True), *stage(width, width)[3:]]
+
+
+def build_net(widths: tuple[int, ...] = WIDTHS, strided: bool = False):
+    """The reader network: 40×40 patch → CLASSES logits (through rank and suit parts).
+    ``strided``: the first stage is a ``stem`` (an identity stands where the pool was, so the
+    layers keep their places and names: weights move between the two kinds layer by layer)."""
     import torch.nn as nn
 
     check_widths(widths)
@@ -163,12 +182,27 @@ def build_net(widths: tuple[int, ...] = WIDTHS):
 
     a, b, c, d = widths
     return nn.Sequential(
-        *stage(3, a), nn.MaxPool2d(2),      # 20
+        *(stem(a) + [nn.Identity()] if strided else stage(3, a) + [nn.MaxPool2d(2)]),  # 20
         *stage(a, b), nn.MaxPool2d(2),      # 10
         *stage(b, c), nn.MaxPool2d(2),      # 5
         *stage(c, d), nn.AvgPool2d(PATCH // 8), nn.Flatten(),
         nn.Dropout(0.2), nn.Linear(d, parts.shape[1]), _fixed_linear(parts),
     )
+
+
+def is_strided(state: dict) -> bool:
+    """Whether saved reader weights begin with a strided ``stem``."""
+    return state["0.weight"].shape[-1] == STEM_KERNEL
+
+
+def load_net(path: Path):
+    """The reader network saved at ``path`` (the .pt beside an exported reader), in eval mode."""
+    import torch
+
+    state = torch.load(path, map_location="cpu", weights_only=True)
+    net = build_net(widths_of(state), strided=is_strided(state))
+    net.load_state_dict(state)
+    return net.eval()
 
 
 def widths_of(state: dict) -> tuple[int, ...]:
@@ -191,7 +225,7 @@ def widen(net, widths: tuple[int, ...], *, noise: float = 0.01, seed: int = 0):
 
     old = widths_of(net.state_dict())
     check_widths(widths, old)
-    wide = build_net(widths)
+    wide = build_net(widths, strided=is_strided(net.state_dict()))
     gen = torch.Generator().manual_seed(seed)
     convs = [m for m in net if isinstance(m, nn.Conv2d)]
     norms = [m for m in net if isinstance(m, nn.BatchNorm2d)]
@@ -266,28 +300,42 @@ def accuracy(net, data: Patches, batch: int = 512) -> float:
 
 def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, batch: int = 256, lr: float = 3e-3,
                  seed: int = 0, start: Path | None = None, log=print, pad: float = PAD,
-                 widths: tuple[int, ...] | None = None) -> dict:
+                 widths: tuple[int, ...] | None = None, strided: bool = False, teacher: Path | None = None,
+                 reads: int = READS) -> dict:
     """Train (from scratch, or on from the weights at ``start``), keep the best epoch by
     validation accuracy, and write ``out`` (ONNX, saying its framing ``pad``: the patches
     must have been cut with it) with its weights beside it (``.pt``, to go on from later,
     written after every better epoch); returns figures. ``widths`` wider than the start's
-    widen it first (``widen``); from scratch they are the new network's."""
+    widen it first (``widen``); from scratch they are the new network's, with a strided
+    first stage if ``strided``. With a ``teacher`` (a reader's .pt, trained with the same
+    framing) and no start, a cheaper reader is taught by it (``vision.reader_distil``):
+    ``widths`` at most the teacher's, begun from its weights, trained on its readings too.
+    ``reads``: how many ways the reader is to read each patch (``vision.reader.reads_of``);
+    1 for one taught to read at once what its teacher reads both ways."""
     import torch
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    if start is None:
-        net = build_net(widths or WIDTHS)
-    else:
-        state = torch.load(start, map_location="cpu", weights_only=True)
-        net = build_net(widths_of(state))
-        net.load_state_dict(state)
-        if widths is not None and tuple(widths) != widths_of(state):
+    taught_by = None
+    if start is not None:
+        net = load_net(start).train()
+        if widths is not None and tuple(widths) != widths_of(net.state_dict()):
             net = widen(net, tuple(widths), seed=seed)
+    elif teacher is not None:
+        from vision.reader_distil import narrowed, taught_loss, teach_stem
+
+        taught_by = load_net(teacher)
+        net = narrowed(taught_by, widths or widths_of(taught_by.state_dict()), strided)
+        if strided and not is_strided(taught_by.state_dict()):
+            teach_stem(net, taught_by, train, rng, log=log)
+    else:
+        net = build_net(widths or WIDTHS, strided)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(len(train.classes) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    labels_loss = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    loss_fn = ((lambda logits, truth, _x: labels_loss(logits, truth)) if taught_by is None
+               else taught_loss(taught_by, labels_loss))
     best, best_state, history = -1.0, None, []
     started = time.perf_counter()
     for epoch in range(1, epochs + 1):
@@ -298,7 +346,8 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
             for i in range(0, len(order), batch):
                 idx = order[i:i + batch]
                 x = augment(torch.from_numpy(to_tensor(train.images[idx])), rng)
-                total += learn(net, opt, sched, loss_fn(net(x), torch.from_numpy(train.classes[idx]))) * len(idx)
+                loss = loss_fn(net(x), torch.from_numpy(train.classes[idx]), x)
+                total += learn(net, opt, sched, loss) * len(idx)
                 bar.update(len(idx))
         acc = accuracy(net, val)
         history.append({"epoch": epoch, "loss": total / len(order), "val_accuracy": acc})
@@ -308,15 +357,18 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
             Path(out).parent.mkdir(parents=True, exist_ok=True)
             torch.save(best_state, Path(out).with_suffix(".pt"))
     net.load_state_dict(best_state)
-    export_onnx(net, out, pad)
-    return {"best_val_accuracy": best, "pad": pad, "widths": list(widths_of(best_state)), "epochs": history,
+    export_onnx(net, out, pad, reads)
+    return {"best_val_accuracy": best, "pad": pad, "reads": reads, "widths": list(widths_of(best_state)),
+            "strided": is_strided(best_state), "teacher": str(teacher) if taught_by is not None else None,
+            "epochs": history,
             "seconds": time.perf_counter() - started,
             "train_patches": len(train.classes), "val_patches": len(val.classes)}
 
 
-def export_onnx(net, out: Path, pad: float = PAD) -> Path:
-    """Write the network as ONNX with a variable batch size and its framing as metadata."""
-    return export_patch_model(net, out, (PATCH, PATCH), {"pad": repr(float(pad))})
+def export_onnx(net, out: Path, pad: float = PAD, reads: int = READS) -> Path:
+    """Write the network as ONNX with a variable batch size, and as metadata its framing and
+    how many ways it reads a patch (``vision.reader.reads_of``)."""
+    return export_patch_model(net, out, (PATCH, PATCH), {"pad": repr(float(pad)), "reads": str(reads)})
 
 
 def export_patch_model(net, out: Path, size: tuple[int, int], props: dict[str, str]) -> Path:

@@ -77,3 +77,18 @@ def test_train_reader_refuses_to_narrow_a_reader_before_cutting_patches(tmp_path
     assert "only be widened" in done.stderr and "models/reader.pt is 16 32 96 128 wide" in done.stderr
     done = guandan("train-reader", "--data", str(data), "--widths", "16", "0", "64", "128")
     assert done.returncode != 0 and "at least one channel" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_train_reader_refuses_a_teacher_it_cannot_learn_from_before_cutting_patches(tmp_path):
+    data = tmp_path / "data.yaml"
+    data.write_text("train: images/train\nval: images/val\nnames: [S2]\n")
+    teacher = ("--teacher", "models/reader.pt")
+    for extra, said in [(("--start", "models/reader.pt"), "not both"),
+                        (("--out", "models/reader.onnx"), "would overwrite the teacher's"),
+                        (("--widths", "16", "32", "512", "128"), "at most as wide as its teacher"),
+                        (("--teacher", str(tmp_path / "none.pt")), "no such reader weights")]:
+        done = guandan("train-reader", "--data", str(data), "--out", str(tmp_path / "r.onnx"), *teacher, *extra)
+        assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, (extra, done.stderr)
+    done = guandan("train-reader", "--data", str(data), "--start", "models/reader.pt", "--strided",
+                   "--out", str(tmp_path / "r.onnx"))
+    assert done.returncode == 2 and "first stage is chosen" in done.stderr and "Traceback" not in done.stderr

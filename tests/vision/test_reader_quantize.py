@@ -65,13 +65,13 @@ def fed(op) -> str:
     return node.get_type_name()
 
 
-def test_a_reader_framed_wider_stays_framed_so(smoke: Path, tmp_path: Path):
+def test_a_reader_framed_wider_and_reading_once_stays_so(smoke: Path, tmp_path: Path):
     wide = onnx.load(str(READER))
-    onnx.helper.set_model_props(wide, {"pad": "0.8"})
+    onnx.helper.set_model_props(wide, {"pad": "0.8", "reads": "1"})
     onnx.save(wide, str(tmp_path / "wide.onnx"))
     out = tmp_path / "wide_int8.xml"
     assert quantize_reader(tmp_path / "wide.onnx", [smoke], out, count=64, images=10, progress=False)["pad"] == 0.8
-    assert IndexReader(out).pad == 0.8
+    assert IndexReader(out).pad == 0.8 and IndexReader(out).reads == 1
 
 
 def test_a_folders_8_bit_reader_is_read_only_while_it_matches_the_onnx_one_beside_it(smoke: Path, tmp_path: Path):
