@@ -42,8 +42,8 @@ def _keep(norm_weight, width: int):
 def narrowed(teacher, widths: tuple[int, ...], strided: bool):
     """A reader of ``widths`` (each stage at most the teacher's) begun from the teacher's
     weights: each stage's convolutions and batch norms keep the channels ``_keep`` picks,
-    and what reads a stage's output reads only those. A strided first stage is left new
-    where the teacher's is full size (``teach_stem``)."""
+    and what reads a stage's output reads only those. A first stage of the other kind than
+    the teacher's (strided or full size) is left new (``teach_stem``)."""
     import torch
     import torch.nn as nn
 
@@ -75,8 +75,9 @@ def narrowed(teacher, widths: tuple[int, ...], strided: bool):
 
 def teach_stem(student, teacher, train, rng: np.random.Generator, batch: int = 256, lr: float = 3e-3,
                log=print) -> None:
-    """The student's new strided first stage trained alone to give what the teacher's
-    first stage gives after its pool, on ``train``'s patches (mean squared difference)."""
+    """The student's new first stage (of the other kind than the teacher's: strided or full
+    size) trained alone to give what the teacher's first stage gives after its pool, on
+    ``train``'s patches (mean squared difference)."""
     import torch
 
     from vision.reader_train import augment
@@ -96,7 +97,7 @@ def teach_stem(student, teacher, train, rng: np.random.Generator, batch: int = 2
         loss.backward()
         opt.step()
         sched.step()
-    log(f"strided first stage taught for {steps} batches: mean squared difference {loss.item():.4f}")
+    log(f"new first stage taught for {steps} batches: mean squared difference {loss.item():.4f}")
 
 
 def taught_loss(teacher, labels_loss):

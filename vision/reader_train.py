@@ -326,7 +326,7 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
 
         taught_by = load_net(teacher)
         net = narrowed(taught_by, widths or widths_of(taught_by.state_dict()), strided)
-        if strided and not is_strided(taught_by.state_dict()):
+        if strided != is_strided(taught_by.state_dict()):  # a first stage of another kind: new
             teach_stem(net, taught_by, train, rng, log=log)
     else:
         net = build_net(widths or WIDTHS, strided)

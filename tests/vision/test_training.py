@@ -55,11 +55,19 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
                          widths=(16, 32, 96, 128))
     assert wider["widths"] == [16, 32, 96, 128] and figures["widths"] == [16, 32, 64, 128]
     assert IndexReader(tmp_path / "wide" / "reader.onnx").probabilities(patches.images[:3]).shape == (3, CLASSES)
+    said: list[str] = []
     taught = train_reader(patches, cut_patches(data, "val", progress=False), tmp_path / "taught" / "reader.onnx",
-                          epochs=1, log=lambda line: None, teacher=tmp_path / "wide" / "reader.pt",
+                          epochs=1, log=said.append, teacher=tmp_path / "wide" / "reader.pt",
                           widths=(16, 32, 64, 128), strided=True)
     assert taught["widths"] == [16, 32, 64, 128] and taught["strided"] and taught["teacher"].endswith("reader.pt")
     assert IndexReader(tmp_path / "taught" / "reader.onnx").probabilities(patches.images[:3]).shape == (3, CLASSES)
+    assert any("first stage taught" in line for line in said)  # the new strided stem, before the rest
+    # and back: a full-size first stage taught by a strided teacher, reading once
+    said.clear()
+    once = train_reader(patches, cut_patches(data, "val", progress=False), tmp_path / "once" / "reader.onnx",
+                        epochs=1, log=said.append, teacher=tmp_path / "taught" / "reader.pt", reads=1)
+    assert any("first stage taught" in line for line in said) and not once["strided"] and once["reads"] == 1
+    assert IndexReader(tmp_path / "once" / "reader.onnx").reads == 1
 
     image = cv2.imread(str(next((tmp_path / "smoke" / "images" / "val").iterdir())))
     for path in written:
