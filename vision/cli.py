@@ -53,7 +53,7 @@ def _sets_and_start(args: Namespace, what: str) -> tuple[list[Path], Path | None
     return sets, start
 
 
-def _teacher(args: Namespace, start: Path | None, widths: tuple[int, ...] | None) -> Path | None:
+def _teacher(args: Namespace, widths: tuple[int, ...] | None) -> Path | None:
     """``train-reader --teacher``'s reader weights, checked before minutes of cutting patches."""
     import torch
 
@@ -62,8 +62,6 @@ def _teacher(args: Namespace, start: Path | None, widths: tuple[int, ...] | None
     if not args.teacher:
         return None
     teacher = Path(args.teacher)
-    if start is not None:
-        raise VisionError("--teacher with --start: a reader goes on from its own weights or is taught anew, not both")
     if not teacher.exists():
         raise VisionError(f"{teacher}: no such reader weights (.pt written beside an earlier reader)")
     if Path(args.out).with_suffix(".pt").resolve() == teacher.resolve():
@@ -104,7 +102,7 @@ def cmd_train_reader(args: Namespace) -> None:
     if args.strided and start is not None:
         raise VisionError("--strided: a reader's first stage is chosen when it is made; --start goes on with the "
                           "one it has")
-    teacher = _teacher(args, start, widths)
+    teacher = _teacher(args, widths)
     torch.set_num_threads(args.threads)
     readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
     train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i, legibility=readable,
@@ -553,7 +551,8 @@ def add_parsers(sub) -> None:
                         "two full-size convolutions and a pool; for a new reader (from scratch or --teacher)")
     p.add_argument("--teacher",
                    help="reader weights (.pt) to teach a cheaper reader: it starts from them (narrower stages keep "
-                        "the channels that weigh most) and learns their readings as well as the labels")
+                        "the channels that weigh most) and learns their readings as well as the labels; with "
+                        "--start, a taught reader goes on from its own weights (a stopped run resumed), still taught")
     p.add_argument("--reads", type=int, choices=[1, 2], default=2,
                    help="how many ways the reader reads each patch (stored in it): 2 (default), as cut and half "
                         "turned, averaged; 1, as cut — for a reader taught (--teacher) to read at once what its "

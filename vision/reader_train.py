@@ -308,8 +308,9 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
     written after every better epoch); returns figures. ``widths`` wider than the start's
     widen it first (``widen``); from scratch they are the new network's, with a strided
     first stage if ``strided``. With a ``teacher`` (a reader's .pt, trained with the same
-    framing) and no start, a cheaper reader is taught by it (``vision.reader_distil``):
-    ``widths`` at most the teacher's, begun from its weights, trained on its readings too.
+    framing), a cheaper reader is taught by it (``vision.reader_distil``): trained on its
+    readings too, and without a start begun from its weights, ``widths`` at most the
+    teacher's; with a start, a taught run stopped midway goes on, still taught.
     ``reads``: how many ways the reader is to read each patch (``vision.reader.reads_of``);
     1 for one taught to read at once what its teacher reads both ways."""
     import torch
@@ -317,14 +318,15 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     taught_by = None
+    if teacher is not None:
+        from vision.reader_distil import narrowed, taught_loss, teach_stem
+
+        taught_by = load_net(teacher)
     if start is not None:
         net = load_net(start).train()
         if widths is not None and tuple(widths) != widths_of(net.state_dict()):
             net = widen(net, tuple(widths), seed=seed)
-    elif teacher is not None:
-        from vision.reader_distil import narrowed, taught_loss, teach_stem
-
-        taught_by = load_net(teacher)
+    elif taught_by is not None:
         net = narrowed(taught_by, widths or widths_of(taught_by.state_dict()), strided)
         if strided != is_strided(taught_by.state_dict()):  # a first stage of another kind: new
             teach_stem(net, taught_by, train, rng, log=log)

@@ -83,8 +83,7 @@ def test_train_reader_refuses_a_teacher_it_cannot_learn_from_before_cutting_patc
     data = tmp_path / "data.yaml"
     data.write_text("train: images/train\nval: images/val\nnames: [S2]\n")
     teacher = ("--teacher", "models/reader.pt")
-    for extra, said in [(("--start", "models/reader.pt"), "not both"),
-                        (("--out", "models/reader.onnx"), "would overwrite the teacher's"),
+    for extra, said in [(("--out", "models/reader.onnx"), "would overwrite the teacher's"),
                         (("--widths", "16", "32", "512", "128"), "at most as wide as its teacher"),
                         (("--teacher", str(tmp_path / "none.pt")), "no such reader weights")]:
         done = guandan("train-reader", "--data", str(data), "--out", str(tmp_path / "r.onnx"), *teacher, *extra)

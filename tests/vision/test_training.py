@@ -68,6 +68,14 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
                         epochs=1, log=said.append, teacher=tmp_path / "taught" / "reader.pt", reads=1)
     assert any("first stage taught" in line for line in said) and not once["strided"] and once["reads"] == 1
     assert IndexReader(tmp_path / "once" / "reader.onnx").reads == 1
+    # a taught run stopped midway goes on from its own weights (full-size first stage), still
+    # taught by the strided teacher: no new first stage is made and taught
+    said.clear()
+    again = train_reader(patches, cut_patches(data, "val", progress=False), tmp_path / "again" / "reader.onnx",
+                         epochs=1, log=said.append, start=tmp_path / "once" / "reader.pt",
+                         teacher=tmp_path / "taught" / "reader.pt", reads=1)
+    assert again["teacher"].endswith("reader.pt") and not again["strided"] and again["reads"] == 1
+    assert not any("first stage taught" in line for line in said) and len(again["epochs"]) == 1
 
     image = cv2.imread(str(next((tmp_path / "smoke" / "images" / "val").iterdir())))
     for path in written:
