@@ -631,7 +631,8 @@ def add_parsers(sub) -> None:
                    help="backends to write (default onnx openvino); openvino-int8 is quantized, the live loop's "
                         "first choice when present")
     p.add_argument("--calibration", metavar="DATA.yaml",
-                   help="for openvino-int8: a built dataset whose validation images calibrate the quantization")
+                   help="for openvino-int8: a built dataset whose training images (training deck styles) calibrate the "
+                        "quantization (300 of them)")
     p.set_defaults(func=cmd_export)
 
     eval_text = ("mAP, card-level accuracy and confusions on a built dataset: for every labelled index, for the "

@@ -47,7 +47,8 @@ BOXES = MODELS / "boxes.onnx"  # the box refiner, drawing each read index's box 
 #: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
 FINDERS = {320: (MODELS / "finder_int8_openvino_model", MODELS / "finder_openvino_model", MODELS / "finder.onnx",
                  MODELS / "finder.pt"),
-           640: (MODELS / "finder_640_openvino_model", MODELS / "finder.pt")}
+           640: (MODELS / "finder_640_int8_openvino_model", MODELS / "finder_640_openvino_model",
+                 MODELS / "finder.pt")}
 
 
 @dataclass(frozen=True)

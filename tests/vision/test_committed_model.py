@@ -12,6 +12,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.detector import CardDetector, committed_finder
 from vision.evaluate import card_level, run_detector
@@ -83,10 +84,11 @@ def test_the_committed_model_reads_the_sample_zones():
     assert level.accuracy >= ACCURACY and level.wrong + level.false_positives <= MISTAKES, level
 
 
-def test_the_photo_size_export_finds_what_pytorch_finds_at_640():
+@pytest.mark.parametrize("export", ["finder_640_openvino_model", "finder_640_int8_openvino_model"])
+def test_the_photo_size_exports_find_what_pytorch_finds_at_640(export: str):
     image = cv2.resize(cv2.imread(str(SAMPLES[1])), (640, 640))
     torch = CardDetector(MODELS / "finder.pt", imgsz=640).detect(image)
-    openvino = CardDetector(MODELS / "finder_640_openvino_model", imgsz=640).detect(image)
+    openvino = CardDetector(MODELS / export, imgsz=640).detect(image)
     assert torch and abs(len(torch) - len(openvino)) <= 1
     assert all(max(box_iou(d.box, e.box) for e in openvino) > 0.7 for d in torch if d.conf >= 0.5)
 

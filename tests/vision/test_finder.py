@@ -36,7 +36,8 @@ def shapes(image: np.ndarray, size: int) -> list[np.ndarray]:
 
 
 @pytest.mark.parametrize("folder,size", [("finder_int8_openvino_model", 320), ("finder_openvino_model", 320),
-                                         ("finder_640_openvino_model", 640)])
+                                         ("finder_640_openvino_model", 640),
+                                         ("finder_640_int8_openvino_model", 640)])
 def test_the_direct_finder_gives_ultralytics_boxes(folder: str, size: int):
     finder = OpenVinoFinder(MODELS / folder)
     assert finder.size == size

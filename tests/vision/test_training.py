@@ -34,6 +34,7 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
                      calibration=data)
     names = {p.name for p in written}
     assert {"finder.pt", "finder.onnx", "finder_openvino_model", "finder_int8_openvino_model"} <= names
+    assert_quantized_but_the_first_convolution(tmp_path / "models" / "finder_int8_openvino_model" / "finder.xml")
 
     patches = cut_patches(data, "train", progress=False)
     labelled = sum(len(p.read_text().split()) // 5 for p in (tmp_path / "smoke" / "labels" / "train").glob("*.txt"))
@@ -127,6 +128,32 @@ def test_train_without_a_dataset_is_one_clear_line():
     assert done.returncode == 2 and "--data" in done.stderr and "Traceback" not in done.stderr
 
 
+def assert_quantized_but_the_first_convolution(xml: Path) -> None:
+    """8-bit convolutions throughout (NNCF's FakeQuantize before them), except the first, which
+    takes the image's pixels as they are."""
+    import openvino as ov
+
+    ops = ov.Core().read_model(str(xml)).get_ordered_ops()
+    convs = [op for op in ops if op.get_type_name() == "Convolution"]
+
+    def fed_quantized(conv) -> bool:
+        return any(value.get_node().get_type_name() == "FakeQuantize" for value in conv.input_values())
+
+    assert not fed_quantized(convs[0]) and sum(map(fed_quantized, convs[1:])) >= len(convs) // 2
+
+
 def test_int8_export_without_calibration_images_is_refused(tmp_path):
     with pytest.raises(TrainError, match="--calibration"):
         export(tmp_path / "none.pt", tmp_path, formats=("openvino-int8",))
+
+
+def test_a_calibration_set_without_training_images_is_refused(tmp_path):
+    from vision.finder import FinderError
+    from vision.finder_quantize import quantize_finder
+
+    data = tmp_path / "data.yaml"
+    data.write_text("path: .\nval: images/val\nnames: {0: index}\n", encoding="utf-8")
+    models = Path(__file__).parents[2] / "models"
+    with pytest.raises(FinderError, match="no training images"):
+        quantize_finder(models / "finder_openvino_model", [data], tmp_path / "out")
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,95 @@
+"""The index finder in 8 bits: its full-precision OpenVINO export quantized by NNCF.
+
+Quantizing after training needs only images to measure each layer's range. They are the
+calibration dataset's *training* images (training deck styles: a set whose validation split
+holds held-out decks, as ``zones-train-640``'s does, must not leak them into the model),
+letterboxed as ``vision.finder`` letterboxes a live image, a fixed draw of them so the same
+command writes the same model.
+
+Left in full precision: the head's box decoding and sigmoid (as ultralytics' own 8-bit
+export leaves them: they turn logits into the boxes' pixels and the confidences), and the
+**first convolution**, which sees raw pixels — where a faint index is a few grey levels. At
+640, ultralytics' export (everything else quantized) read 6 fewer of the 1,087 legible indices
+of the held-out photos; with the first convolution kept, as many as full precision
+(``docs/benchmarks.md``, twenty-third session), for 18 % less time than full precision.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import yaml
+
+from vision.evaluate import split_images
+from vision.finder import FinderError, letterbox, xml_of
+from vision.reader import read_model
+
+IMAGES = 300  # calibration images, as ultralytics' export takes
+
+
+def kept_in_full_precision(model) -> list[str]:
+    """The operations left unquantized: the first convolution, and the head's sigmoid and
+    box decoding (named under the Detect head's scope by ultralytics' export)."""
+    ops = model.get_ordered_ops()
+    convs = [op.get_friendly_name() for op in ops if op.get_type_name() == "Convolution"]
+    sigmoids = [op.get_friendly_name() for op in ops if op.get_type_name() == "Sigmoid"]
+    if not convs or not sigmoids:
+        raise FinderError("not a YOLO finder export: no convolution or no sigmoid in it")
+    head = sigmoids[-1].split("/", 1)[0]
+    decoding = [op.get_friendly_name() for op in ops
+                if op.get_type_name() == "Sigmoid" or op.get_friendly_name().startswith((f"{head}/", f"{head}.dfl"))]
+    return [convs[0], *decoding]
+
+
+def calibration_images(sets: list[Path], count: int = IMAGES, seed: int = 0) -> list[Path]:
+    """``count`` training images drawn at random (``seed``) from the sets' training splits."""
+    found: list[Path] = []
+    for data in sets:
+        try:
+            found += split_images(data, "train")
+        except (KeyError, OSError, TypeError) as exc:
+            raise FinderError(f"{data}: no training images to calibrate on ({exc})") from None
+    if not found:
+        raise FinderError("no training images in the calibration sets")
+    pick = np.random.default_rng(seed).permutation(len(found))[:count]
+    return [found[i] for i in sorted(pick)]
+
+
+def quantize_finder(folder: Path, sets: list[Path], out: Path, *, count: int = IMAGES, seed: int = 0) -> Path:
+    """Write ``out`` (an ``*_openvino_model`` folder): the full-precision finder export
+    ``folder`` in 8 bits, calibrated on ``count`` training images of ``sets``. Returns it."""
+    import openvino as ov
+
+    try:
+        import nncf
+    except ImportError:
+        raise FinderError("quantizing needs NNCF: pip install nncf") from None
+    xml = xml_of(folder)
+    model = read_model(xml, FinderError)
+    size = model.inputs[0].get_partial_shape()[2].get_length()
+    images = calibration_images(sets, count, seed)
+
+    def tensor(path: Path) -> np.ndarray:
+        image = cv2.imread(str(path))
+        if image is None:
+            raise FinderError(f"{path}: not an image")
+        return letterbox(image, size)[0]
+
+    quantized = nncf.quantize(model, nncf.Dataset(images, tensor), preset=nncf.QuantizationPreset.MIXED,
+                              subset_size=len(images),
+                              ignored_scope=nncf.IgnoredScope(names=kept_in_full_precision(model), validate=False))
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    ov.save_model(quantized, str(out / xml.name), compress_to_fp16=False)
+    meta_path = folder / "metadata.yaml"
+    if meta_path.exists():  # what ultralytics wrote of the model, saying now how it was quantized
+        meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
+        meta.setdefault("args", {}).update(quantize=8, data=", ".join(str(d) for d in sets),
+                                           calibration_images=len(images),
+                                           kept_in_full_precision="first convolution, head decoding")
+        (out / "metadata.yaml").write_text(yaml.safe_dump(meta, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return out
