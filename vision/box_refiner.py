@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reader import PAD, load_model, pad_of, patch, to_tensor
+from vision.reader import PAD, load_model, pad_of, patch, run
 
 Box = tuple[float, float, float, float]
 #: the most a refined edge may move, in patch sides: the finder's box found the index, so a
@@ -74,7 +74,7 @@ class BoxRefiner:
         if len(patches) == 0:
             return np.zeros((0, 4), np.float32)
         both = np.concatenate([patches, patches[:, ::-1, ::-1]])
-        out = np.asarray(self.request.infer({0: to_tensor(both)})[0], np.float64)
+        out = run(self.request, both).astype(np.float64)
         return (out[:len(patches)] + turned(out[len(patches):])) / 2
 
     def refine(self, image: np.ndarray, boxes: list[Box]) -> list[Box]:

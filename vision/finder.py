@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.reader import read_model
+from vision.reader import read_model, run, with_pixel_input
 
 GREY = 114  # the letterbox border ultralytics trains and predicts with
 MAX_BOXES = 300  # as many boxes as ultralytics keeps an image
@@ -32,8 +32,9 @@ class FinderError(ValueError):
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, float], tuple[int, int]]:
     """``image`` scaled to fit ``size``×``size`` (aspect kept, up or down), centred on grey.
 
-    Returns the 1×3×size×size RGB float input, the x and y gains (new / old, each side
-    rounded to whole pixels) and the left and top border in pixels."""
+    Returns the size×size BGR image (the image itself where it is that size already), the x
+    and y gains (new / old, each side rounded to whole pixels) and the left and top border
+    in pixels. The compiled finder takes these bytes as they are (``with_pixel_input``)."""
     height, width = image.shape[:2]
     r = min(size / height, size / width)
     new_w, new_h = max(round(width * r), 1), max(round(height * r), 1)
@@ -44,8 +45,13 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, fl
     if new_w != size or new_h != size:
         image = cv2.copyMakeBorder(image, top, round(dh + 0.1), left, round(dw + 0.1), cv2.BORDER_CONSTANT,
                                    value=(GREY, GREY, GREY))
-    tensor = cv2.dnn.blobFromImage(image, 1 / 255, swapRB=True)  # NCHW, RGB, float in [0, 1]
-    return tensor, (new_w / width, new_h / height), (left, top)
+    return image, (new_w / width, new_h / height), (left, top)
+
+
+def to_input(image: np.ndarray) -> np.ndarray:
+    """A letterboxed BGR image as the exported network itself takes it: 1×3×H×W RGB floats
+    in [0, 1] (for calibrating it, ``vision.finder_quantize``)."""
+    return cv2.dnn.blobFromImage(image, 1 / 255, swapRB=True)
 
 
 def xml_of(folder: Path) -> Path:
@@ -70,13 +76,14 @@ class OpenVinoFinder:
         if out[1].get_length() != 5:
             raise FinderError(f"{folder}: has {out[1].get_length() - 4} classes, an index finder has one")
         self.size = shape[2].get_length()
-        self.request = ov.Core().compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
+        compiled = ov.Core().compile_model(with_pixel_input(model, rgb=True), "CPU", {"PERFORMANCE_HINT": "LATENCY"})
+        self.request = compiled.create_infer_request()
 
     def find(self, image: np.ndarray, conf: float, iou: float) -> tuple[np.ndarray, np.ndarray]:
         """Boxes (N×4, x1 y1 x2 y2 in pixels of ``image``) scored above ``conf``, after NMS at
         ``iou``, and their confidences, surest first."""
-        tensor, (gain_x, gain_y), (left, top) = letterbox(image, self.size)
-        out = np.asarray(self.request.infer({0: tensor})[0])[0]  # 5 × anchors: cx, cy, w, h, score
+        boxed, (gain_x, gain_y), (left, top) = letterbox(image, self.size)
+        out = run(self.request, boxed[None])[0]  # 5 × anchors: cx, cy, w, h, score
         sure = out[4] > conf
         cx, cy, w, h, scores = out[:, sure]
         x1, y1 = cx - w / 2, cy - h / 2

@@ -24,7 +24,7 @@ import numpy as np
 import yaml
 
 from vision.evaluate import split_images
-from vision.finder import FinderError, letterbox, xml_of
+from vision.finder import FinderError, letterbox, to_input, xml_of
 from vision.reader import read_model
 
 IMAGES = 300  # calibration images, as ultralytics' export takes
@@ -76,7 +76,7 @@ def quantize_finder(folder: Path, sets: list[Path], out: Path, *, count: int = I
         image = cv2.imread(str(path))
         if image is None:
             raise FinderError(f"{path}: not an image")
-        return letterbox(image, size)[0]
+        return to_input(letterbox(image, size)[0])
 
     quantized = nncf.quantize(model, nncf.Dataset(images, tensor), preset=nncf.QuantizationPreset.MIXED,
                               subset_size=len(images),

@@ -67,8 +67,35 @@ def patch(image: np.ndarray, box: tuple[float, float, float, float], angle: floa
 
 
 def to_tensor(patches: np.ndarray) -> np.ndarray:
-    """N×PATCH×PATCH×3 uint8 BGR → N×3×PATCH×PATCH float32 in [0, 1], the model's input."""
+    """N×PATCH×PATCH×3 uint8 BGR → N×3×PATCH×PATCH float32 in [0, 1], the model's input (in
+    training; an OpenVINO model is given the bytes themselves, ``with_pixel_input``)."""
     return np.ascontiguousarray(patches.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+def with_pixel_input(model, rgb: bool = False):
+    """``model`` (an OpenVINO model taking N×3×H×W floats in [0, 1]) made to take images as
+    OpenCV holds them, N×H×W×3 bytes, BGR: the scaling, channel order and layout are done
+    inside the compiled network, not by numpy before it — a copy of every pixel saved, about
+    half a millisecond a busy zone for the finder and as much for the reader on our CPUs
+    (``docs/benchmarks.md``, twenty-third session). ``rgb``: the network wants RGB (the
+    finder, trained by ultralytics); the patch readers learnt on BGR."""
+    import openvino as ov
+    from openvino.preprocess import ColorFormat, PrePostProcessor
+
+    ppp = PrePostProcessor(model)
+    tensor = ppp.input().tensor().set_element_type(ov.Type.u8).set_layout(ov.Layout("NHWC"))
+    steps = ppp.input().preprocess().convert_element_type(ov.Type.f32)
+    if rgb:
+        tensor.set_color_format(ColorFormat.BGR)
+        steps.convert_color(ColorFormat.RGB)
+    steps.scale(255.0)
+    ppp.input().model().set_layout(ov.Layout("NCHW"))
+    return ppp.build()
+
+
+def run(request, images: np.ndarray) -> np.ndarray:
+    """A compiled ``with_pixel_input`` network's first output for N×H×W×3 uint8 BGR images."""
+    return np.asarray(request.infer({0: np.ascontiguousarray(images)}, share_inputs=True)[0])
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -141,7 +168,8 @@ def read_model(path: Path, error: type[ValueError] = ReaderError):
 
 def load_model(path: Path, classes: int, what: str):
     """An exported patch reader (``what``: its name in errors) that must give ``classes``
-    classes, read by OpenVINO: (the model, an inference request compiled for the CPU)."""
+    classes, read by OpenVINO: (the model, an inference request compiled for the CPU that
+    takes the patches' bytes, ``run``)."""
     if not path.exists():
         raise ReaderError(f"{path}: no such {what} model")
     import openvino as ov
@@ -150,7 +178,8 @@ def load_model(path: Path, classes: int, what: str):
     given = model.outputs[0].get_partial_shape()[-1]
     if given.is_dynamic or given.get_length() != classes:
         raise ReaderError(f"{path}: gives {given} classes, a {what} gives {classes}")
-    return model, ov.Core().compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
+    compiled = ov.Core().compile_model(with_pixel_input(model.clone()), "CPU", {"PERFORMANCE_HINT": "LATENCY"})
+    return model, compiled.create_infer_request()
 
 
 class IndexReader:
@@ -176,9 +205,8 @@ class IndexReader:
         if len(patches) == 0:
             return np.zeros((0, CLASSES), np.float32)
         if self.reads == 1:
-            return softmax(np.asarray(self.request.infer({0: to_tensor(patches)})[0]))
-        both = np.concatenate([patches, patches[:, ::-1, ::-1]])
-        probs = softmax(np.asarray(self.request.infer({0: to_tensor(both)})[0]))
+            return softmax(run(self.request, patches))
+        probs = softmax(run(self.request, np.concatenate([patches, patches[:, ::-1, ::-1]])))
         return (probs[:len(patches)] + probs[len(patches):]) / 2
 
     def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]], ranked: int = 1,

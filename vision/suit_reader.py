@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
-from vision.reader import ReaderError, load_model, metadata, softmax, to_tensor
+from vision.reader import ReaderError, load_model, metadata, run, softmax
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ class SuitReader:
         """N×4 suit probabilities (``SUITS`` order) for N suit patches."""
         if len(patches) == 0:
             return np.zeros((0, len(SUITS)), np.float32)
-        return softmax(np.asarray(self.request.infer({0: to_tensor(patches)})[0]))
+        return softmax(run(self.request, patches))
 
     def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> np.ndarray:
         """N×4 suit probabilities for the indices boxed in ``image``."""

@@ -4,7 +4,15 @@ Every figure in models/README.md before the twentieth session was measured throu
 ultralytics' predictor; the direct path (``vision.finder``) must not change one of them.
 Compared on the committed sample zones as they are (320×320, no letterbox), shrunk and
 stretched to odd shapes (letterboxed up, grey borders) and, for the 640 export, scaled up
-(letterboxed down). And the letterbox's geometry on its own.
+(letterboxed down). And the letterbox's geometry on its own. Since the twenty-third session
+the bytes' scaling to [0, 1] and BGR to RGB are done inside the compiled network, not by
+numpy; where the CPU has bf16 arithmetic OpenVINO runs the full-precision layers in it, so
+rounding falls in other places: a box's edges move by up to a pixel or two of a scaled-down
+photo and a confidence by a few hundredths, and two overlapping candidates may come out of
+NMS the other way round. So every box either is sure of (from ``SURE``) must be the other's
+too, overlapping it by 0.8 IoU (seen: 0.895), its confidence within 0.05 (seen: 0.031; the channels in the
+wrong order would be 0.2 and more apart); the held-out figures are the same
+to within one index (``docs/benchmarks.md``, twenty-third session).
 """
 
 from pathlib import Path
@@ -14,11 +22,22 @@ import numpy as np
 import pytest
 
 from vision.detector import CardDetector, DetectorError
-from vision.finder import FinderError, OpenVinoFinder, letterbox
+from vision.finder import FinderError, OpenVinoFinder, letterbox, to_input
 from vision.yolo_env import prepare
 
 MODELS = Path(__file__).parents[2] / "models"
 SAMPLES = sorted((Path(__file__).parents[2] / "datasets" / "samples" / "images").glob("*.jpg"))
+
+
+SURE = 0.3  # the boxes compared: the detector's working threshold is 0.25
+
+
+def iou(boxes: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """The IoU of each of ``boxes`` (N×4, x1 y1 x2 y2) with ``box``."""
+    w = np.clip(np.minimum(boxes[:, 2], box[2]) - np.maximum(boxes[:, 0], box[0]), 0, None)
+    h = np.clip(np.minimum(boxes[:, 3], box[3]) - np.maximum(boxes[:, 1], box[1]), 0, None)
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return w * h / (area + (box[2] - box[0]) * (box[3] - box[1]) - w * h)
 
 
 def ultralytics_find(folder: Path, image: np.ndarray, size: int, conf: float) -> tuple[np.ndarray, np.ndarray]:
@@ -46,20 +65,23 @@ def test_the_direct_finder_gives_ultralytics_boxes(folder: str, size: int):
         for image in shapes(cv2.imread(str(path)), size):
             ours, our_conf = finder.find(image, 0.05, 0.5)
             theirs, their_conf = ultralytics_find(MODELS / folder, image, size, 0.05)
-            assert len(ours) == len(theirs)
-            order = np.lexsort(theirs.T[::-1])  # the same boxes, whatever order equal scores came in
-            mine = np.lexsort(ours.T[::-1])
-            np.testing.assert_allclose(ours[mine], theirs[order], atol=0.05)
-            np.testing.assert_allclose(our_conf[mine], their_conf[order], atol=1e-4)
-            compared += len(ours)
-    assert compared >= 100
+            assert abs(len(ours) - len(theirs)) <= 2  # a box scored at the floor may fall either side
+            for a, a_conf, b, b_conf in ((ours, our_conf, theirs, their_conf), (theirs, their_conf, ours, our_conf)):
+                for box, conf in zip(a[a_conf >= SURE], a_conf[a_conf >= SURE], strict=True):
+                    overlap = iou(b, box)
+                    twin = overlap.argmax()
+                    assert overlap[twin] >= 0.8 and abs(b_conf[twin] - conf) <= 0.05, (box, conf, b[twin], b_conf[twin])
+                    compared += 1
+    assert compared >= 60
 
 
 def test_the_letterbox_centres_the_image_on_grey():
     image = np.full((100, 200, 3), (10, 20, 30), np.uint8)  # BGR
-    tensor, gains, (left, top) = letterbox(image, 320)
-    assert tensor.shape == (1, 3, 320, 320) and tensor.dtype == np.float32
+    boxed, gains, (left, top) = letterbox(image, 320)
+    assert boxed.shape == (320, 320, 3) and boxed.dtype == np.uint8
     assert gains == (1.6, 1.6) and (left, top) == (0, 80)
+    tensor = to_input(boxed)  # what the exported network itself takes
+    assert tensor.shape == (1, 3, 320, 320) and tensor.dtype == np.float32
     assert np.allclose(tensor[0, :, 160, 160], np.array([30, 20, 10]) / 255)  # RGB
     assert np.allclose(tensor[0, :, 40, 160], 114 / 255) and np.allclose(tensor[0, :, 300, 160], 114 / 255)
     assert np.allclose(tensor[0, :, 80, 5], np.array([30, 20, 10]) / 255)  # the image starts where the border ends
