@@ -12,8 +12,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from vision.finder import FinderError
-from vision.finder_quantize import quantize_finder
 from vision.yolo_env import prepare
 
 
@@ -152,6 +150,9 @@ def export(weights: str | Path, out_dir: str | Path, imgsz: int = 320, formats: 
             if fmt == "openvino":
                 plain = target
         if "openvino-int8" in formats:
+            from vision.finder import FinderError
+            from vision.finder_quantize import quantize_finder
+
             try:
                 written.append(quantize_finder(plain, [Path(calibration)], out_dir / f"{name}_int8_openvino_model"))
             except FinderError as exc:
