@@ -4,7 +4,8 @@ Pre- and post-processing included (``CardDetector.detect`` end to end: the finde
 the reader on every box it found), on a committed sample zone, and on the same zone
 scaled to 640×640 (the second sample: 25 labelled indices). The row marked *live* is the
 live loop's: the zone read as upright cards, the suit reader looking beside every index too,
-and the finder's own boxes (the live loop reads cards; it does not draw boxes). The other
+and the finder's own boxes (the live loop reads cards; it does not draw boxes); a second live
+row reads with the full-precision suit reader instead of the 8-bit one. The other
 rows redraw each read index's box with the box refiner (one row without it shows what the
 refiner costs, and one more without it reads with the full-precision reader instead of the
 8-bit one: what 8 bits save). ``guandan detect`` and ``eval-detector`` look at a 320 zone four ways by
@@ -51,8 +52,11 @@ def main() -> None:
     int8 = MODELS / "finder_int8_openvino_model"
     int8_640 = MODELS / "finder_640_int8_openvino_model"  # whole photos' finder (guandan detect's default)
     plain = MODELS / "reader.onnx"  # the full-precision reader, for the row that compares it with the 8-bit one
-    # backend, finder, input size, image, upright (with the suit reader), box refiner, views[, reader]
-    runs = [("ov-int8", int8, 320, zone, True, False, 1), ("ov-int8", int8, 320, zone, False, False, 1),
+    plain_suits = MODELS / "suits.onnx"  # the full-precision suit reader, against the 8-bit one
+    # backend, finder, input size, image, upright (with the suit reader), box refiner, views[, reader[, suits]]
+    runs = [("ov-int8", int8, 320, zone, True, False, 1),
+            ("ov-int8", int8, 320, zone, True, False, 1, None, plain_suits),
+            ("ov-int8", int8, 320, zone, False, False, 1),
             ("ov-int8", int8, 320, zone, False, False, 1, plain),
             ("ov-int8", int8, 320, zone, False, True, 1), ("ov-int8", int8, 320, zone, False, True, 4),
             ("openvino", MODELS / "finder_openvino_model", 320, zone, True, False, 1),
@@ -65,12 +69,13 @@ def main() -> None:
             ("torch", MODELS / "finder.pt", 640, big, False, True, 1),
             ("ov-int8", int8_640, 640, photo, False, True, 1)]
     rows = []
-    for name, path, size, image, upright, refine, views, *reader in runs:
+    for name, path, size, image, upright, refine, views, *given in runs:
+        reader, suits = (given + [None, None])[:2]
         if not path.exists():
             print(f"{name:10} missing: {path}")
             continue
         detector = CardDetector(path, imgsz=size, boxes=None if refine else False, views=views,
-                                reader=reader[0] if reader else None)
+                                reader=reader, suits=suits)
         whole = image.shape[0] > size  # a photo bigger than the input: searched at every scale
 
         def run(detector=detector, image=image, upright=upright, whole=whole) -> list:
@@ -81,6 +86,7 @@ def main() -> None:
         what = ("  live (upright: with the suit reader; the finder's boxes)" if upright
                 else "  a photo, every scale, box refiner" if whole else "  box refiner" if refine
                 else "  the finder's boxes") + (", the full-precision reader" if reader else "")
+        what += ", the full-precision suit reader" if suits else ""
         label = f"{name:10} {image.shape[0]:>5} {views:>5}"
         rows.append((label, what, run, max(3, args.runs // 10) if whole else args.runs, []))
     # the rows take turns, one run each, so that a VM slowing down for a minute slows them all

@@ -42,7 +42,9 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 #: the held-out decks as the full-precision one does, in about 70 % of its time) while it was
 #: made from the ONNX one, then the ONNX one (what training goes on from; ``reader_in``)
 READERS = ("reader_int8.xml", "reader.onnx")
-SUITS = MODELS / "suits.onnx"  # the suit reader, used on upright cards (vision.suit_reader)
+#: the suit reader (``vision.suit_reader``, used on upright cards) by the same preference: the
+#: 8-bit one (``guandan quantize-suits``) while it was made from the ONNX one, then that
+SUIT_READERS = ("suits_int8.xml", "suits.onnx")
 BOXES = MODELS / "boxes.onnx"  # the box refiner, drawing each read index's box again (vision.box_refiner)
 #: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
 FINDERS = {320: (MODELS / "finder_int8_openvino_model", MODELS / "finder_openvino_model", MODELS / "finder.onnx",
@@ -135,11 +137,12 @@ class DetectorError(ValueError):
     """A model file that is missing or not a card detector."""
 
 
-def reader_in(folder: Path) -> Path | None:
-    """A folder's reader: its 8-bit one while that was made from the ONNX one beside it (a
+def reader_in(folder: Path, names: tuple[str, str] = READERS) -> Path | None:
+    """A folder's reader (``names``: its 8-bit and its ONNX file; the suit reader's are
+    ``SUIT_READERS``): the 8-bit one while that was made from the ONNX one beside it (a
     reader trained again leaves the old 8-bit one behind, which must not be read instead),
     else the ONNX one, else the 8-bit one alone; None without either."""
-    quantized, plain = (folder / name for name in READERS)
+    quantized, plain = (folder / name for name in names)
     if quantized.exists() and (not plain.exists() or made_from(quantized) == fingerprint(plain)):
         return quantized
     return plain if plain.exists() else None
@@ -159,11 +162,11 @@ def committed_finder(imgsz: int = 320) -> Path:
     raise DetectorError("no trained model in models/ (train one with 'guandan train', or give --weights)")
 
 
-def _model(load, given: str | Path | None, committed: Path):
+def _model(load, given: str | Path | None, committed: Path | None):
     """The ``given`` model loaded (it must be there), else the ``committed`` one where present."""
     if given:
         return load(Path(given))
-    return load(committed) if committed.exists() else None
+    return load(committed) if committed is not None and committed.exists() else None
 
 
 class CardDetector:
@@ -188,7 +191,7 @@ class CardDetector:
         self._find_view = self._openvino(path, imgsz) if path.is_dir() else self._ultralytics(path)
         try:
             self.reader = IndexReader(reader or reader_beside(path))
-            self.suits = _model(SuitReader, suits, SUITS)
+            self.suits = _model(SuitReader, suits, reader_in(MODELS, SUIT_READERS))
             self.boxes = None if boxes is False else _model(BoxRefiner, boxes, BOXES)
         except ReaderError as exc:
             raise DetectorError(str(exc)) from None

@@ -110,10 +110,11 @@ def metadata(path: Path) -> dict[str, str]:
     return {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
 
 
-def _said(path: Path, name: str, default: str, model=None) -> str:
-    """What a reader says of how it was trained (``name``: ``pad`` or ``reads``): its ONNX
-    metadata, or an OpenVINO reader's runtime information under ``["guandan", name]``
-    (``vision.reader_quantize``; ``model``: the reader already read); ``default`` if nothing."""
+def said(path: Path, name: str, default: str, model=None) -> str:
+    """What a patch model says of how it was trained (``name``: the index reader's ``pad`` or
+    ``reads``, the suit reader's ``reach``): its ONNX metadata, or an 8-bit OpenVINO model's
+    runtime information under ``["guandan", name]`` (``vision.reader_quantize``; ``model``:
+    the model already read); ``default`` if nothing."""
     if path.suffix == ".onnx":
         return metadata(path).get(name, default)
     if path.suffix == ".xml":
@@ -124,7 +125,7 @@ def _said(path: Path, name: str, default: str, model=None) -> str:
 
 def pad_of(path: Path, model=None) -> float:
     """The framing a reader was trained with (``PAD`` unless it says otherwise)."""
-    given = _said(path, "pad", repr(PAD), model)
+    given = said(path, "pad", repr(PAD), model)
     try:
         return float(given)
     except ValueError:
@@ -135,7 +136,7 @@ def reads_of(path: Path, model=None) -> int:
     """How many ways the reader reads each patch (``READS`` unless it says otherwise): 2, as
     cut and half turned, the two readings averaged; 1, as cut, for a reader taught to read at
     once what its teacher read both ways (``vision.reader_distil``)."""
-    given = _said(path, "reads", str(READS), model)
+    given = said(path, "reads", str(READS), model)
     if given not in ("1", "2"):
         raise ReaderError(f"{path}: its reads metadata must be 1 or 2, not {given!r}")
     return int(given)

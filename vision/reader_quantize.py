@@ -76,12 +76,11 @@ def compare(plain: Path, quantized: Path, sets: list[Path], *, images: int, prog
             "eight_bit_right": float((ours == val.classes).mean()), "agree": float((ours == theirs).mean())}
 
 
-def quantize_reader(reader: Path, sets: list[Path], out: Path, *, count: int = 6400, images: int = 2500,
-                    seed: int = 0, progress: bool = True) -> dict:
-    """Write ``out`` (``.xml``, with its ``.bin`` beside it): ``reader`` (ONNX) in 8 bits,
-    calibrated on ``count`` patches of the training sets ``sets``; and beside it a JSON of
-    how it was made and how it reads the sets' validation indices against ``reader``
-    (``compare``), which it returns."""
+def quantize_patch_model(source: Path, patches: np.ndarray, out: Path, said: dict[str, str]) -> list[str]:
+    """Write ``out`` (``.xml``, with its ``.bin`` beside it): the patch reader ``source`` (ONNX)
+    in 8 bits, calibrated on ``patches`` (N×H×W×3 bytes, as it reads them), its first
+    convolution and head kept in full precision, carrying ``said`` (what the ONNX metadata
+    said of its framing, ``vision.reader.said``). Returns the operations kept."""
     import openvino as ov
 
     try:
@@ -90,17 +89,31 @@ def quantize_reader(reader: Path, sets: list[Path], out: Path, *, count: int = 6
         raise ReaderError("quantizing needs NNCF: pip install nncf") from None
     if out.suffix != ".xml":
         raise ReaderError(f"{out}: an OpenVINO model is written as .xml (its weights beside it as .bin)")
-    pad = pad_of(reader)
-    model = read_model(reader)
-    patches = calibration_patches(sets, count, images=images, seed=seed, progress=progress, pad=pad)
+    if len(patches) < BATCH:
+        raise ReaderError(f"only {len(patches)} calibration patches: at least {BATCH} are needed")
+    model = read_model(source)
     batches = [to_tensor(patches[i:i + BATCH]) for i in range(0, len(patches), BATCH)]
     kept = kept_in_full_precision(model)
     quantized = nncf.quantize(model, nncf.Dataset(batches), subset_size=len(batches),
                               ignored_scope=nncf.IgnoredScope(names=kept))
-    quantized.set_rt_info(repr(float(pad)), [KEY, "pad"])
-    quantized.set_rt_info(str(reads_of(reader)), [KEY, "reads"])
+    for name, value in said.items():
+        quantized.set_rt_info(value, [KEY, name])
     out.parent.mkdir(parents=True, exist_ok=True)
     ov.save_model(quantized, str(out), compress_to_fp16=False)  # the full-precision layers kept so
+    return kept
+
+
+def quantize_reader(reader: Path, sets: list[Path], out: Path, *, count: int = 6400, images: int = 2500,
+                    seed: int = 0, progress: bool = True) -> dict:
+    """Write ``out`` (``.xml``, with its ``.bin`` beside it): ``reader`` (ONNX) in 8 bits,
+    calibrated on ``count`` patches of the training sets ``sets``; and beside it a JSON of
+    how it was made and how it reads the sets' validation indices against ``reader``
+    (``compare``), which it returns."""
+    if out.suffix != ".xml":
+        raise ReaderError(f"{out}: an OpenVINO model is written as .xml (its weights beside it as .bin)")
+    pad = pad_of(reader)
+    patches = calibration_patches(sets, count, images=images, seed=seed, progress=progress, pad=pad)
+    kept = quantize_patch_model(reader, patches, out, {"pad": repr(float(pad)), "reads": str(reads_of(reader))})
     figures = {"from": reader.name, "source_sha256": fingerprint(reader), "calibration": [str(d) for d in sets],
                "calibration_patches": len(patches),
                "seed": seed, "kept_in_full_precision": kept, "pad": pad,

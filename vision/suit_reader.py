@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
-from vision.reader import ReaderError, load_model, metadata, run, softmax
+from vision.reader import ReaderError, load_model, run, said, softmax
 
 
 @dataclass(frozen=True)
@@ -101,15 +101,16 @@ def with_suits(probs: np.ndarray, suits: np.ndarray, sure: float = SURE) -> np.n
     return out / out.sum(axis=1, keepdims=True)
 
 
-def reach_of(path: Path) -> tuple[float, float, float, float]:
-    """The reach a suit reader was trained with, from its ONNX metadata."""
-    props = metadata(path)
-    if "reach" not in props:
+def reach_of(path: Path, model=None) -> tuple[float, float, float, float]:
+    """The reach a suit reader was trained with: its ONNX metadata, or what an 8-bit one
+    carried over from it (``vision.reader.said``; ``model``: the reader already read)."""
+    given = said(path, "reach", "", model)
+    if not given:
         return VIEW.reach
     try:
-        left, top, right, bottom = (float(v) for v in props["reach"].split())
+        left, top, right, bottom = (float(v) for v in given.split())
     except ValueError:
-        raise ReaderError(f"{path}: its reach metadata is not four numbers ({props['reach']!r})") from None
+        raise ReaderError(f"{path}: its reach metadata is not four numbers ({given!r})") from None
     return left, top, right, bottom
 
 
@@ -120,7 +121,7 @@ class SuitReader:
         path = Path(path)
         model, self.request = load_model(path, len(SUITS), "suit reader")
         height, width = (d.get_length() for d in list(model.inputs[0].get_partial_shape())[2:])
-        self.view = View(reach_of(path), width, height)
+        self.view = View(reach_of(path, model), width, height)
         self.path = path
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:

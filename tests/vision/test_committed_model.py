@@ -17,6 +17,7 @@ import pytest
 from vision.detector import CardDetector, committed_finder
 from vision.evaluate import card_level, run_detector
 from vision.reader import patch
+from vision.suit_reader import SURE, SuitReader
 
 MODELS = Path(__file__).parents[2] / "models"
 #: what the committed model must read of the sample zones' labelled indices, and the most
@@ -73,6 +74,23 @@ def test_the_8_bit_reader_is_the_default_and_reads_as_the_full_precision_one():
         theirs = plain.reader.probabilities(np.stack([patch(image, b) for b in boxes]))
         sure = theirs.max(axis=1) >= 0.5
         assert (ours.argmax(1)[sure] == theirs.argmax(1)[sure]).all()  # clear readings: the same card
+        assert np.abs(ours - theirs).max() < 0.2
+        compared += len(boxes)
+    assert compared >= 40
+
+
+def test_the_8_bit_suit_reader_is_the_default_and_reads_as_the_full_precision_one():
+    default = CardDetector(committed_finder())
+    assert default.suits.path == MODELS / "suits_int8.xml"
+    plain = SuitReader(MODELS / "suits.onnx")
+    assert default.suits.view == plain.view
+    compared = 0
+    for path in SAMPLES:
+        image = cv2.imread(str(path))
+        boxes = [box for box, _ in default.find(image, 0.25)]
+        ours, theirs = default.suits.read(image, boxes), plain.read(image, boxes)
+        heard = theirs.max(axis=1) >= SURE
+        assert (ours.argmax(1)[heard] == theirs.argmax(1)[heard]).all()  # where it is heard: the same suit
         assert np.abs(ours - theirs).max() < 0.2
         compared += len(boxes)
     assert compared >= 40
