@@ -76,19 +76,25 @@ def compare(plain: Path, quantized: Path, sets: list[Path], *, images: int, prog
             "eight_bit_right": float((ours == val.classes).mean()), "agree": float((ours == theirs).mean())}
 
 
+def check_xml(out: Path) -> None:
+    """An 8-bit model is written as OpenVINO's .xml (its weights beside it as .bin): said
+    before any patch is cut or rendered for it."""
+    if out.suffix != ".xml":
+        raise ReaderError(f"{out}: an OpenVINO model is written as .xml (its weights beside it as .bin)")
+
+
 def quantize_patch_model(source: Path, patches: np.ndarray, out: Path, said: dict[str, str]) -> list[str]:
-    """Write ``out`` (``.xml``, with its ``.bin`` beside it): the patch reader ``source`` (ONNX)
-    in 8 bits, calibrated on ``patches`` (N×H×W×3 bytes, as it reads them), its first
-    convolution and head kept in full precision, carrying ``said`` (what the ONNX metadata
-    said of its framing, ``vision.reader.said``). Returns the operations kept."""
+    """Write ``out`` (``.xml``, ``check_xml``; its ``.bin`` beside it): the patch reader
+    ``source`` (ONNX) in 8 bits, calibrated on ``patches`` (N×H×W×3 bytes, as it reads
+    them), its first convolution and head kept in full precision, carrying ``said`` (what
+    the ONNX metadata said of its framing, ``vision.reader.said``). Returns the operations
+    kept."""
     import openvino as ov
 
     try:
         import nncf
     except ImportError:
         raise ReaderError("quantizing needs NNCF: pip install nncf") from None
-    if out.suffix != ".xml":
-        raise ReaderError(f"{out}: an OpenVINO model is written as .xml (its weights beside it as .bin)")
     if len(patches) < BATCH:
         raise ReaderError(f"only {len(patches)} calibration patches: at least {BATCH} are needed")
     model = read_model(source)
@@ -109,8 +115,7 @@ def quantize_reader(reader: Path, sets: list[Path], out: Path, *, count: int = 6
     calibrated on ``count`` patches of the training sets ``sets``; and beside it a JSON of
     how it was made and how it reads the sets' validation indices against ``reader``
     (``compare``), which it returns."""
-    if out.suffix != ".xml":
-        raise ReaderError(f"{out}: an OpenVINO model is written as .xml (its weights beside it as .bin)")
+    check_xml(out)
     pad = pad_of(reader)
     patches = calibration_patches(sets, count, images=images, seed=seed, progress=progress, pad=pad)
     kept = quantize_patch_model(reader, patches, out, {"pad": repr(float(pad)), "reads": str(reads_of(reader))})

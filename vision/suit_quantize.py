@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reader import ReaderError, fingerprint
-from vision.reader_quantize import quantize_patch_model
-from vision.suit_reader import SuitReader
+from vision.reader import fingerprint
+from vision.reader_quantize import check_xml, quantize_patch_model
+from vision.suit_reader import SURE, SuitReader
 from vision.suit_train import SuitPatches, render_patches
 
 
@@ -32,8 +32,6 @@ def compare(plain: Path, quantized: Path, rows: SuitPatches) -> dict:
     """The two suit readers on ``rows`` (training styles, exact boxes: a first check, not the
     held-out measurement): their suits read right, how often they agree, and how often each
     is sure enough to be heard (``vision.suit_reader.SURE``)."""
-    from vision.suit_reader import SURE
-
     if not len(rows.suits):
         return {"val_patches": 0}
     ours, theirs = (SuitReader(path).probabilities(rows.images) for path in (quantized, plain))
@@ -51,8 +49,7 @@ def quantize_suits(suits: Path, out: Path, *, scenes: int = 1000, val_scenes: in
     in 8 bits, calibrated on ``count`` patches of ``scenes`` rendered rows of training deck
     styles; and beside it a JSON of how it was made and how it reads ``val_scenes`` more rows
     against ``suits`` (``compare``), which it returns."""
-    if out.suffix != ".xml":
-        raise ReaderError(f"{out}: an OpenVINO model is written as .xml (its weights beside it as .bin)")
+    check_xml(out)
     view = SuitReader(suits).view  # also: it must be a suit reader
     rows = render_patches(scenes, seed=seed, workers=workers, progress=progress, view=view)
     pick = np.random.default_rng(seed).permutation(len(rows.suits))[:count]
