@@ -14,9 +14,14 @@ views), and at a 640 image once (the 640 row with 1 view); the 640 row with 4 vi
 ``--views 4``. At 640 the finder is the 8-bit one (``guandan detect``'s default; one row with
 the full-precision 640 finder shows what 8 bits save). The last row is a 1920-pixel photo
 (the zone scaled up six times) searched as ``guandan detect`` searches one, at every scale
-tile by tile (``vision.photo``); it is timed over a tenth of the runs.
+tile by tile (``vision.photo``); it is timed over a tenth of the runs. Two rows marked *seat
+zone* read a 260×560 zone as the live loop rectifies one at 10 px/cm (two sample zones side
+by side, ``vision.detector.detect_tiled``, as upright cards with the finder's boxes): in one
+whole look of the free-shape twin (``vision.finder``; what the live loop does) and in two
+overlapping 320 tiles (what it did before the twenty-fifth session).
 Targets on this 2-core machine, exported backend: 640 ≤ 40 ms, 320 ≤ 12 ms (median). The
-exports are static: 320×320 for zones, 640×640 for photos.
+exports are static, 320×320 for zones and 640×640 for photos, but for the zone finder's
+free-shape twins (``whole/``).
 Run: ``.venv/bin/python benchmarks/detector.py [--runs 60]``.
 """
 
@@ -33,7 +38,7 @@ if not __package__:  # run as a file: make the project importable
 
 import cv2  # noqa: E402
 
-from vision.detector import CardDetector  # noqa: E402
+from vision.detector import CardDetector, detect_tiled  # noqa: E402
 from vision.photo import detect_photo  # noqa: E402
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -49,12 +54,16 @@ def main() -> None:
     zone = cv2.imread(str(samples[1]))  # a busy zone: 25 indices, so the reader has work too
     big = cv2.resize(zone, (640, 640))
     photo = cv2.resize(zone, (1920, 1920))
+    seat = cv2.hconcat([zone, cv2.imread(str(samples[2]))])[30:290, 40:600]  # 260×560, cards across the seam
     int8 = MODELS / "finder_int8_openvino_model"
     int8_640 = MODELS / "finder_640_int8_openvino_model"  # whole photos' finder (guandan detect's default)
     plain = MODELS / "reader.onnx"  # the full-precision reader, for the row that compares it with the 8-bit one
     plain_suits = MODELS / "suits.onnx"  # the full-precision suit reader, against the 8-bit one
-    # backend, finder, input size, image, upright (with the suit reader), box refiner, views[, reader[, suits]]
+    # backend, finder, input size, image, upright (with the suit reader), box refiner, views[, reader[, suits[,
+    # tiles: a seat zone in tiles]]]
     runs = [("ov-int8", int8, 320, zone, True, False, 1),
+            ("ov-int8", int8, 320, seat, True, False, 1),
+            ("ov-int8", int8, 320, seat, True, False, 1, None, None, True),
             ("ov-int8", int8, 320, zone, True, False, 1, None, plain_suits),
             ("ov-int8", int8, 320, zone, False, False, 1),
             ("ov-int8", int8, 320, zone, False, False, 1, plain),
@@ -70,24 +79,28 @@ def main() -> None:
             ("ov-int8", int8_640, 640, photo, False, True, 1)]
     rows = []
     for name, path, size, image, upright, refine, views, *given in runs:
-        reader, suits = (given + [None, None])[:2]
+        reader, suits, tiles = (given + [None, None, False])[:3]
         if not path.exists():
             print(f"{name:10} missing: {path}")
             continue
         detector = CardDetector(path, imgsz=size, boxes=None if refine else False, views=views,
                                 reader=reader, suits=suits)
         whole = image.shape[0] > size  # a photo bigger than the input: searched at every scale
+        zoned = image.shape[1] > size >= image.shape[0]  # a seat zone: one whole look, or tiles
 
-        def run(detector=detector, image=image, upright=upright, whole=whole) -> list:
+        def run(detector=detector, image=image, upright=upright, whole=whole, zoned=zoned, tiles=tiles) -> list:
+            if zoned:
+                return detect_tiled(detector, image, upright=upright, whole=not tiles)
             return detect_photo(detector, image) if whole else detector.detect(image, upright=upright)
 
         for _ in range(1 if whole else 5):
             run()  # warm up
-        what = ("  live (upright: with the suit reader; the finder's boxes)" if upright
+        what = (f"  seat zone {image.shape[0]}×{image.shape[1]}, live, " + ("two tiles" if tiles else "one whole look")
+                if zoned else "  live (upright: with the suit reader; the finder's boxes)" if upright
                 else "  a photo, every scale, box refiner" if whole else "  box refiner" if refine
                 else "  the finder's boxes") + (", the full-precision reader" if reader else "")
         what += ", the full-precision suit reader" if suits else ""
-        label = f"{name:10} {image.shape[0]:>5} {views:>5}"
+        label = f"{name:10} {max(image.shape[:2]):>5} {views:>5}"
         rows.append((label, what, run, max(3, args.runs // 10) if whole else args.runs, []))
     # the rows take turns, one run each, so that a VM slowing down for a minute slows them all
     # alike (one row after another, a slow minute made one row look slower than the next)

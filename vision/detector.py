@@ -35,6 +35,9 @@ IOU = 0.5
 #: boxed it twice, say the rank alone and the whole index — and only the surer is kept: the
 #: rendered zones' labelled indices overlap less than this in 99.7 % of images (models/README.md)
 SAME_INDEX = 0.3
+#: the longest side of a zone looked at whole (``find_tiled``): a seat zone at 10 px/cm is
+#: about 260×560; a bigger image is a photograph, searched in tiles
+WHOLE = 1024
 RUNNERS_UP = 3  # how many other readings of an index a detection keeps
 RUNNER_UP_FLOOR = 0.01  # a runner-up less likely than this is no candidate
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -67,18 +70,21 @@ class Detection:
 
 
 def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, overlap: int = 80,
-                 conf: float | None = None, upright: bool = False, quarters: tuple[int, ...] | None = None
-                 ) -> list[Detection]:
-    """Detections in an image bigger than the model's input, found in overlapping tiles at
-    full resolution (a 560-pixel zone letterboxed into 320 would lose half its detail) and
-    read in the whole image, so that no patch is cut short by a tile's edge. An index cut
-    by one tile's edge lies whole in the next; the same card found twice in the overlap is
-    merged by ``vision.grouping``. ``conf`` overrides the detector's threshold; ``upright``
-    and ``quarters`` as for ``CardDetector.detect``."""
+                 conf: float | None = None, upright: bool = False, quarters: tuple[int, ...] | None = None,
+                 whole: bool = True) -> list[Detection]:
+    """Detections in a seat zone bigger than the model's input, found at full resolution (a
+    560-pixel zone letterboxed into 320 would lose half its detail) — in one look at the
+    whole zone where the finder can take its shape (``CardDetector.looks_whole``), else in
+    overlapping tiles — and read in the whole zone, so that no patch is cut short by a
+    tile's edge. An index cut by one tile's edge lies whole in the next; the same card found
+    twice in the overlap is merged by ``vision.grouping``. ``conf`` overrides the detector's
+    threshold; ``upright`` and ``quarters`` as for ``CardDetector.detect``; ``whole=False``
+    looks in tiles even where the finder could look at the whole zone (to compare the two)."""
     if max(image.shape[:2]) <= tile:
         return detector.detect(image, conf, upright=upright, quarters=quarters)
     floor = detector.conf if conf is None else conf
-    return detector.read(image, find_tiled(detector, image, floor, tile, overlap, quarters), floor, upright=upright)
+    found = find_tiled(detector, image, floor, tile, overlap, quarters, whole=whole)
+    return detector.read(image, found, floor, upright=upright)
 
 
 def tile_starts(length: int, tile: int, overlap: int) -> list[int]:
@@ -90,12 +96,18 @@ def tile_starts(length: int, tile: int, overlap: int) -> list[int]:
 
 
 def find_tiled(detector: CardDetector, image: np.ndarray, floor: float, tile: int = 320, overlap: int = 80,
-               quarters: tuple[int, ...] | None = None) -> list[tuple[tuple[float, float, float, float], float]]:
+               quarters: tuple[int, ...] | None = None, whole: bool = False
+               ) -> list[tuple[tuple[float, float, float, float], float]]:
     """The finder's boxes and confidences in an image of any size, tile by tile as
-    ``detect_tiled`` finds them (an index in two tiles' overlap is in the list twice)."""
+    ``detect_tiled`` finds them (an index in two tiles' overlap is in the list twice).
+    ``whole``: an image bigger than a tile and no bigger than ``WHOLE`` is looked at whole
+    instead, where the finder can (a seat zone, whose shape repeats: each new shape
+    compiles the network once)."""
     height, width = image.shape[:2]
     if max(height, width) <= tile:
         return detector.find(image, floor, quarters)
+    if whole and detector.looks_whole and max(height, width) <= WHOLE:
+        return detector.find(image, floor, quarters, whole=True)
     found: list[tuple[tuple[float, float, float, float], float]] = []
     for y0 in tile_starts(height, tile, overlap):
         for x0 in tile_starts(width, tile, overlap):
@@ -188,6 +200,9 @@ class CardDetector:
         self.imgsz = imgsz
         self.conf = conf
         self.iou = iou
+        #: the finder can look at a whole zone of any shape at its own scale (a free-shape
+        #: OpenVINO export, ``vision.finder.OpenVinoFinder.find_whole``)
+        self.looks_whole = False
         self._find_view = self._openvino(path, imgsz) if path.is_dir() else self._ultralytics(path)
         try:
             self.reader = IndexReader(reader or reader_beside(path))
@@ -196,15 +211,20 @@ class CardDetector:
         except ReaderError as exc:
             raise DetectorError(str(exc)) from None
 
-    def find(self, image: np.ndarray, floor: float = FIND, quarters: tuple[int, ...] | None = None
-             ) -> list[tuple[tuple[float, float, float, float], float]]:
+    def find(self, image: np.ndarray, floor: float = FIND, quarters: tuple[int, ...] | None = None,
+             whole: bool = False) -> list[tuple[tuple[float, float, float, float], float]]:
         """The finder's boxes (pixels of ``image``) and confidences, from ``floor`` up, looking
         at the image turned by each of ``quarters`` (quarter turns; by default the detector's
-        views), what the views found merged (``vision.turns.merge``)."""
+        views), what the views found merged (``vision.turns.merge``). ``whole``: the image
+        looked at whole at its own scale, not letterboxed into the finder's size (only where
+        ``looks_whole``)."""
+        if whole and not self.looks_whole:
+            raise DetectorError(f"{self.path}: this finder looks at one image size only, not at a whole zone")
+        look = self._find_whole if whole else self._find_view
         height, width = image.shape[:2]
         views = []
         for quarter in self.quarters if quarters is None else quarters:
-            boxes, confs = self._find_view(turned(image, quarter), floor)
+            boxes, confs = look(turned(image, quarter), floor)
             back = boxes_back(boxes, quarter, width, height)
             views.append([(tuple(float(v) for v in b), float(c)) for b, c in zip(back, confs, strict=True)])
         return merge(views, self.iou)
@@ -217,6 +237,8 @@ class CardDetector:
             raise DetectorError(str(exc)) from None
         if finder.size != imgsz:
             raise DetectorError(f"{folder}: exported for {finder.size}×{finder.size} images, not {imgsz}")
+        self.looks_whole = finder.free
+        self._find_whole = lambda image, floor: finder.find_whole(image, floor, self.iou)
         return lambda image, floor: finder.find(image, floor, self.iou)
 
     def _ultralytics(self, path: Path):

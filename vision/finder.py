@@ -10,6 +10,17 @@ grey border), the outputs' boxes above a confidence, greedy non-maximum suppress
 (OpenCV's, which keeps what torchvision's keeps), and the boxes taken back to the image's
 pixels. It gives the boxes ultralytics gives (tested against it,
 ``tests/vision/test_finder.py``), so everything measured with ultralytics holds.
+
+The zone finder's export folder also holds a twin, ``whole/``: the same network exported
+with its height and width left free, so that the live loop can look at a whole seat zone at
+the zone's own scale, padded only to a multiple of the stride (``find_whole``). A 260×560
+seat zone is then one look at 288×576 instead of two 320×320 tiles overlapping by 80
+pixels: a fifth fewer pixels and one call's fixed cost instead of two (``docs/benchmarks.md``,
+twenty-fifth session). The square look keeps the static network: the 8-bit twin, quantized
+with its first convolution in full precision (``vision.finder_quantize``), is 2–5 % slower
+at 320 than the committed static one, made by ultralytics' own 8-bit export. The twin is
+compiled once for each shape it is given (reshaped: its anchors are computed from the
+shape), so the live loop, whose zones keep their shapes, compiles each once.
 """
 
 from __future__ import annotations
@@ -23,6 +34,9 @@ from vision.reader import read_model, run, with_pixel_input
 
 GREY = 114  # the letterbox border ultralytics trains and predicts with
 MAX_BOXES = 300  # as many boxes as ultralytics keeps an image
+STRIDE = 32  # a YOLO's coarsest stride: a free-shape finder's sides are multiples of it
+SHAPES_KEPT = 8  # networks compiled for whole looks kept at once, the least recently used dropped
+WHOLE = "whole"  # the free-shape twin's folder inside an export folder
 
 
 class FinderError(ValueError):
@@ -54,6 +68,18 @@ def to_input(image: np.ndarray) -> np.ndarray:
     return cv2.dnn.blobFromImage(image, 1 / 255, swapRB=True)
 
 
+def _finder_model(folder: Path):
+    """The network of an export folder, checked to be a one-class finder (5 outputs an anchor)."""
+    model = read_model(xml_of(folder), FinderError)
+    shape = model.inputs[0].get_partial_shape()
+    out = model.outputs[0].get_partial_shape()
+    if shape.rank.is_dynamic or shape.rank.get_length() != 4 or out.rank.is_dynamic or out.rank.get_length() != 3:
+        raise FinderError(f"{folder}: not a finder export (input {shape}, output {out})")
+    if out[1].is_dynamic or out[1].get_length() != 5:
+        raise FinderError(f"{folder}: has {out[1]} outputs an anchor, a one-class finder has 5")
+    return model
+
+
 def xml_of(folder: Path) -> Path:
     """The network file of an OpenVINO export folder."""
     found = sorted(folder.glob("*.xml"))
@@ -68,22 +94,72 @@ class OpenVinoFinder:
     def __init__(self, folder: Path) -> None:
         import openvino as ov
 
-        model = read_model(xml_of(folder), FinderError)
+        self._core = ov.Core()
+        model = _finder_model(folder)
         shape = model.inputs[0].get_partial_shape()
-        out = model.outputs[0].get_partial_shape()
-        if shape.is_dynamic or shape[2].get_length() != shape[3].get_length() or out.rank.get_length() != 3:
-            raise FinderError(f"{folder}: not a static square finder export (input {shape}, output {out})")
-        if out[1].get_length() != 5:
-            raise FinderError(f"{folder}: has {out[1].get_length() - 4} classes, an index finder has one")
+        if shape.is_dynamic or shape[2].get_length() != shape[3].get_length():
+            raise FinderError(f"{folder}: not a static square finder export (input {shape})")
         self.size = shape[2].get_length()
-        compiled = ov.Core().compile_model(with_pixel_input(model, rgb=True), "CPU", {"PERFORMANCE_HINT": "LATENCY"})
-        self.request = compiled.create_infer_request()
+        self.request = self._compile(model)
+        #: the free-shape twin (``whole/``), reshaped for each shape it looks at (``find_whole``)
+        self._whole = None
+        if (folder / WHOLE).is_dir():
+            self._whole = _finder_model(folder / WHOLE)
+            free = self._whole.inputs[0].get_partial_shape()
+            if not (free[2].is_dynamic and free[3].is_dynamic):
+                raise FinderError(f"{folder / WHOLE}: its height and width are not free (input {free})")
+        self._requests: dict[tuple[int, int], object] = {}
+
+    @property
+    def free(self) -> bool:
+        """Whether it can look at a whole zone of any shape (it has a ``whole/`` twin)."""
+        return self._whole is not None
+
+    def _compile(self, model):
+        return self._core.compile_model(with_pixel_input(model, rgb=True), "CPU",
+                                        {"PERFORMANCE_HINT": "LATENCY"}).create_infer_request()
+
+    def _request(self, height: int, width: int):
+        """The twin's inference request for ``height``×``width`` images, compiled on first use;
+        the least recently used dropped beyond ``SHAPES_KEPT``."""
+        key = (height, width)
+        request = self._requests.pop(key, None)
+        if request is None:
+            model = self._whole.clone()
+            model.reshape([1, 3, height, width])
+            request = self._compile(model)
+            if len(self._requests) >= SHAPES_KEPT:
+                self._requests.pop(next(iter(self._requests)))
+        self._requests[key] = request  # (re-)inserted last: the most recently used
+        return request
 
     def find(self, image: np.ndarray, conf: float, iou: float) -> tuple[np.ndarray, np.ndarray]:
         """Boxes (N×4, x1 y1 x2 y2 in pixels of ``image``) scored above ``conf``, after NMS at
-        ``iou``, and their confidences, surest first."""
-        boxed, (gain_x, gain_y), (left, top) = letterbox(image, self.size)
-        out = run(self.request, boxed[None])[0]  # 5 × anchors: cx, cy, w, h, score
+        ``iou``, and their confidences, surest first: the image letterboxed into the
+        finder's square size, as ultralytics predicts."""
+        boxed, gains, offset = letterbox(image, self.size)
+        return self._boxes(self.request, boxed, gains, offset, image.shape[:2], conf, iou)
+
+    def find_whole(self, image: np.ndarray, conf: float, iou: float) -> tuple[np.ndarray, np.ndarray]:
+        """As ``find``, but the image looked at whole at its own scale, centred on grey padding
+        up to the next multiple of ``STRIDE`` on each side: for a free-shape export (``free``)
+        and an image bigger than its square size, where tiles would overlap."""
+        if not self.free:
+            raise FinderError("this finder was exported for one image size: it cannot look at a whole zone")
+        height, width = image.shape[:2]
+        padded_h, padded_w = -(-height // STRIDE) * STRIDE, -(-width // STRIDE) * STRIDE
+        left, top = (padded_w - width) // 2, (padded_h - height) // 2
+        boxed = cv2.copyMakeBorder(image, top, padded_h - height - top, left, padded_w - width - left,
+                                   cv2.BORDER_CONSTANT, value=(GREY, GREY, GREY))
+        return self._boxes(self._request(padded_h, padded_w), boxed, (1.0, 1.0), (left, top), (height, width),
+                           conf, iou)
+
+    @staticmethod
+    def _boxes(request, boxed: np.ndarray, gains: tuple[float, float], offset: tuple[int, int],
+               shape: tuple[int, int], conf: float, iou: float) -> tuple[np.ndarray, np.ndarray]:
+        """The network run on ``boxed`` and its boxes taken back to the image of ``shape``
+        (height, width) that was scaled by ``gains`` and offset by ``offset`` into it."""
+        out = run(request, boxed[None])[0]  # 5 × anchors: cx, cy, w, h, score
         sure = out[4] > conf
         cx, cy, w, h, scores = out[:, sure]
         x1, y1 = cx - w / 2, cy - h / 2
@@ -93,9 +169,11 @@ class OpenVinoFinder:
                           dtype=np.int64).reshape(-1)[:MAX_BOXES]
         boxes = np.stack([x1, y1, cx + w / 2, cy + h / 2], axis=1)[keep]
         scores = scores[keep]
-        height, width = image.shape[:2]
+        height, width = shape
+        (gain_x, gain_y), (left, top) = gains, offset
         boxes = (boxes - np.array([left, top, left, top], np.float32)) / np.array([gain_x, gain_y, gain_x, gain_y],
                                                                                   np.float32)
         boxes[:, 0::2] = boxes[:, 0::2].clip(0, width)
         boxes[:, 1::2] = boxes[:, 1::2].clip(0, height)
         return boxes, scores
+

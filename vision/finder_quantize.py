@@ -24,7 +24,7 @@ import numpy as np
 import yaml
 
 from vision.evaluate import split_images
-from vision.finder import FinderError, letterbox, to_input, xml_of
+from vision.finder import WHOLE, FinderError, letterbox, to_input, xml_of
 from vision.reader import read_model
 
 IMAGES = 300  # calibration images, as ultralytics' export takes
@@ -60,17 +60,40 @@ def calibration_images(sets: list[Path], count: int = IMAGES, seed: int = 0) -> 
 
 def quantize_finder(folder: Path, sets: list[Path], out: Path, *, count: int = IMAGES, seed: int = 0) -> Path:
     """Write ``out`` (an ``*_openvino_model`` folder): the full-precision finder export
-    ``folder`` in 8 bits, calibrated on ``count`` training images of ``sets``. Returns it."""
-    import openvino as ov
-
+    ``folder`` in 8 bits, calibrated on ``count`` training images of ``sets``, and its
+    free-shape twin (``whole/``) where it has one, calibrated on the same images letterboxed
+    to the same size. Returns ``out``."""
     try:
-        import nncf
+        import nncf  # noqa: F401  (quantize_network quantizes with it)
     except ImportError:
         raise FinderError("quantizing needs NNCF: pip install nncf") from None
-    xml = xml_of(folder)
-    model = read_model(xml, FinderError)
+    model = read_model(xml_of(folder), FinderError)
     size = model.inputs[0].get_partial_shape()[2].get_length()
     images = calibration_images(sets, count, seed)
+    if out.exists():
+        shutil.rmtree(out)
+    for source, target in ((folder, out), (folder / WHOLE, out / WHOLE)):
+        if source.is_dir():
+            quantize_network(source, images, size, target)
+            meta_path = source / "metadata.yaml"
+            if meta_path.exists():  # what ultralytics wrote of the model, saying now how it was quantized
+                meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
+                meta.setdefault("args", {}).update(quantize=8, data=", ".join(str(d) for d in sets),
+                                                   calibration_images=len(images),
+                                                   kept_in_full_precision="first convolution, head decoding")
+                (target / "metadata.yaml").write_text(yaml.safe_dump(meta, sort_keys=False, allow_unicode=True),
+                                                      encoding="utf-8")
+    return out
+
+
+def quantize_network(folder: Path, images: list[Path], size: int, out: Path) -> None:
+    """One export folder's network quantized into ``out``, calibrated on ``images`` letterboxed
+    to ``size``×``size`` as the live finder letterboxes them."""
+    import nncf
+    import openvino as ov
+
+    xml = xml_of(folder)
+    model = read_model(xml, FinderError)
 
     def tensor(path: Path) -> np.ndarray:
         image = cv2.imread(str(path))
@@ -81,15 +104,5 @@ def quantize_finder(folder: Path, sets: list[Path], out: Path, *, count: int = I
     quantized = nncf.quantize(model, nncf.Dataset(images, tensor), preset=nncf.QuantizationPreset.MIXED,
                               subset_size=len(images),
                               ignored_scope=nncf.IgnoredScope(names=kept_in_full_precision(model), validate=False))
-    if out.exists():
-        shutil.rmtree(out)
     out.mkdir(parents=True)
     ov.save_model(quantized, str(out / xml.name), compress_to_fp16=False)
-    meta_path = folder / "metadata.yaml"
-    if meta_path.exists():  # what ultralytics wrote of the model, saying now how it was quantized
-        meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
-        meta.setdefault("args", {}).update(quantize=8, data=", ".join(str(d) for d in sets),
-                                           calibration_images=len(images),
-                                           kept_in_full_precision="first convolution, head decoding")
-        (out / "metadata.yaml").write_text(yaml.safe_dump(meta, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    return out

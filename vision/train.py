@@ -12,6 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from vision.finder import WHOLE
 from vision.yolo_env import prepare
 
 
@@ -92,15 +93,19 @@ def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = 
 
 
 FORMATS = ("onnx", "openvino", "openvino-int8")
+ZONE = 320  # the zone finder's size: its weights are kept beside its exports, its OpenVINO ones have a whole/ twin
 
 
-def export(weights: str | Path, out_dir: str | Path, imgsz: int = 320, formats: tuple[str, ...] = ("onnx", "openvino"),
+def export(weights: str | Path, out_dir: str | Path, imgsz: int = ZONE, formats: tuple[str, ...] = ("onnx", "openvino"),
            calibration: str | Path | None = None) -> list[Path]:
     """Export trained weights for the live loop into ``out_dir``; returns what was written.
 
     At 320 (zones) the weights are kept beside the exports as ``finder.pt``; any other size
     is exported as ``finder_SIZE`` (``finder_640_openvino_model`` for whole photos) without
-    a second copy of the weights. The exports are static: one input size each.
+    a second copy of the weights. The exports are static (one input size each); the zone
+    finder's OpenVINO ones at 320 hold a twin whose height and width are left free
+    (``whole/``), so that the live loop can look at a whole seat zone at once
+    (``vision.finder.OpenVinoFinder.find_whole``).
 
     ``openvino-int8`` is OpenVINO with 8-bit weights and activations, quantized after
     training from the full-precision export (``vision.finder_quantize``: NNCF, on training
@@ -127,17 +132,21 @@ def export(weights: str | Path, out_dir: str | Path, imgsz: int = 320, formats: 
         raise TrainError(f"{weights}: no such weights file")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    name = "finder" if imgsz == 320 else f"finder_{imgsz}"
+    name = "finder" if imgsz == ZONE else f"finder_{imgsz}"
     with tempfile.TemporaryDirectory() as tmp:
-        source = out_dir / f"{name}.pt" if imgsz == 320 else Path(tmp) / f"{name}.pt"
+        source = out_dir / f"{name}.pt" if imgsz == ZONE else Path(tmp) / f"{name}.pt"
         if source.resolve() != weights.resolve():
             shutil.copyfile(weights, source)
-        written = [source] if imgsz == 320 else []
+        written = [source] if imgsz == ZONE else []
         model = YOLO(str(source))
         plain: Path | None = None  # the full-precision OpenVINO export, which the 8-bit one is made from
         for fmt in ("onnx", "openvino"):
             if fmt not in formats and not (fmt == "openvino" and "openvino-int8" in formats):
                 continue
+            whole = None
+            if fmt == "openvino" and imgsz == ZONE:  # first, as the static export is written where it is
+                whole = Path(tmp) / WHOLE
+                shutil.move(str(model.export(format=fmt, imgsz=imgsz, device="cpu", half=False, dynamic=True)), whole)
             made = Path(model.export(format=fmt, imgsz=imgsz, device="cpu", half=False, dynamic=False,
                                      simplify=True))
             target = out_dir / made.name if fmt in formats else Path(tmp) / made.name
@@ -145,6 +154,8 @@ def export(weights: str | Path, out_dir: str | Path, imgsz: int = 320, formats: 
                 if target.is_dir():
                     shutil.rmtree(target)
                 shutil.move(str(made), target)
+            if whole is not None:
+                shutil.move(str(whole), target / WHOLE)
             if fmt in formats:
                 written.append(target)
             if fmt == "openvino":

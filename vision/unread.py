@@ -44,7 +44,7 @@ def unread_card(detector: CardDetector, zone: np.ndarray, ruled_out: Iterable[st
     or ``None``. Its confidence is the finder's times the reader's at its surest mark — low:
     a referee checks such a play — and its runners-up are the cards not ruled out that the
     marks read next."""
-    found = find_tiled(detector, zone, FLOOR)
+    found = find_tiled(detector, zone, FLOOR, whole=True)
     if not found or max(f for _, f in found) < MARKS:
         return None
     boxes = [box for box, _ in found]

@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import CardDetector, DetectorError, iou_matrix
-from vision.finder import FinderError, OpenVinoFinder, letterbox, to_input
+from vision.detector import CardDetector, DetectorError, find_tiled, iou_matrix
+from vision.finder import GREY, FinderError, OpenVinoFinder, letterbox, to_input
 from vision.yolo_env import prepare
 
 MODELS = Path(__file__).parents[2] / "models"
@@ -32,7 +32,8 @@ SAMPLES = sorted((Path(__file__).parents[2] / "datasets" / "samples" / "images")
 SURE = 0.3  # the boxes compared: the detector's working threshold is 0.25
 
 
-def ultralytics_find(folder: Path, image: np.ndarray, size: int, conf: float) -> tuple[np.ndarray, np.ndarray]:
+def ultralytics_find(folder: Path, image: np.ndarray, size: int | tuple[int, int], conf: float
+                     ) -> tuple[np.ndarray, np.ndarray]:
     prepare()
     from ultralytics import YOLO
 
@@ -88,3 +89,80 @@ def test_a_folder_that_is_not_a_finder_is_refused(tmp_path: Path):
     (tmp_path / "finder.xml").write_text("not a network")
     with pytest.raises(DetectorError, match="not a model OpenVINO can read"):
         CardDetector(tmp_path)
+
+
+def seat_zone() -> np.ndarray:
+    """A 260×560 seat zone as the live loop rectifies one (10 px/cm): two committed sample
+    zones side by side, cut to the zone's height, cards crossing the seam."""
+    left, right = (cv2.imread(str(path)) for path in SAMPLES[1:3])
+    return np.ascontiguousarray(np.hstack([left, right])[30:290, 40:600])
+
+
+@pytest.mark.parametrize("folder", ["finder_int8_openvino_model", "finder_openvino_model"])
+def test_the_whole_look_gives_ultralytics_boxes_for_the_padded_zone(folder: str, tmp_path: Path):
+    """The free-shape twin looks at a whole zone padded to 288×576: ultralytics running the
+    same twin on that padded image (no scaling) boxes what it boxes, shifted by the padding
+    (ultralytics knows an OpenVINO folder by its name's ending, hence the link)."""
+    finder = OpenVinoFinder(MODELS / folder)
+    assert finder.free and finder.size == 320
+    zone = seat_zone()
+    ours, our_conf = finder.find_whole(zone, 0.05, 0.5)
+    padded = cv2.copyMakeBorder(zone, 14, 14, 8, 8, cv2.BORDER_CONSTANT, value=(GREY, GREY, GREY))
+    (tmp_path / "whole_openvino_model").symlink_to(MODELS / folder / "whole")
+    theirs, their_conf = ultralytics_find(tmp_path / "whole_openvino_model", padded, (288, 576), 0.05)
+    theirs = theirs - np.array([8, 14, 8, 14], np.float32)
+    assert (our_conf >= SURE).sum() >= 15 and abs(len(ours) - len(theirs)) <= 2
+    for a, a_conf, b, b_conf in ((ours, our_conf, theirs, their_conf), (theirs, their_conf, ours, our_conf)):
+        for box, conf in zip(a[a_conf >= SURE], a_conf[a_conf >= SURE], strict=True):
+            overlap = iou_matrix(b, box[None])[:, 0]
+            twin = overlap.argmax()
+            assert overlap[twin] >= 0.8 and abs(b_conf[twin] - conf) <= 0.05, (box, conf, b[twin], b_conf[twin])
+
+
+def test_a_whole_look_finds_what_the_tiles_find():
+    """One look at the zone and the two overlapping tiles find the same indices: every index
+    either is sure of (from ``SURE``) the other has too, overlapping it by 0.7 IoU."""
+    detector = CardDetector(MODELS / "finder_int8_openvino_model", boxes=False)
+    assert detector.looks_whole
+    zone = seat_zone()
+    whole = find_tiled(detector, zone, SURE, whole=True)
+    tiles = find_tiled(detector, zone, SURE)
+    assert len(whole) >= 15 and len(tiles) >= len(whole)  # an index in the tiles' overlap is in both
+    for a, b in ((whole, tiles), (tiles, whole)):
+        others = np.array([box for box, _ in b])
+        for box, conf in a:
+            if conf >= SURE + 0.1:  # one just above the threshold may be just below it in the other look
+                assert iou_matrix(others, np.array([box])).max() >= 0.7, (box, conf)
+
+
+def test_a_finder_without_a_twin_looks_at_tiles(tmp_path: Path):
+    """A finder exported before the twin existed (or only at one size) still reads zones, in
+    tiles, and says so if asked for a whole look; a twin whose shape is not free is refused."""
+    static = tmp_path / "finder_openvino_model"
+    static.mkdir()
+    for name in ("finder.xml", "finder.bin", "metadata.yaml"):
+        (static / name).write_bytes((MODELS / "finder_openvino_model" / name).read_bytes())
+    detector = CardDetector(static, boxes=False)
+    assert not detector.looks_whole
+    zone = seat_zone()
+    assert len(find_tiled(detector, zone, SURE, whole=True)) == len(find_tiled(detector, zone, SURE)) >= 15
+    with pytest.raises(DetectorError, match="not at a whole zone"):
+        detector.find(zone, SURE, whole=True)
+    with pytest.raises(FinderError, match="exported for one image size"):
+        OpenVinoFinder(static).find_whole(zone, SURE, 0.5)
+    (static / "whole").mkdir()
+    for name in ("finder.xml", "finder.bin"):
+        (static / "whole" / name).write_bytes((MODELS / "finder_openvino_model" / name).read_bytes())
+    with pytest.raises(FinderError, match="not free"):
+        OpenVinoFinder(static)
+
+
+def test_whole_looks_compile_each_shape_once_and_keep_the_latest(monkeypatch: pytest.MonkeyPatch):
+    import vision.finder as finder_module
+
+    monkeypatch.setattr(finder_module, "SHAPES_KEPT", 2)
+    finder = OpenVinoFinder(MODELS / "finder_int8_openvino_model")
+    image = np.full((100, 100, 3), 128, np.uint8)
+    for height, width in ((330, 400), (330, 400), (400, 330), (340, 360)):
+        finder.find_whole(image[:1].repeat(height, 0)[:, :1].repeat(width, 1), 0.25, 0.5)
+    assert list(finder._requests) == [(416, 352), (352, 384)]  # 330 pads to 352, 340 to 352, 400 to 416

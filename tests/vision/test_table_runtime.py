@@ -149,14 +149,18 @@ def test_tribute_return_and_resistance_are_seen_between_hands(detector, seed):
 
 
 class CountingDetector:
-    """The committed detector, counting the zone tiles it is asked to find indices in."""
+    """The committed detector, counting the looks (whole zones or tiles) it is asked to find indices in."""
 
     def __init__(self, inner: CardDetector) -> None:
         self.inner, self.conf, self.reader, self.suits, self.calls = inner, inner.conf, inner.reader, inner.suits, 0
 
-    def find(self, image, floor, quarters=None):
+    @property
+    def looks_whole(self):
+        return self.inner.looks_whole
+
+    def find(self, image, floor, quarters=None, whole=False):
         self.calls += 1
-        return self.inner.find(image, floor, quarters)
+        return self.inner.find(image, floor, quarters, whole=whole)
 
     def read(self, image, found, floor, upright=False):
         return self.inner.read(image, found, floor, upright=upright)

@@ -12,6 +12,7 @@ import torch
 
 from vision.detector import CardDetector, Detection
 from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
+from vision.finder import OpenVinoFinder
 from vision.reader import CLASSES, PAD, IndexReader
 from vision.reader_train import cut_patches, train_reader
 from vision.synth.build import build
@@ -35,6 +36,14 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
     names = {p.name for p in written}
     assert {"finder.pt", "finder.onnx", "finder_openvino_model", "finder_int8_openvino_model"} <= names
     assert_quantized_but_the_first_convolution(tmp_path / "models" / "finder_int8_openvino_model" / "finder.xml")
+    # each OpenVINO export has a free-shape twin for whole seat zones, quantized alike
+    assert_quantized_but_the_first_convolution(tmp_path / "models" / "finder_int8_openvino_model" / "whole" /
+                                               "finder.xml")
+    for folder in ("finder_openvino_model", "finder_int8_openvino_model"):
+        finder = OpenVinoFinder(tmp_path / "models" / folder)
+        assert finder.size == 320 and finder.free
+        boxes, _ = finder.find_whole(np.full((260, 560, 3), 128, np.uint8), 0.01, 0.5)
+        assert boxes.shape[1] == 4 and (boxes[:, 2] <= 560).all() and (boxes[:, 3] <= 260).all()
 
     patches = cut_patches(data, "train", progress=False)
     labelled = sum(len(p.read_text().split()) // 5 for p in (tmp_path / "smoke" / "labels" / "train").glob("*.txt"))
