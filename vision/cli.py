@@ -669,7 +669,9 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("export", help="export weights to ONNX and OpenVINO for the live loop")
     p.add_argument("weights", help="trained .pt")
     p.add_argument("--out", default="models", help="folder (default models/)")
-    p.add_argument("--imgsz", type=int, default=320)
+    p.add_argument("--imgsz", type=int, default=320,
+                   help="the input size (default 320: the zone finder, whose OpenVINO folders also hold a free-shape "
+                        "twin, whole/, that looks at a whole seat zone at once; 640: whole photos' finder)")
     p.add_argument("--formats", nargs="+", default=["onnx", "openvino"], choices=["onnx", "openvino", "openvino-int8"],
                    help="backends to write (default onnx openvino); openvino-int8 is quantized, the live loop's "
                         "first choice when present")
