@@ -12,7 +12,9 @@ photo and a confidence by a few hundredths, and two overlapping candidates may c
 NMS the other way round. So every box either is sure of (from ``SURE``) must be the other's
 too, overlapping it by 0.8 IoU (seen: 0.895), its confidence within 0.05 (seen: 0.031; the
 channels in the wrong order would be 0.13 and more apart); the held-out figures are the same
-to within two indices (``docs/benchmarks.md``, twenty-third session).
+to within two indices (``docs/benchmarks.md``, twenty-third session). The free-shape twins
+(``whole/``) are compared with ultralytics running them on a whole seat zone, padded, and
+with the tiles they replace in the live loop.
 """
 
 from pathlib import Path
