@@ -203,7 +203,8 @@ class CardDetector:
         #: the finder can look at a whole zone of any shape at its own scale (a free-shape
         #: OpenVINO export, ``vision.finder.OpenVinoFinder.find_whole``)
         self.looks_whole = False
-        self._find_view = self._openvino(path, imgsz) if path.is_dir() else self._ultralytics(path)
+        #: the finder on a list of images (the views), each letterboxed into its input
+        self._find_views = self._openvino(path, imgsz) if path.is_dir() else self._ultralytics(path)
         try:
             self.reader = IndexReader(reader or reader_beside(path))
             self.suits = _model(SuitReader, suits, reader_in(MODELS, SUIT_READERS))
@@ -220,11 +221,12 @@ class CardDetector:
         ``looks_whole``)."""
         if whole and not self.looks_whole:
             raise DetectorError(f"{self.path}: this finder looks at one image size only, not at a whole zone")
-        look = self._find_whole if whole else self._find_view
         height, width = image.shape[:2]
+        quarters = self.quarters if quarters is None else quarters
+        images = [turned(image, quarter) for quarter in quarters]
+        looks = [self._find_whole(view, floor) for view in images] if whole else self._find_views(images, floor)
         views = []
-        for quarter in self.quarters if quarters is None else quarters:
-            boxes, confs = look(turned(image, quarter), floor)
+        for quarter, (boxes, confs) in zip(quarters, looks, strict=True):
             back = boxes_back(boxes, quarter, width, height)
             views.append([(tuple(float(v) for v in b), float(c)) for b, c in zip(back, confs, strict=True)])
         return merge(views, self.iou)
@@ -239,7 +241,7 @@ class CardDetector:
             raise DetectorError(f"{folder}: exported for {finder.size}×{finder.size} images, not {imgsz}")
         self.looks_whole = finder.free
         self._find_whole = lambda image, floor: finder.find_whole(image, floor, self.iou)
-        return lambda image, floor: finder.find(image, floor, self.iou)
+        return lambda images, floor: finder.find_all(images, floor, self.iou)
 
     def _ultralytics(self, path: Path):
         """PyTorch weights or ONNX, run by ultralytics (the weights are what training goes on from)."""
@@ -251,12 +253,15 @@ class CardDetector:
         if names and len(names) != 1:
             raise DetectorError(f"{path}: has {len(names)} classes, an index finder has one")
 
-        def find_view(image: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
-            boxes = model.predict(image, imgsz=self.imgsz, conf=floor, iou=self.iou, device="cpu",
-                                  verbose=False)[0].boxes
-            return boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy()
+        def find_views(images: list[np.ndarray], floor: float) -> list[tuple[np.ndarray, np.ndarray]]:
+            found = []
+            for image in images:
+                boxes = model.predict(image, imgsz=self.imgsz, conf=floor, iou=self.iou, device="cpu",
+                                      verbose=False)[0].boxes
+                found.append((boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy()))
+            return found
 
-        return find_view
+        return find_views
 
     def detect(self, image: np.ndarray, conf: float | None = None, upright: bool = False,
                quarters: tuple[int, ...] | None = None) -> list[Detection]:

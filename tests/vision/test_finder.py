@@ -168,3 +168,18 @@ def test_whole_looks_compile_each_shape_once_and_keep_the_latest(monkeypatch: py
     for height, width in ((330, 400), (330, 400), (400, 330), (340, 360)):
         finder.find_whole(image[:1].repeat(height, 0)[:, :1].repeat(width, 1), 0.25, 0.5)
     assert list(finder._requests) == [(416, 352), (352, 384)]  # 330 pads to 352, 340 to 352, 400 to 416
+
+
+@pytest.mark.parametrize("folder", ["finder_int8_openvino_model", "finder_openvino_model",
+                                    "finder_640_int8_openvino_model"])
+def test_views_looked_at_as_one_batch_give_what_they_give_one_by_one(folder: str):
+    """The four views of a zone (and odd shapes, each letterboxed alike) go through the
+    network as one batch: the boxes and confidences are those of four single looks."""
+    finder = OpenVinoFinder(MODELS / folder)
+    zone = cv2.imread(str(SAMPLES[1]))
+    images = [np.ascontiguousarray(np.rot90(zone, k)) for k in range(4)] + [seat_zone()]
+    together = finder.find_all(images, 0.05, 0.5)
+    assert sum(len(boxes) for boxes, _ in together) >= 60
+    for image, (boxes, confs) in zip(images, together, strict=True):
+        alone, alone_confs = finder.find(image, 0.05, 0.5)
+        assert np.allclose(boxes, alone, atol=0.05) and np.allclose(confs, alone_confs, atol=1e-4)
