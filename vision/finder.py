@@ -100,10 +100,11 @@ class OpenVinoFinder:
         if shape.is_dynamic or shape[2].get_length() != shape[3].get_length():
             raise FinderError(f"{folder}: not a static square finder export (input {shape})")
         self.size = shape[2].get_length()
-        self._model = model.clone()  # as read: compiling gives the network the image's bytes in place
-        self.request = self._compile(model)
-        #: the static network compiled for a batch of n images (``find_all``; n = 1 is ``request``)
-        self._batches: dict[int, object] = {1: self.request}
+        self._model = model
+        #: the static network compiled for a batch of n images (``find_all``), each on first
+        #: use: a detector looking four ways never compiles it for one image, the live loop,
+        #: looking at whole zones, for neither
+        self._batches: dict[int, object] = {}
         #: the free-shape twin (``whole/``), reshaped for each shape it looks at (``find_whole``)
         self._whole = None
         if (folder / WHOLE).is_dir():
@@ -150,7 +151,7 @@ class OpenVinoFinder:
         boxed = [letterbox(image, self.size) for image in images]
         request = self._batches.get(len(images))
         if request is None:
-            model = self._model.clone()
+            model = self._model.clone()  # compiling gives the network the image's bytes in place
             model.reshape([len(images), 3, self.size, self.size])
             request = self._batches[len(images)] = self._compile(model)
         outs = run(request, np.stack([b for b, _, _ in boxed]))

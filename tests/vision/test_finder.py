@@ -178,7 +178,9 @@ def test_views_looked_at_as_one_batch_give_what_they_give_one_by_one(folder: str
     finder = OpenVinoFinder(MODELS / folder)
     zone = cv2.imread(str(SAMPLES[1]))
     images = [np.ascontiguousarray(np.rot90(zone, k)) for k in range(4)] + [seat_zone()]
+    assert list(finder._batches) == []  # compiled for a batch size on first use only
     together = finder.find_all(images, 0.05, 0.5)
+    assert list(finder._batches) == [5]
     assert sum(len(boxes) for boxes, _ in together) >= 60
     for image, (boxes, confs) in zip(images, together, strict=True):
         alone, alone_confs = finder.find(image, 0.05, 0.5)
