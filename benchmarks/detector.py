@@ -8,7 +8,8 @@ and the finder's own boxes (the live loop reads cards; it does not draw boxes); 
 row reads with the full-precision suit reader instead of the 8-bit one. The other
 rows redraw each read index's box with the box refiner (one row without it shows what the
 refiner costs, and one more without it reads with the full-precision reader instead of the
-8-bit one: what 8 bits save). ``guandan detect`` and ``eval-detector`` look at a 320 zone four ways by
+8-bit one: what 8 bits save; one more with the full-precision box refiner instead of the 8-bit
+one). ``guandan detect`` and ``eval-detector`` look at a 320 zone four ways by
 default, the finder seeing it at each quarter turn (``vision.turns``; the 320 row with 4
 views), and at a 640 image once (the 640 row with 1 view); the 640 row with 4 views is
 ``--views 4``. At 640 the finder is the 8-bit one (``guandan detect``'s default; one row with
@@ -59,8 +60,9 @@ def main() -> None:
     int8_640 = MODELS / "finder_640_int8_openvino_model"  # whole photos' finder (guandan detect's default)
     plain = MODELS / "reader.onnx"  # the full-precision reader, for the row that compares it with the 8-bit one
     plain_suits = MODELS / "suits.onnx"  # the full-precision suit reader, against the 8-bit one
+    plain_boxes = MODELS / "boxes.onnx"  # the full-precision box refiner, against the 8-bit one
     # backend, finder, input size, image, upright (with the suit reader), box refiner, views[, reader[, suits[,
-    # tiles: a seat zone in tiles]]]
+    # tiles: a seat zone in tiles[, the box refiner's model]]]]
     runs = [("ov-int8", int8, 320, zone, True, False, 1),
             ("ov-int8", int8, 320, seat, True, False, 1),
             ("ov-int8", int8, 320, seat, True, False, 1, None, None, True),
@@ -68,6 +70,7 @@ def main() -> None:
             ("ov-int8", int8, 320, zone, False, False, 1),
             ("ov-int8", int8, 320, zone, False, False, 1, plain),
             ("ov-int8", int8, 320, zone, False, True, 1), ("ov-int8", int8, 320, zone, False, True, 4),
+            ("ov-int8", int8, 320, zone, False, True, 1, None, None, False, plain_boxes),
             ("openvino", MODELS / "finder_openvino_model", 320, zone, True, False, 1),
             ("openvino", MODELS / "finder_openvino_model", 320, zone, False, True, 1),
             ("onnx", MODELS / "finder.onnx", 320, zone, False, True, 1),
@@ -79,11 +82,11 @@ def main() -> None:
             ("ov-int8", int8_640, 640, photo, False, True, 1)]
     rows = []
     for name, path, size, image, upright, refine, views, *given in runs:
-        reader, suits, tiles = (given + [None, None, False])[:3]
+        reader, suits, tiles, boxes = (given + [None, None, False, None])[:4]
         if not path.exists():
             print(f"{name:10} missing: {path}")
             continue
-        detector = CardDetector(path, imgsz=size, boxes=None if refine else False, views=views,
+        detector = CardDetector(path, imgsz=size, boxes=(boxes or None) if refine else False, views=views,
                                 reader=reader, suits=suits)
         whole = image.shape[0] > size  # a photo bigger than the input: searched at every scale
         zoned = image.shape[1] > size >= image.shape[0]  # a seat zone: one whole look, or tiles
@@ -100,6 +103,7 @@ def main() -> None:
                 else "  a photo, every scale, box refiner" if whole else "  box refiner" if refine
                 else "  the finder's boxes") + (", the full-precision reader" if reader else "")
         what += ", the full-precision suit reader" if suits else ""
+        what += ", the full-precision box refiner" if boxes else ""
         label = f"{name:10} {max(image.shape[:2]):>5} {views:>5}"
         rows.append((label, what, run, max(3, args.runs // 10) if whole else args.runs, []))
     # the rows take turns, one run each, so that a VM slowing down for a minute slows them all

@@ -48,7 +48,9 @@ READERS = ("reader_int8.xml", "reader.onnx")
 #: the suit reader (``vision.suit_reader``, used on upright cards) by the same preference: the
 #: 8-bit one (``guandan quantize-suits``) while it was made from the ONNX one, then that
 SUIT_READERS = ("suits_int8.xml", "suits.onnx")
-BOXES = MODELS / "boxes.onnx"  # the box refiner, drawing each read index's box again (vision.box_refiner)
+#: the box refiner (``vision.box_refiner``, drawing each read index's box again) by the same
+#: preference: the 8-bit one (``guandan quantize-boxes``) while it was made from the ONNX one
+BOX_REFINERS = ("boxes_int8.xml", "boxes.onnx")
 #: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
 FINDERS = {320: (MODELS / "finder_int8_openvino_model", MODELS / "finder_openvino_model", MODELS / "finder.onnx",
                  MODELS / "finder.pt"),
@@ -151,9 +153,10 @@ class DetectorError(ValueError):
 
 def reader_in(folder: Path, names: tuple[str, str] = READERS) -> Path | None:
     """A folder's reader (``names``: its 8-bit and its ONNX file; the suit reader's are
-    ``SUIT_READERS``): the 8-bit one while that was made from the ONNX one beside it (a
-    reader trained again leaves the old 8-bit one behind, which must not be read instead),
-    else the ONNX one, else the 8-bit one alone; None without either."""
+    ``SUIT_READERS``, the box refiner's ``BOX_REFINERS``): the 8-bit one while that was made
+    from the ONNX one beside it (a reader trained again leaves the old 8-bit one behind,
+    which must not be read instead), else the ONNX one, else the 8-bit one alone; None
+    without either."""
     quantized, plain = (folder / name for name in names)
     if quantized.exists() and (not plain.exists() or made_from(quantized) == fingerprint(plain)):
         return quantized
@@ -208,7 +211,7 @@ class CardDetector:
         try:
             self.reader = IndexReader(reader or reader_beside(path))
             self.suits = _model(SuitReader, suits, reader_in(MODELS, SUIT_READERS))
-            self.boxes = None if boxes is False else _model(BoxRefiner, boxes, BOXES)
+            self.boxes = None if boxes is False else _model(BoxRefiner, boxes, reader_in(MODELS, BOX_REFINERS))
         except ReaderError as exc:
             raise DetectorError(str(exc)) from None
 

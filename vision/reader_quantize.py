@@ -42,7 +42,7 @@ def kept_in_full_precision(model) -> list[str]:
     return [ops[convs[0]].get_friendly_name()] + [op.get_friendly_name() for op in ops[convs[-1] + 1:]]
 
 
-def _cut(data: Path, split: str, **kwargs) -> Patches:
+def cut_split(data: Path, split: str, **kwargs) -> Patches:
     """``cut_patches``, a dataset without that split of images said plainly."""
     try:
         return cut_patches(data, split, **kwargs)
@@ -54,7 +54,7 @@ def calibration_patches(sets: list[Path], count: int, *, images: int, seed: int,
                         pad: float) -> np.ndarray:
     """``count`` patches cut as training cuts them (turned, shifted, some of no index) from up
     to ``images`` training images of each set, chosen at random."""
-    cut = join_patches([_cut(d, "train", seed=seed + i, limit=images, legibility=READABLE, progress=progress,
+    cut = join_patches([cut_split(d, "train", seed=seed + i, limit=images, legibility=READABLE, progress=progress,
                              pad=pad) for i, d in enumerate(sets)])
     if len(cut.classes) < BATCH:
         raise ReaderError(f"only {len(cut.classes)} patches in the calibration sets: at least {BATCH} are needed")
@@ -67,7 +67,7 @@ def compare(plain: Path, quantized: Path, sets: list[Path], *, images: int, prog
     (training deck styles: a first check, not the held-out measurement): how many each
     reads right and how often they agree."""
     pad = pad_of(plain)
-    val = join_patches([_cut(d, "val", jitter=False, limit=images, legibility=READABLE, progress=progress, pad=pad)
+    val = join_patches([cut_split(d, "val", jitter=False, limit=images, legibility=READABLE, progress=progress, pad=pad)
                         for d in sets])
     if not len(val.classes):
         return {"val_patches": 0}

@@ -16,7 +16,6 @@ from vision.box_train import box_iou, cut_box_patches, shaken, train_boxes
 from vision.detector import CardDetector, Detection, committed_finder, one_per_index
 from vision.evaluate import Legibility, label_for, read_labels
 from vision.reader import PATCH, ReaderError, patch
-from vision.synth.build import build
 
 ROOT = Path(__file__).parents[2]
 SAMPLES = sorted((ROOT / "datasets" / "samples" / "images").glob("*.jpg"))
@@ -51,13 +50,6 @@ def test_a_shaken_box_stays_near_its_label():
     box = np.array([10.0, 10.0, 22.0, 34.0])
     ious = np.array([box_iou(shaken(box, rng)[None], box[None])[0] for _ in range(200)])
     assert ious.min() > 0.3 and 0.6 < np.median(ious) < 0.98
-
-
-@pytest.fixture(scope="module")
-def smoke(tmp_path_factory):
-    out = tmp_path_factory.mktemp("smoke")
-    build(ROOT / "datasets" / "smoke.yaml", out, progress=False, workers=1)
-    return out / "data.yaml"
 
 
 def test_one_epoch_on_the_smoke_set_trains_and_exports_a_refiner(smoke, tmp_path):

@@ -19,17 +19,9 @@ from vision.detector import reader_beside
 from vision.reader import IndexReader, ReaderError
 from vision.reader_quantize import kept_in_full_precision, quantize_reader
 from vision.reader_train import cut_patches, join_patches
-from vision.synth.build import build
 
 ROOT = Path(__file__).parents[2]
 READER = ROOT / "models" / "reader.onnx"
-
-
-@pytest.fixture(scope="module")
-def smoke(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("smoke")
-    build(ROOT / "datasets" / "smoke.yaml", folder, progress=False, workers=1)
-    return folder / "data.yaml"
 
 
 def test_the_8_bit_reader_reads_as_the_full_precision_one(smoke: Path, tmp_path: Path):
@@ -111,11 +103,15 @@ def guandan(*args: str) -> subprocess.CompletedProcess:
                           cwd=ROOT)
 
 
-def test_the_command_says_what_is_wrong(tmp_path: Path):
-    missing = guandan("quantize-reader", "--calibration", str(tmp_path / "none.yaml"))
+@pytest.mark.parametrize("command,option,what", [("quantize-reader", "--reader", "reader"),
+                                                 ("quantize-boxes", "--boxes", "box refiner")])
+def test_the_command_says_what_is_wrong(command: str, option: str, what: str, tmp_path: Path):
+    """quantize-reader and quantize-boxes (the box refiner's, ``vision.box_quantize``)."""
+    missing = guandan(command, "--calibration", str(tmp_path / "none.yaml"))
     assert missing.returncode != 0 and "no such dataset YAML" in missing.stderr and "Traceback" not in missing.stderr
     (tmp_path / "data.yaml").write_text("path: .\ntrain: images\nval: images\n")
-    no_reader = guandan("quantize-reader", "--calibration", str(tmp_path / "data.yaml"), "--reader",
-                        str(tmp_path / "none.onnx"))
-    assert no_reader.returncode != 0 and "no such reader model" in no_reader.stderr
-    assert "Traceback" not in no_reader.stderr
+    no_model = guandan(command, "--calibration", str(tmp_path / "data.yaml"), option, str(tmp_path / "none.onnx"))
+    assert no_model.returncode != 0 and f"no such {what} model" in no_model.stderr
+    assert "Traceback" not in no_model.stderr
+    too_few = guandan(command, "--calibration", str(tmp_path / "data.yaml"), "--patches", "10")
+    assert too_few.returncode != 0 and "at least 64" in too_few.stderr and "Traceback" not in too_few.stderr
