@@ -79,7 +79,7 @@ def cmd_train_reader(args: Namespace) -> None:
 
     from vision.evaluate import Legibility
     from vision.reader import PAD
-    from vision.reader_train import check_widths, cut_patches, join_patches, train_reader, widths_of
+    from vision.reader_train import check_widths, cut_patches, cut_sets, train_reader, widths_of
 
     pad = PAD if args.pad is None else args.pad
     if not 0.0 <= pad <= 3.0:
@@ -103,15 +103,19 @@ def cmd_train_reader(args: Namespace) -> None:
         raise VisionError("--strided: a reader's first stage is chosen when it is made; --start goes on with the "
                           "one it has")
     teacher = _teacher(args, widths)
+    device = _training_device(args.device)
+    if args.batch < 1 or args.workers < 1 or (args.minutes is not None and args.minutes <= 0):
+        raise VisionError("--batch and --workers must be at least 1, and --minutes more than 0")
     torch.set_num_threads(args.threads)
     readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
-    train = join_patches([cut_patches(d, "train", copies=args.copies, seed=args.seed + i, legibility=readable,
-                                      pad=pad) for i, d in enumerate(sets)])
-    val = join_patches([cut_patches(d, "val", copies=1, seed=args.seed + 100 + i, legibility=readable, pad=pad)
-                        for i, d in enumerate(sets)])
+    log = lambda line: print(line, flush=True)  # noqa: E731
+    train = cut_sets(sets, "train", copies=args.copies, seed=args.seed, legibility=readable, pad=pad,
+                     workers=args.workers, log=log)
+    val = cut_sets(sets, "val", copies=1, seed=args.seed + 100, legibility=readable, pad=pad,
+                   workers=args.workers, log=log)
     figures = train_reader(train, val, Path(args.out), epochs=args.epochs, seed=args.seed, start=start, lr=args.lr,
-                           log=lambda line: print(line, flush=True), pad=pad, widths=widths, strided=args.strided,
-                           teacher=teacher, reads=args.reads)
+                           log=log, pad=pad, widths=widths, strided=args.strided, teacher=teacher,
+                           reads=args.reads, device=device, batch=args.batch, minutes=args.minutes)
     if args.heldout:
         from vision.reader import IndexReader
 
@@ -123,6 +127,23 @@ def cmd_train_reader(args: Namespace) -> None:
               f"{len(held.classes)} indices read right")
     Path(args.out).with_suffix(".json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     print(f"reader written: {args.out}")
+
+
+def _training_device(name: str) -> str:
+    """``--device`` checked: the CPU, or an accelerator torch can see (``cuda``, ``cuda:1``)."""
+    import torch
+
+    if name == "cpu":
+        return name
+    if not name.startswith("cuda"):
+        raise VisionError(f"--device {name}: give cpu or cuda (an NVIDIA accelerator, cuda:N for the N-th)")
+    if not torch.cuda.is_available():
+        raise VisionError(f"--device {name}: torch sees no CUDA accelerator on this machine; train with --device cpu")
+    index = name.partition(":")[2]
+    if index and (not index.isdigit() or int(index) >= torch.cuda.device_count()):
+        raise VisionError(f"--device {name}: this machine has {torch.cuda.device_count()} CUDA device(s), "
+                          f"counted from 0")
+    return name
 
 
 def _quantize_inputs(args: Namespace, model: str, what: str) -> tuple[Path, list[Path], Path]:
@@ -607,6 +628,15 @@ def add_parsers(sub) -> None:
                         "teacher reads both ways, in half the time")
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 0.003)")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
+    p.add_argument("--device", default="cpu",
+                   help="where to train: cpu (default) or cuda (an NVIDIA accelerator; the reader is written for "
+                        "the CPU either way)")
+    p.add_argument("--batch", type=int, default=256, help="patches a training step (default 256)")
+    p.add_argument("--minutes", type=float,
+                   help="a time budget: as many epochs as fit (at most --epochs), timed on a few batches first, "
+                        "the learning-rate schedule fitted to them")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes cutting the patches (default 1; a machine with many cores: one a core)")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_train_reader)
 

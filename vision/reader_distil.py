@@ -21,8 +21,6 @@ import math
 
 import numpy as np
 
-from vision.reader import to_tensor
-
 #: the teacher's readings are softened by this temperature before the student learns them
 TEMPERATURE = 2.0
 #: the share of the loss that is the teacher's readings (the rest is the labels')
@@ -74,13 +72,13 @@ def narrowed(teacher, widths: tuple[int, ...], strided: bool):
 
 
 def teach_stem(student, teacher, train, rng: np.random.Generator, batch: int = 256, lr: float = 3e-3,
-               log=print) -> None:
+               log=print, device: str = "cpu") -> None:
     """The student's new first stage (of the other kind than the teacher's: strided or full
     size) trained alone to give what the teacher's first stage gives after its pool, on
     ``train``'s patches (mean squared difference)."""
     import torch
 
-    from vision.reader_train import augment
+    from vision.reader_train import augment, batch_of
 
     stem, taught = student[:7], teacher[:7]
     kept = _keep(teacher[4].weight, student[4].num_features)  # the channels ``narrowed`` reads on from
@@ -89,7 +87,7 @@ def teach_stem(student, teacher, train, rng: np.random.Generator, batch: int = 2
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     student.train()
     for _ in range(steps):
-        x = augment(torch.from_numpy(to_tensor(train.images[rng.integers(0, len(train.classes), batch)])), rng)
+        x = augment(batch_of(train.images, rng.integers(0, len(train.classes), batch), device), rng)
         with torch.no_grad():
             target = taught(x)[:, kept]
         loss = torch.nn.functional.mse_loss(stem(x), target)

@@ -27,7 +27,7 @@ import numpy as np
 from engine.cards import ALL_CARDS, BIG_JOKER, RANKS, SMALL_JOKER, SUITS, rank_of, suit_of
 from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
 from vision.progress import Progress
-from vision.reader import CLASSES, NOT_AN_INDEX, PAD, PATCH, READS, patch, to_tensor
+from vision.reader import CLASSES, NOT_AN_INDEX, PAD, PATCH, READS, patch
 from vision.synth.labels import CLASS_OF
 
 
@@ -61,7 +61,7 @@ def _turn(rng: np.random.Generator) -> float:
 
 def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 4, jitter: bool = True,
                 seed: int = 0, limit: int | None = None, progress: bool = True,
-                legibility: Legibility | None = None, pad: float = PAD) -> Patches:
+                legibility: Legibility | None = None, pad: float = PAD, part: tuple[int, int] = (0, 1)) -> Patches:
     """Patches of every labelled index in a split (``copies`` each) and ``empties`` per image.
 
     With ``jitter`` off each index is cut once, exactly around its label, and no empty
@@ -69,9 +69,11 @@ def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 
     ``legibility``, indices it rules unreadable (the dataset's sidecars say how sharp and
     how visible) are not cut: a patch no one could read only teaches the reader to guess.
     ``pad`` is the framing (``vision.reader.patch``) of the reader the patches are for.
+    ``part`` (k, n): only every n-th image from the k-th, so n processes can cut a split
+    between them (``cut_sets``).
     """
     rng = np.random.default_rng(seed)
-    paths = split_images(Path(data_yaml), split)[:limit]
+    paths = split_images(Path(data_yaml), split)[:limit][part[0]::part[1]]
     images, classes = [], []
     with Progress(len(paths), f"cutting {split} patches", enabled=progress) as bar:
         for path in paths:
@@ -110,6 +112,32 @@ def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 
     if not images:
         return Patches(np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64))
     return Patches(np.stack(images), np.array(classes, np.int64))
+
+
+def _cut_part(task: tuple) -> Patches:
+    data_yaml, split, part, seed, options = task
+    return cut_patches(data_yaml, split, seed=seed, part=part, **{**options, "progress": False})
+
+
+def cut_sets(sets: list[Path], split: str, *, seed: int, workers: int = 1, log=print, **options) -> Patches:
+    """``cut_patches`` of the same split of several datasets as one set of patches; with
+    ``workers`` above 1, each set's images shared out among that many processes (a machine
+    with many cores cuts a million patches in seconds, not a minute). Each set, and each of
+    its parts, draws its own jitter (the seed plus the set's index, times 1,000 plus the
+    part's), so the patches depend on the seed and the number of workers, not on timing."""
+    if workers <= 1:
+        return join_patches([cut_patches(d, split, seed=seed + i, **options) for i, d in enumerate(sets)])
+    import multiprocessing as mp
+
+    tasks = [(d, split, (k, workers), (seed + i) * 1000 + k, options)
+             for i, d in enumerate(sets) for k in range(workers)]
+    started = time.perf_counter()
+    with mp.get_context("spawn").Pool(workers) as pool:
+        parts = pool.map(_cut_part, tasks)
+    patches = join_patches(parts)
+    log(f"{split}: {len(patches.classes):,} patches cut by {workers} processes in "
+        f"{time.perf_counter() - started:.0f} s")
+    return patches
 
 
 def card_map():
@@ -263,15 +291,28 @@ def _fixed_linear(weights):
     return layer
 
 
+def batch_of(images: np.ndarray, idx: np.ndarray, device: str = "cpu"):
+    """The patches ``images[idx]`` as the network's input on ``device``: what ``to_tensor``
+    gives, but moved as bytes and scaled there (a quarter of the copying to an accelerator)."""
+    import torch
+
+    x = torch.from_numpy(np.ascontiguousarray(images[idx])).to(device)
+    return x.permute(0, 3, 1, 2).contiguous().float() / 255.0
+
+
 def augment(batch, rng: np.random.Generator):
     """Light, cheap photometric changes per patch: contrast, brightness, colour cast, noise."""
     import torch
 
-    n = batch.shape[0]
-    gain = torch.from_numpy(rng.uniform(0.6, 1.3, (n, 1, 1, 1)).astype(np.float32))
-    bias = torch.from_numpy(rng.uniform(-0.15, 0.15, (n, 1, 1, 1)).astype(np.float32))
-    cast = torch.from_numpy(rng.uniform(-0.06, 0.06, (n, 3, 1, 1)).astype(np.float32))
-    noise = torch.randn_like(batch) * torch.from_numpy(rng.uniform(0, 0.05, (n, 1, 1, 1)).astype(np.float32))
+    n, device = batch.shape[0], batch.device
+
+    def drawn(low: float, high: float, shape: tuple):
+        return torch.from_numpy(rng.uniform(low, high, shape).astype(np.float32)).to(device)
+
+    gain = drawn(0.6, 1.3, (n, 1, 1, 1))
+    bias = drawn(-0.15, 0.15, (n, 1, 1, 1))
+    cast = drawn(-0.06, 0.06, (n, 3, 1, 1))
+    noise = torch.randn_like(batch) * drawn(0, 0.05, (n, 1, 1, 1))
     return (batch * gain + bias + cast + noise).clamp(0, 1)
 
 
@@ -284,16 +325,16 @@ def learn(net, opt, sched, loss) -> float:
     return float(loss.item())
 
 
-def accuracy(net, data: Patches, batch: int = 512) -> float:
-    """Share of patches read right."""
+def accuracy(net, data: Patches, batch: int = 512, device: str = "cpu") -> float:
+    """Share of patches read right (``net`` already on ``device``)."""
     import torch
 
     net.eval()
     preds = []
     with torch.no_grad():
         for i in range(0, len(data.classes), batch):
-            x = torch.from_numpy(to_tensor(data.images[i:i + batch]))
-            preds.append(net(x).argmax(1).numpy())
+            x = batch_of(data.images, np.arange(i, min(i + batch, len(data.classes))), device)
+            preds.append(net(x).argmax(1).cpu().numpy())
     pred = np.concatenate(preds) if preds else np.zeros(0, np.int64)
     return float((pred == data.classes).mean()) if len(pred) else 0.0
 
@@ -301,7 +342,7 @@ def accuracy(net, data: Patches, batch: int = 512) -> float:
 def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, batch: int = 256, lr: float = 3e-3,
                  seed: int = 0, start: Path | None = None, log=print, pad: float = PAD,
                  widths: tuple[int, ...] | None = None, strided: bool = False, teacher: Path | None = None,
-                 reads: int = READS) -> dict:
+                 reads: int = READS, device: str = "cpu", minutes: float | None = None) -> dict:
     """Train (from scratch, or on from the weights at ``start``), keep the best epoch by
     validation accuracy, and write ``out`` (ONNX, saying its framing ``pad``: the patches
     must have been cut with it) with its weights beside it (``.pt``, to go on from later,
@@ -312,7 +353,10 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
     readings too, and without a start begun from its weights, ``widths`` at most the
     teacher's; with a start, a taught run stopped midway goes on, still taught.
     ``reads``: how many ways the reader is to read each patch (``vision.reader.reads_of``);
-    1 for one taught to read at once what its teacher reads both ways."""
+    1 for one taught to read at once what its teacher reads both ways. ``device``: where the
+    network trains (``"cuda"`` on a machine with an accelerator; the weights are written for
+    the CPU either way). ``minutes``: a time budget — ``epochs`` is then the most, and as
+    many as fit are run, the schedule fitted to them (timed on a few batches first)."""
     import torch
 
     torch.manual_seed(seed)
@@ -329,9 +373,16 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
     elif taught_by is not None:
         net = narrowed(taught_by, widths or widths_of(taught_by.state_dict()), strided)
         if strided != is_strided(taught_by.state_dict()):  # a first stage of another kind: new
-            teach_stem(net, taught_by, train, rng, log=log)
+            teach_stem(net.to(device), taught_by.to(device), train, rng, log=log, device=device)
     else:
         net = build_net(widths or WIDTHS, strided)
+    net.to(device)
+    if device != "cpu":
+        torch.backends.cudnn.benchmark = True  # one patch size: the fastest convolutions, found once
+    if taught_by is not None:
+        taught_by.to(device)
+    if minutes is not None:
+        epochs = epochs_within(net, train, batch, minutes, epochs, device, log)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(len(train.classes) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
@@ -347,24 +398,60 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
         with Progress(len(order), f"reader epoch {epoch}/{epochs}", unit="patch") as bar:
             for i in range(0, len(order), batch):
                 idx = order[i:i + batch]
-                x = augment(torch.from_numpy(to_tensor(train.images[idx])), rng)
-                loss = loss_fn(net(x), torch.from_numpy(train.classes[idx]), x)
+                x = augment(batch_of(train.images, idx, device), rng)
+                loss = loss_fn(net(x), torch.from_numpy(train.classes[idx]).to(device), x)
                 total += learn(net, opt, sched, loss) * len(idx)
                 bar.update(len(idx))
-        acc = accuracy(net, val)
+        acc = accuracy(net, val, device=device)
         history.append({"epoch": epoch, "loss": total / len(order), "val_accuracy": acc})
         log(f"epoch {epoch}: loss {total / len(order):.4f}, val accuracy {acc:.4%}")
         if acc > best:  # written at once: a run stopped later keeps its best epoch so far
-            best, best_state = acc, {k: v.clone() for k, v in net.state_dict().items()}
+            best, best_state = acc, {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
             Path(out).parent.mkdir(parents=True, exist_ok=True)
             torch.save(best_state, Path(out).with_suffix(".pt"))
-    net.load_state_dict(best_state)
+    net.cpu().load_state_dict(best_state)
     export_onnx(net, out, pad, reads)
     return {"best_val_accuracy": best, "pad": pad, "reads": reads, "widths": list(widths_of(best_state)),
             "strided": is_strided(best_state), "teacher": str(teacher) if taught_by is not None else None,
+            "device": str(device), "batch": batch,
             "epochs": history,
             "seconds": time.perf_counter() - started,
             "train_patches": len(train.classes), "val_patches": len(val.classes)}
+
+
+TIMED_BATCHES = 20  # batches timed (after a few unmeasured) to fit a time budget's epochs
+
+
+def epochs_within(net, train: Patches, batch: int, minutes: float, most: int, device: str = "cpu", log=print) -> int:
+    """How many epochs of ``train`` fit in ``minutes`` (at least one, at most ``most``),
+    timed on a copy of ``net``: the training itself is untouched. A tenth of the budget is
+    kept for the validation after each epoch and the export."""
+    import copy
+
+    import torch
+
+    probe = copy.deepcopy(net).train()
+    opt = torch.optim.AdamW(probe.parameters(), lr=1e-6)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    rng = np.random.default_rng(0)
+    timed = 0.0
+    for i in range(TIMED_BATCHES + 3):
+        idx = rng.integers(0, len(train.classes), batch)
+        if i == 3:
+            if device != "cpu":
+                torch.cuda.synchronize()
+            timed = time.perf_counter()
+        x = augment(batch_of(train.images, idx, device), rng)
+        opt.zero_grad()
+        loss_fn(probe(x), torch.from_numpy(train.classes[idx]).to(device)).backward()
+        opt.step()
+    if device != "cpu":
+        torch.cuda.synchronize()
+    per_batch = (time.perf_counter() - timed) / TIMED_BATCHES
+    per_epoch = per_batch * math.ceil(len(train.classes) / batch)
+    fit = max(1, min(most, int(minutes * 60 * 0.9 // per_epoch)))
+    log(f"an epoch takes about {per_epoch:.0f} s: {fit} epoch{'s' if fit > 1 else ''} in {minutes:g} minutes")
+    return fit
 
 
 def export_onnx(net, out: Path, pad: float = PAD, reads: int = READS) -> Path:

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The index reader trained on a lent machine with an NVIDIA accelerator and many cores
+# (models/README.md, twenty-sixth session). Fresh training decks are rendered there, one
+# process a core; their patches are cut likewise; the committed reader is widened (Net2Net:
+# it first reads exactly as before) and trained on the accelerator for what is left of the
+# run's time budget (MINUTES, rendering included), the epochs fitted to it. The best epoch's weights land in OUT as they are found, so a run cut
+# short keeps them; quantize and measure them here afterwards (models/README.md).
+#
+# Usage: scripts/gpu-reader.sh OUT MINUTES RECIPE...
+#   e.g. scripts/gpu-reader.sh /tmp/out 5 datasets/zones-train-h.yaml datasets/zones-train-i.yaml
+# Needs python3 with torch, OpenCV, Pillow, PyYAML and onnx (not the scorer's other packages:
+# it runs `python -m vision`), and the training fonts (scripts/system-packages.sh).
+# Environment: DEVICE (default cuda), WIDTHS (default "16 32 128 192"), LR (default 0.002),
+# BATCH (default 512), WORK (rendered data, default /tmp/gpu-reader).
+set -euo pipefail
+if [ $# -lt 3 ]; then
+  echo "usage: scripts/gpu-reader.sh OUT MINUTES RECIPE..." >&2
+  exit 2
+fi
+out=$1 minutes=$2
+shift 2
+began=$(date +%s)
+work=${WORK:-/tmp/gpu-reader}
+cores=$(nproc)
+mkdir -p "$out" "$work"
+sets=()
+for recipe in "$@"; do
+  name=$(basename "$recipe" .yaml)
+  start=$(date +%s)
+  python3 -m vision dataset build "$recipe" --out "$work/$name" --workers "$cores" --quiet
+  echo "$name rendered in $(( $(date +%s) - start )) s on $cores cores"
+  sets+=("$work/$name/data.yaml")
+done
+# what is left of the budget, less a minute for cutting the patches and writing the reader
+left=$(python3 -c "print(max(0.5, $minutes - ($(date +%s) - $began) / 60 - 1))")
+echo "training for $left minutes"
+# shellcheck disable=SC2086  # WIDTHS is four numbers
+python3 -m vision train-reader --data "${sets[@]}" --start models/reader.pt --widths ${WIDTHS:-16 32 128 192} \
+  --lr "${LR:-0.002}" --epochs 60 --minutes "$left" --batch "${BATCH:-512}" --device "${DEVICE:-cuda}" \
+  --workers "$cores" --threads "$cores" --seed 26 --out "$out/reader.onnx"
