@@ -11,7 +11,7 @@
 # Needs python3 with torch, OpenCV, Pillow, PyYAML and onnx (not the scorer's other packages:
 # it runs `python -m vision`), and the training fonts (scripts/system-packages.sh).
 # Environment: DEVICE (default cuda), WIDTHS (default "16 32 128 192"), LR (default 0.002),
-# BATCH (default 512), WORK (rendered data, default /tmp/gpu-reader).
+# BATCH (default 512), WORK (rendered data, default /tmp/gpu-reader), PYTHON (default python3).
 set -euo pipefail
 if [ $# -lt 3 ]; then
   echo "usage: scripts/gpu-reader.sh OUT MINUTES RECIPE..." >&2
@@ -22,19 +22,20 @@ shift 2
 began=$(date +%s)
 work=${WORK:-/tmp/gpu-reader}
 cores=$(nproc)
+python=${PYTHON:-python3}
 mkdir -p "$out" "$work"
 sets=()
 for recipe in "$@"; do
   name=$(basename "$recipe" .yaml)
   start=$(date +%s)
-  python3 -m vision dataset build "$recipe" --out "$work/$name" --workers "$cores" --quiet
+  "$python" -m vision dataset build "$recipe" --out "$work/$name" --workers "$cores" --quiet
   echo "$name rendered in $(( $(date +%s) - start )) s on $cores cores"
   sets+=("$work/$name/data.yaml")
 done
 # what is left of the budget, less a minute for cutting the patches and writing the reader
-left=$(python3 -c "print(max(0.5, $minutes - ($(date +%s) - $began) / 60 - 1))")
+left=$("$python" -c "print(max(0.5, $minutes - ($(date +%s) - $began) / 60 - 1))")
 echo "training for $left minutes"
 # shellcheck disable=SC2086  # WIDTHS is four numbers
-python3 -m vision train-reader --data "${sets[@]}" --start models/reader.pt --widths ${WIDTHS:-16 32 128 192} \
+"$python" -m vision train-reader --data "${sets[@]}" --start models/reader.pt --widths ${WIDTHS:-16 32 128 192} \
   --lr "${LR:-0.002}" --epochs 60 --minutes "$left" --batch "${BATCH:-512}" --device "${DEVICE:-cuda}" \
   --workers "$cores" --threads "$cores" --seed 26 --out "$out/reader.onnx"

@@ -2,6 +2,7 @@
 processes, a time budget, the training device, and ``python -m vision`` without the scorer's
 web, serial and broker packages."""
 
+import json
 import os
 import subprocess
 import sys
@@ -91,3 +92,24 @@ def test_bad_training_options_are_one_clear_line(smoke, options, said):
 def test_an_accelerator_the_machine_lacks_is_one_clear_line(smoke):
     done = _vision("train-reader", "--data", str(smoke), "--device", "cuda")
     assert done.returncode == 2 and "no CUDA accelerator" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_lent_machines_script_renders_trains_and_writes_a_reader(tmp_path):
+    """``scripts/gpu-reader.sh`` as it runs there, on the CPU and the smoke recipe."""
+    env = dict(os.environ, PYTHON=sys.executable, DEVICE="cpu", WORK=str(tmp_path / "work"), BATCH="64",
+               PYTHONPATH=str(ROOT / "tests" / "vision" / "without_scorer_packages"))
+    done = subprocess.run(["bash", str(ROOT / "scripts" / "gpu-reader.sh"), str(tmp_path / "out"), "0.5",
+                           str(ROOT / "datasets" / "smoke.yaml")], capture_output=True, text=True, timeout=600,
+                          env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "smoke rendered in" in done.stdout and "reader written" in done.stdout
+    state = torch.load(tmp_path / "out" / "reader.pt", weights_only=True)
+    assert [state[k].shape[0] for k in state if state[k].ndim == 4][0::2] == [16, 32, 128, 192]  # widened
+    figures = json.loads((tmp_path / "out" / "reader.json").read_text(encoding="utf-8"))
+    assert figures["device"] == "cpu" and figures["batch"] == 64 and figures["epochs"]
+
+
+def test_the_lent_machines_script_wants_its_arguments():
+    done = subprocess.run(["bash", str(ROOT / "scripts" / "gpu-reader.sh"), "/tmp/out"], capture_output=True,
+                          text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 2 and "usage:" in done.stderr
