@@ -10,6 +10,11 @@
 #   e.g. scripts/gpu-reader.sh /tmp/out 5 datasets/zones-train-h.yaml datasets/zones-train-i.yaml
 # Needs python3 with torch, OpenCV, Pillow, PyYAML and onnx (not the scorer's other packages:
 # it runs `python -m vision`), and the training fonts (scripts/system-packages.sh).
+# On this workplace's lent machines (twenty-sixth session): a call carries at most 64 MiB and the
+# tracked tree is a little over, so move the model files other than models/reader.pt aside for
+# the call; the machine has no fonts of ours, so carry the training fonts this machine draws
+# (vision.synth.fonts.fonts_for("train", ...) under /usr, 13 MB as .tar.xz) in a folder that
+# .git/info/exclude ignores and unpack them to / before this script.
 # Environment: DEVICE (default cuda), WIDTHS (default "16 32 128 192"), LR (default 0.002),
 # BATCH (default 512), WORK (rendered data, default /tmp/gpu-reader), PYTHON (default python3).
 set -euo pipefail
