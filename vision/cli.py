@@ -26,9 +26,13 @@ def default_weights(imgsz: int = 320) -> Path:
 def cmd_train(args: Namespace) -> None:
     from vision.train import TrainError, train
 
+    device = _training_device(args.device)
+    if args.workers < 0:
+        raise VisionError("--workers must be 0 (load images in the training process) or more")
     try:
         best = train(args.data, args.out, model=args.model, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
-                     resume=args.resume, fraction=args.fraction, hours=args.hours, lr0=args.lr0)
+                     resume=args.resume, fraction=args.fraction, hours=args.hours, lr0=args.lr0, device=device,
+                     workers=args.workers)
     except TrainError as exc:
         raise VisionError(str(exc)) from None
     print(f"best weights: {best}")
@@ -577,7 +581,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help="language (default zh)")
     p.set_defaults(func=cmd_calibrate)
 
-    p = sub.add_parser("train", help="train the index finder (offline, CPU; checkpoints every epoch)",
+    p = sub.add_parser("train", help="train the index finder (offline, CPU or an accelerator; checkpoints every epoch)",
                        description="Train the one-class YOLO that finds corner indices, from a model YAML or "
                                    "earlier weights, on a built dataset (its card classes are merged into one). "
                                    "The reader that says which card each index is: 'guandan train-reader'.")
@@ -593,6 +597,11 @@ def add_parsers(sub) -> None:
     p.add_argument("--hours", type=float, help="stop after this long, the learning-rate schedule fitted to it")
     p.add_argument("--lr0", type=float, default=0.002, help="AdamW learning rate (default 0.002)")
     p.add_argument("--resume", action="store_true", help="go on from OUT/weights/last.pt")
+    p.add_argument("--device", default="cpu",
+                   help="where to train: cpu (default) or cuda (an NVIDIA accelerator, cuda:N for the N-th)")
+    p.add_argument("--workers", type=int, default=0,
+                   help="processes loading the images (default 0: the training process; with an accelerator, "
+                        "about one a core)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("train-reader", help="train the index reader (which card each found index is)",

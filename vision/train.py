@@ -53,14 +53,18 @@ def combine(datasets: list[str | Path], out: str | Path) -> Path:
 
 def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = "yolo11n.yaml", epochs: int = 30,
           imgsz: int = 320, batch: int = 32, resume: bool = False, patience: int = 50, fraction: float = 1.0,
-          hours: float | None = None, lr0: float = 0.002) -> Path:
+          hours: float | None = None, lr0: float = 0.002, device: str = "cpu", workers: int = 0) -> Path:
     """Train (or resume) the index finder and return the best weights' path (``OUT/weights/best.pt``).
 
     The finder has one class, *index*: every label of the dataset counts as an index
     (``single_cls``), and ``vision.reader`` says which card each one is. With ``hours`` the
     run stops after that long and the learning-rate schedule is fitted to it, so a run can
     be planned around a machine's free time. AdamW at ``lr0`` with no warm-up: a warm-up's
-    large bias learning rate wrecked a run started from trained weights."""
+    large bias learning rate wrecked a run started from trained weights. ``device``: ``cpu``
+    or an accelerator (``cuda``, ``cuda:N``); ``workers``: processes loading and augmenting
+    the images (0: the training process itself, as on our two-core machines; a lent machine
+    with many cores and an accelerator needs them to keep it fed). Mixed precision stays off
+    either way: its check would download a model."""
     prepare()
     from ultralytics import YOLO
 
@@ -82,8 +86,8 @@ def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = 
         if warm and not Path(model).exists():
             raise TrainError(f"{model}: give a model YAML (e.g. yolo11n.yaml) or a local .pt")
         YOLO(model).train(
-            data=str(data.resolve()), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0, amp=False,
-            project=str(out.parent), name=out.name, exist_ok=True, pretrained=warm, plots=False,
+            data=str(data.resolve()), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
+            amp=False, project=str(out.parent), name=out.name, exist_ok=True, pretrained=warm, plots=False,
             fliplr=0.0, mosaic=1.0, degrees=0.0, hsv_h=0.01, patience=patience, save_period=-1, verbose=False,
             fraction=fraction, single_cls=True, optimizer="AdamW", lr0=lr0, warmup_epochs=0, close_mosaic=2,
             **({"time": hours} if hours else {}),

@@ -1,6 +1,6 @@
-"""Training the reader on a lent machine (``scripts/gpu-reader.sh``): patches cut by several
-processes, a time budget, the training device, and ``python -m vision`` without the scorer's
-web, serial and broker packages."""
+"""Training on a lent machine (``scripts/gpu-reader.sh``): patches cut by several
+processes, a time budget, where the reader and the finder train, and ``python -m vision``
+without the scorer's web, serial and broker packages."""
 
 import json
 import os
@@ -113,3 +113,22 @@ def test_the_lent_machines_script_wants_its_arguments():
     done = subprocess.run(["bash", str(ROOT / "scripts" / "gpu-reader.sh"), "/tmp/out"], capture_output=True,
                           text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 2 and "usage:" in done.stderr
+
+
+def test_the_finder_trains_with_processes_loading_its_images(smoke, tmp_path):
+    from vision.train import train
+
+    best = train(smoke, tmp_path / "run", epochs=1, imgsz=320, batch=8, workers=2, device="cpu")
+    assert best.exists() and (tmp_path / "run" / "weights" / "last.pt").exists()
+    args = (tmp_path / "run" / "args.yaml").read_text(encoding="utf-8")
+    assert "workers: 2" in args and "device: cpu" in args
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--device", "tpu"], "give cpu or cuda"),
+    (["--workers", "-1"], "--workers"),
+])
+def test_bad_finder_training_options_are_one_clear_line(smoke, tmp_path, options, said):
+    done = _vision("train", "--data", str(smoke), "--out", str(tmp_path / "run"), *options)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "run").exists()
