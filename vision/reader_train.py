@@ -291,7 +291,7 @@ def _fixed_linear(weights):
     return layer
 
 
-def batch_of(images: np.ndarray, idx: np.ndarray, device: str = "cpu"):
+def batch_of(images: np.ndarray, idx: np.ndarray | slice, device: str = "cpu"):
     """The patches ``images[idx]`` as the network's input on ``device``: what ``to_tensor``
     gives, but moved as bytes and scaled there (a quarter of the copying to an accelerator)."""
     import torch
@@ -333,7 +333,7 @@ def accuracy(net, data: Patches, batch: int = 512, device: str = "cpu") -> float
     preds = []
     with torch.no_grad():
         for i in range(0, len(data.classes), batch):
-            x = batch_of(data.images, np.arange(i, min(i + batch, len(data.classes))), device)
+            x = batch_of(data.images, slice(i, i + batch), device)
             preds.append(net(x).argmax(1).cpu().numpy())
     pred = np.concatenate(preds) if preds else np.zeros(0, np.int64)
     return float((pred == data.classes).mean()) if len(pred) else 0.0
@@ -372,8 +372,6 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
             net = widen(net, tuple(widths), seed=seed)
     elif taught_by is not None:
         net = narrowed(taught_by, widths or widths_of(taught_by.state_dict()), strided)
-        if strided != is_strided(taught_by.state_dict()):  # a first stage of another kind: new
-            teach_stem(net.to(device), taught_by.to(device), train, rng, log=log, device=device)
     else:
         net = build_net(widths or WIDTHS, strided)
     net.to(device)
@@ -381,6 +379,8 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
         torch.backends.cudnn.benchmark = True  # one patch size: the fastest convolutions, found once
     if taught_by is not None:
         taught_by.to(device)
+        if start is None and strided != is_strided(taught_by.state_dict()):  # a first stage of another kind: new
+            teach_stem(net, taught_by, train, rng, log=log, device=device)
     if minutes is not None:
         epochs = epochs_within(net, train, batch, minutes, epochs, device, log)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -432,21 +432,16 @@ def epochs_within(net, train: Patches, batch: int, minutes: float, most: int, de
 
     probe = copy.deepcopy(net).train()
     opt = torch.optim.AdamW(probe.parameters(), lr=1e-6)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda _: 1.0)
     loss_fn = torch.nn.CrossEntropyLoss()
     rng = np.random.default_rng(0)
     timed = 0.0
-    for i in range(TIMED_BATCHES + 3):
+    for i in range(TIMED_BATCHES + 3):  # each step ``learn``'s, which waits for its loss as training does
         idx = rng.integers(0, len(train.classes), batch)
         if i == 3:
-            if device != "cpu":
-                torch.cuda.synchronize()
             timed = time.perf_counter()
         x = augment(batch_of(train.images, idx, device), rng)
-        opt.zero_grad()
-        loss_fn(probe(x), torch.from_numpy(train.classes[idx]).to(device)).backward()
-        opt.step()
-    if device != "cpu":
-        torch.cuda.synchronize()
+        learn(probe, opt, sched, loss_fn(probe(x), torch.from_numpy(train.classes[idx]).to(device)))
     per_batch = (time.perf_counter() - timed) / TIMED_BATCHES
     per_epoch = per_batch * math.ceil(len(train.classes) / batch)
     fit = max(1, min(most, int(minutes * 60 * 0.9 // per_epoch)))
