@@ -62,7 +62,8 @@ def main() -> None:
     plain_suits = MODELS / "suits.onnx"  # the full-precision suit reader, against the 8-bit one
     plain_boxes = MODELS / "boxes.onnx"  # the full-precision box refiner, against the 8-bit one
     # backend, finder, input size, image, upright (with the suit reader), box refiner, views[, reader[, suits[,
-    # tiles: a seat zone in tiles[, the box refiner's model]]]]
+    # tiles: a seat zone in tiles[, the box refiner's model[, as laid]]]]]; the box refiner's rows read as
+    # `guandan detect` does, each index also a quarter turn round (sideways) unless "as laid"
     runs = [("ov-int8", int8, 320, zone, True, False, 1),
             ("ov-int8", int8, 320, seat, True, False, 1),
             ("ov-int8", int8, 320, seat, True, False, 1, None, None, True),
@@ -70,6 +71,7 @@ def main() -> None:
             ("ov-int8", int8, 320, zone, False, False, 1),
             ("ov-int8", int8, 320, zone, False, False, 1, plain),
             ("ov-int8", int8, 320, zone, False, True, 1), ("ov-int8", int8, 320, zone, False, True, 4),
+            ("ov-int8", int8, 320, zone, False, True, 1, None, None, False, None, True),
             ("ov-int8", int8, 320, zone, False, True, 1, None, None, False, plain_boxes),
             ("openvino", MODELS / "finder_openvino_model", 320, zone, True, False, 1),
             ("openvino", MODELS / "finder_openvino_model", 320, zone, False, True, 1),
@@ -82,12 +84,12 @@ def main() -> None:
             ("ov-int8", int8_640, 640, photo, False, True, 1)]
     rows = []
     for name, path, size, image, upright, refine, views, *given in runs:
-        reader, suits, tiles, boxes = (given + [None, None, False, None])[:4]
+        reader, suits, tiles, boxes, as_laid = (given + [None, None, False, None, False])[:5]
         if not path.exists():
             print(f"{name:10} missing: {path}")
             continue
         detector = CardDetector(path, imgsz=size, boxes=(boxes or None) if refine else False, views=views,
-                                reader=reader, suits=suits)
+                                reader=reader, suits=suits, sideways=refine and not as_laid)
         whole = image.shape[0] > size  # a photo bigger than the input: searched at every scale
         zoned = image.shape[1] > size >= image.shape[0]  # a seat zone: one whole look, or tiles
 
@@ -104,6 +106,7 @@ def main() -> None:
                 else "  the finder's boxes") + (", the full-precision reader" if reader else "")
         what += ", the full-precision suit reader" if suits else ""
         what += ", the full-precision box refiner" if boxes else ""
+        what += ", read as laid (not sideways)" if as_laid else ""
         label = f"{name:10} {max(image.shape[:2]):>5} {views:>5}"
         rows.append((label, what, run, max(3, args.runs // 10) if whole else args.runs, []))
     # the rows take turns, one run each, so that a VM slowing down for a minute slows them all

@@ -317,7 +317,8 @@ def _detector(args: Namespace):
     try:
         boxes = False if args.finder_boxes else args.boxes
         return CardDetector(args.weights or default_weights(args.imgsz), imgsz=args.imgsz, conf=args.conf,
-                            reader=args.reader, boxes=boxes, views=args.views or default_views(args.imgsz))
+                            reader=args.reader, boxes=boxes, views=args.views or default_views(args.imgsz),
+                            sideways=not args.as_laid)
     except DetectorError as exc:
         raise VisionError(str(exc)) from None
 
@@ -794,6 +795,9 @@ def add_parsers(sub) -> None:
                             "and half turned, 1 as it is; each view takes one finder's time. Default: 4 at "
                             "--imgsz 320 (zones: about 2 more indices in 100 read right), 1 at larger sizes "
                             "(whole photos, where more views found more but scored no better; models/README.md)")
+        p.add_argument("--as-laid", action="store_true",
+                       help="read each index only as it lies and upside down, not also a quarter turn round "
+                            "(half the reader's time; for images whose cards all lie upright or upside down)")
         p.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
         p.add_argument("--json", action="store_true", help="JSON output")
         p.set_defaults(func=func)

@@ -187,18 +187,22 @@ def _model(load, given: str | Path | None, committed: Path | None):
 class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
                  reader: str | Path | None = None, suits: str | Path | None = None,
-                 boxes: str | Path | None | bool = None, views: int = 1) -> None:
+                 boxes: str | Path | None | bool = None, views: int = 1, sideways: bool = False) -> None:
         """``boxes``: the box refiner's model, or False for the finder's own boxes (the
         live loop, which needs cards, not tight boxes, saves its time); by default the
         committed one where present. ``views``: how many ways the finder looks at an image
         (``vision.turns.VIEWS``: 1 as it is, 2 with a half turn, 4 at each quarter turn),
-        each view costing one finder's time."""
+        each view costing one finder's time. ``sideways``: cards may lie any way round, so
+        each index is also read a quarter turn round where its neighbours read surer so
+        (``vision.reader.IndexReader.sideways``; twice the reader's time) — for photos and
+        any-angle zones; not where the cards lie upright (``detect(upright=True)``)."""
         path = Path(weights)
         if not path.exists():
             raise DetectorError(f"{weights}: no such model file")
         if views not in VIEWS:
             raise DetectorError(f"the finder looks 1, 2 or 4 ways, not {views}")
         self.quarters = VIEWS[views]
+        self.sideways = sideways
         self.path = path
         self.imgsz = imgsz
         self.conf = conf
@@ -282,7 +286,8 @@ class CardDetector:
         """The finder's ``found`` boxes (with its confidences) read: detections from ``floor``."""
         boxes = [box for box, _ in found]
         suits = self.suits.read(image, boxes) if upright and self.suits is not None else None
-        readings = self.reader.read(image, boxes, ranked=RUNNERS_UP + 1, suits=suits)
+        readings = self.reader.read(image, boxes, ranked=RUNNERS_UP + 1, suits=suits,
+                                    sideways=self.sideways and not upright)
         out = []
         for (box, f), ((cls, p), *rest) in zip(found, readings, strict=True):
             if cls == NOT_AN_INDEX or f * p < floor:

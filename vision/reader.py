@@ -36,6 +36,11 @@ KEY = "guandan"  # where an OpenVINO reader keeps what its ONNX metadata said (i
 READS = 2  # how many ways a patch is read unless the reader says otherwise (``reads_of``)
 NOT_AN_INDEX = len(ALL_CARDS)  # the reader's last class: something the finder mistook for an index
 CLASSES = len(ALL_CARDS) + 1
+#: how far, in index sides, the indices around one have a say in which way round it is read
+#: (``IndexReader.sideways``: the spread of a Gaussian weight). At 16 a zone's indices
+#: decide nearly as one, as its rows lie one way: on the held-out zones 2–4 more of 881 and
+#: 902 read right than at 8. In a whole-table photo the far seats weigh little
+NEIGHBOURHOOD = 16.0
 
 
 class ReaderError(ValueError):
@@ -210,15 +215,41 @@ class IndexReader:
         probs = softmax(run(self.request, np.concatenate([patches, patches[:, ::-1, ::-1]])))
         return (probs[:len(patches)] + probs[len(patches):]) / 2
 
+    def sideways(self, patches: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Probabilities (N×CLASSES) of N patches cut around ``boxes`` (N×4 pixels), each
+        read the way round it lies: as cut (and half turned) or a quarter turn round.
+
+        The reader learnt indices mostly upright or upside down, as players lay them; one
+        lying sideways — a side seat's cards in a photo of the whole table — it read much
+        worse (held-out zones turned a quarter: 318 legible indices read right against 362
+        as they lay; ``models/README.md``, twenty-seventh session). So each patch is also
+        read a quarter turn round (and three quarters), and read that way where its
+        neighbourhood reads surer so: the surest card's probability either way, summed over
+        the indices weighted by how near they lie (a Gaussian of ``NEIGHBOURHOOD`` times
+        the median index side). One index alone is a poor
+        judge of which way round it lies — a sideways 6 can be read as a confident 9 —
+        but the cards of one row lie one way."""
+        upright = self.probabilities(patches)
+        turned = self.probabilities(np.ascontiguousarray(np.rot90(patches, 1, axes=(1, 2))))
+        gain = turned[:, :NOT_AN_INDEX].max(axis=1) - upright[:, :NOT_AN_INDEX].max(axis=1)
+        centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+        reach = NEIGHBOURHOOD * float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+        apart = ((centres[:, None] - centres[None]) ** 2).sum(axis=2)
+        turn = np.exp(-apart / (2 * max(reach, 1.0) ** 2)) @ gain > 0
+        return np.where(turn[:, None], turned, upright)
+
     def read(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]], ranked: int = 1,
-             suits: np.ndarray | None = None) -> list[list[tuple[int, float]]]:
+             suits: np.ndarray | None = None, sideways: bool = False) -> list[list[tuple[int, float]]]:
         """For each box its ``ranked`` likeliest classes, likeliest first, as (class,
         probability); class ``NOT_AN_INDEX`` for no index. The runners-up matter when the
         likeliest is impossible, such as a third copy of a card (``vision.deck``). ``suits``:
-        the suit reader's N×4 opinion of the same boxes, folded in (``vision.suit_reader``)."""
+        the suit reader's N×4 opinion of the same boxes, folded in (``vision.suit_reader``).
+        ``sideways``: the cards may lie any way round, so read each index also a quarter
+        turn round where its neighbours read surer so (``sideways``)."""
         if not boxes:
             return []
-        probs = self.probabilities(np.stack([patch(image, b, pad=self.pad) for b in boxes]))
+        patches = np.stack([patch(image, b, pad=self.pad) for b in boxes])
+        probs = self.sideways(patches, np.asarray(boxes, np.float64)) if sideways else self.probabilities(patches)
         if suits is not None:
             from vision.suit_reader import with_suits
 

@@ -91,3 +91,25 @@ def test_train_reader_refuses_a_teacher_it_cannot_learn_from_before_cutting_patc
     done = guandan("train-reader", "--data", str(data), "--start", "models/reader.pt", "--strided",
                    "--out", str(tmp_path / "r.onnx"))
     assert done.returncode == 2 and "first stage is chosen" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_detect_reads_cards_lying_sideways_unless_told_they_lie_as_laid(tmp_path):
+    """A zone turned a quarter turn: by default each index is also read a quarter turn round
+    where its zone reads surer so, and more of its labelled cards are named than with
+    --as-laid, which reads indices only as they lie and upside down."""
+    import cv2
+    import numpy as np
+
+    source = sorted((SAMPLES / "images").glob("*.jpg"))[1]  # a busy zone: 25 labelled indices
+    turned = tmp_path / "turned.jpg"
+    cv2.imwrite(str(turned), np.ascontiguousarray(np.rot90(cv2.imread(str(source)))),
+                [cv2.IMWRITE_JPEG_QUALITY, 100])
+    labelled = sorted(ALL_CARDS[int(line.split()[0])]
+                      for line in (SAMPLES / "labels" / f"{source.stem}.txt").read_text().splitlines() if line.strip())
+    named = {}
+    for more in ((), ("--as-laid",)):
+        done = guandan("detect", str(turned), "--json", "--imgsz", "320", *more)
+        assert done.returncode == 0, done.stderr
+        cards = [d["card"] for d in json.loads(done.stdout)["detections"]]
+        named[more] = sum(min(cards.count(c), labelled.count(c)) for c in set(labelled))
+    assert named[()] > named[("--as-laid",)]

@@ -74,6 +74,8 @@ def test_every_image_has_a_sidecar_with_its_sharpness_and_each_labels_visibility
         # each label's printed rank and suit sign heights (cm), the sign no taller than the rank
         assert len(meta["rank_cm"]) == len(meta["suit_cm"]) == len(labels)
         assert all(0.15 <= suit <= rank <= 3.0 for rank, suit in zip(meta["rank_cm"], meta["suit_cm"], strict=True))
+        # and how far each index is turned from upright, in (-180, 180]
+        assert len(meta["turn_deg"]) == len(labels) and all(-180 < t <= 180 for t in meta["turn_deg"])
         # sharp px/cm never exceeds what the camera itself sampled
         assert 0 < meta["sharp_px_per_cm"] <= meta["px_per_cm"] * meta["camera_scale"] + 0.02
 

@@ -167,3 +167,41 @@ def test_save_sample_zones():
     held = styles(8, 4, "heldout")
     big = render_scene(31, held[:2], SceneConfig.from_dict({"size": 640, "rows": [2, 5]}))
     assert cv2.imwrite(str(ARTIFACTS / "synth-zone-640-heldout.png"), draw_labels(big.image, big.labels, 1))
+
+
+def _index_upright(canvas: np.ndarray, box, turn_deg: float, side: float) -> np.ndarray:
+    """The index in ``box`` cut turned back by ``turn_deg``, in a patch ``side`` pixels wide."""
+    from vision.reader import patch
+
+    scale = side / max(box[2] - box[0], box[3] - box[1])
+    return patch(canvas.astype(np.uint8), box, angle=turn_deg, scale=scale, pad=0.3).astype(np.float64).mean(axis=2)
+
+
+@pytest.mark.parametrize("angle", [0.0, 35.0, -120.0, 90.0])
+def test_a_labels_turn_is_how_far_its_index_is_turned_from_upright(angle: float):
+    """A card laid at ``angle`` (degrees clockwise as seen): its top-left index is turned by
+    that much and its bottom-right one, printed upside down, half a turn more; cut turned
+    back by its ``turn_deg`` each index looks like the upright card's top-left index."""
+    style = DECKS[1]
+    img = card_image("S8", style, 12.0)
+    h, w = img.alpha.shape[:2]
+
+    def laid(deg: float) -> tuple[np.ndarray, list]:
+        canvas = np.full((240, 240, 3), (40, 110, 40), np.float32)
+        ids = np.zeros((240, 240), np.uint16)
+        m = rotation(deg, 1.0, (w / 2, h / 2), (120, 120))
+        paste_affine(canvas, ids, img.bgr, img.alpha, m, 1)
+        return canvas, scene_labels(ids, [Placed(1, "S8", m, img.boxes)])
+
+    canvas, labels = laid(angle)
+    turns = {lab.corner: lab.turn_deg for lab in labels}
+    assert turns[0] == pytest.approx(angle, abs=1e-3)
+    assert abs((turns[1] - turns[0]) % 360 - 180) < 1e-3
+    upright_canvas, upright = laid(0.0)
+    side = max(upright[0].box[2] - upright[0].box[0], upright[0].box[3] - upright[0].box[1])
+    reference = _index_upright(upright_canvas, upright[0].box, 0.0, side)
+    for lab in labels:
+        back = _index_upright(canvas, lab.box, lab.turn_deg, side)
+        wrong = _index_upright(canvas, lab.box, lab.turn_deg + 90.0, side)
+        same = np.corrcoef(back.ravel(), reference.ravel())[0, 1]
+        assert same > 0.6 and same > np.corrcoef(wrong.ravel(), reference.ravel())[0, 1] + 0.2

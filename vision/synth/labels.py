@@ -36,8 +36,11 @@ class Placed:
 
 @dataclass(frozen=True)
 class Label:
-    """One visible corner index: class id, pixel box in the scene, its visible fraction and
-    its card's printed mark heights (``Placed.marks_cm``)."""
+    """One visible corner index: class id, pixel box in the scene, its visible fraction, its
+    card's printed mark heights (``Placed.marks_cm``) and how far the index is turned from
+    upright in the scene (degrees clockwise as the image is seen, in (−180, 180]): the box
+    is the upright box around a turned rectangle, and how turned tells how much of the box
+    is ink."""
 
     cls: int
     box: Box
@@ -45,6 +48,7 @@ class Label:
     ident: int
     corner: int
     marks_cm: tuple[float, float] | None = None
+    turn_deg: float = 0.0
 
     def yolo(self, width: int, height: int) -> str:
         x0, y0, x1, y1 = self.box
@@ -77,6 +81,16 @@ def visible_fraction(ids: np.ndarray, ident: int, poly: np.ndarray) -> float:
     return seen / total
 
 
+def turn_of(m: np.ndarray, corner: int) -> float:
+    """How far corner index ``corner`` (0 top-left, 1 bottom-right, 2 top-right, 3
+    bottom-left: ``vision.synth.faces.corners_of``'s order) of a card placed by ``m`` is
+    turned from upright: degrees clockwise as the image is seen (its y axis points down),
+    in (−180, 180]. The bottom corners' indices are printed upside down."""
+    m = np.asarray(m, np.float64)
+    deg = float(np.degrees(np.arctan2(m[1, 0], m[0, 0]))) + (180.0 if corner in (1, 3) else 0.0)
+    return round(-((-deg + 180.0) % 360.0 - 180.0), 3) + 0.0  # never -0.0
+
+
 def scene_labels(ids: np.ndarray, placed: list[Placed], min_visible: float = 0.6, min_px: float = 2.0) -> list[Label]:
     """Every corner index that is at least ``min_visible`` unoccluded, in placement order."""
     H, W = ids.shape
@@ -91,7 +105,7 @@ def scene_labels(ids: np.ndarray, placed: list[Placed], min_visible: float = 0.6
             x1, y1 = min(float(W), float(poly[:, 0].max())), min(float(H), float(poly[:, 1].max()))
             if x1 - x0 < min_px or y1 - y0 < min_px:
                 continue
-            out.append(Label(CLASS_OF[p.card], (x0, y0, x1, y1), frac, p.ident, k, p.marks_cm))
+            out.append(Label(CLASS_OF[p.card], (x0, y0, x1, y1), frac, p.ident, k, p.marks_cm, turn_of(p.m, k)))
     return out
 
 
