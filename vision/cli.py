@@ -405,7 +405,7 @@ def _band(lo: float, hi: float | None) -> str:
 
 
 def cmd_eval(args: Namespace) -> None:
-    from vision.evaluate import LEGIBLE, by_index_size, by_sharpness, by_suit_size, run_detector, split_images
+    from vision.evaluate import LEGIBLE, by_index_size, by_sharpness, by_suit_size, by_turn, run_detector, split_images
 
     data = Path(args.data)
     if not data.exists():
@@ -421,6 +421,7 @@ def cmd_eval(args: Namespace) -> None:
         report["by_sharpness"] = by_sharpness(results, args.conf)
         report["by_index_size"] = by_index_size(results, args.conf)
         report["by_suit_size"] = by_suit_size(results, args.conf)
+        report["by_turn"] = by_turn(results, args.conf)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return
@@ -445,6 +446,14 @@ def cmd_eval(args: Namespace) -> None:
                       f"{row['accuracy']:.2%}  ({row['wrong']} wrong, {row['missed']} missed)")
         else:
             print("(sidecars without suit_cm: rebuild the dataset for the table by suit sign size)")
+        if any(row["labelled"] for row in report["by_turn"]):
+            print("legible indices read right, by how far the index lies off square (degrees off the nearest "
+                  "quarter turn):")
+            for row in report["by_turn"]:
+                print(f"  {_band(*row['degrees']):>7}: {row['correct']:5d}/{row['labelled']:<5d} "
+                      f"{row['accuracy']:.2%}  ({row['wrong']} wrong, {row['missed']} missed)")
+        else:
+            print("(sidecars without turn_deg: rebuild the dataset for the table by the indices' turn)")
     else:
         print("(no sidecars in this dataset: rebuild it with 'guandan dataset build' for the legible figures)")
 

@@ -319,10 +319,11 @@ def sharp_suit_signs(result: ImageResult) -> np.ndarray | None:
     return np.asarray(meta["suit_cm"], float) * meta["sharp_px_per_cm"]
 
 
-def _by_size(results: list[ImageResult], conf: float, min_visible: float, size, bands, measure: str) -> list[dict]:
-    """Fully visible indices read right, band by band of ``size(result)`` (per label; images
-    it gives None for are left out)."""
-    visible = Legibility(min_sharp=0.0, min_visible=min_visible)
+def _by_size(results: list[ImageResult], conf: float, min_visible: float, size, bands, measure: str,
+             min_sharp: float = 0.0) -> list[dict]:
+    """Fully visible indices (in images of at least ``min_sharp`` sharp px/cm) read right,
+    band by band of ``size(result)`` (per label; images it gives None for are left out)."""
+    visible = Legibility(min_sharp=min_sharp, min_visible=min_visible)
     sized = [(r, visible.mask(r.meta, len(r.truth)), size(r)) for r in results]
     sized = [(r, v, s) for r, v, s in sized if s is not None]
     rows = []
@@ -348,3 +349,28 @@ def by_suit_size(results: list[ImageResult], conf: float, min_visible: float = L
     pixels (``sharp_suit_signs``): the camera requirement for a given deck, since most
     misreadings left are suits (a spade for a club)."""
     return _by_size(results, conf, min_visible, sharp_suit_signs, SUIT_BANDS, "sharp_px")
+
+
+#: bands of the accuracy-by-turn table: how many degrees an index lies off the nearest quarter turn
+TURN_BANDS = ((0, 5), (5, 15), (15, 30), (30, float("inf")))
+
+
+def off_square(result: ImageResult) -> np.ndarray | None:
+    """Each label's index's angle off the nearest quarter turn, 0–45 degrees (its sidecar's
+    ``turn_deg``): the reader reads indices lying square to the image — upright, sideways
+    or upside down — far better than ones lying at a slant (``models/README.md``,
+    twenty-seventh session). None without a sidecar that says it."""
+    meta = result.meta
+    if meta is None or "turn_deg" not in meta:
+        return None
+    turn = np.asarray(meta["turn_deg"], float)
+    return np.abs((turn + 45.0) % 90.0 - 45.0)
+
+
+def by_turn(results: list[ImageResult], conf: float, legibility: Legibility = LEGIBLE) -> list[dict]:
+    """Legible indices read right, band by band of how far they lie off square
+    (``off_square``): what a camera looking at cards laid any way round may expect. Legible,
+    not merely fully visible as the other bands count: a turn says nothing of sharpness,
+    and the many blurred indices of every band would hide its effect."""
+    return _by_size(results, conf, legibility.min_visible, off_square, TURN_BANDS, "degrees",
+                    min_sharp=legibility.min_sharp)

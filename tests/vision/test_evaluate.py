@@ -11,6 +11,7 @@ from vision.evaluate import (
     by_index_size,
     by_sharpness,
     by_suit_size,
+    by_turn,
     card_level,
     classify_confusion,
     map_scores,
@@ -121,3 +122,21 @@ def test_accuracy_by_suit_sign_bands_each_label_by_its_printed_sign_and_the_shar
     older = ImageResult(result.truth, result.truth_boxes, result.detections,
                         {"px_per_cm": 12.0, "sharp_px_per_cm": 10.0, "visible": [1.0, 1.0, 1.0]})
     assert sum(r["labelled"] for r in by_suit_size([older], conf=0.25)) == 0
+
+
+def test_accuracy_by_turn_bands_each_label_by_how_far_it_lies_off_square():
+    a, b, c = (10, 10, 20, 22), (60, 10, 80, 50), (100, 10, 120, 50)
+    # upright, sideways-and-a-bit (turned 97°: 7° off square) and at a slant (-140°: 40° off)
+    result = ImageResult(["C5", "S3", "DK"], np.array([a, b, c], float),
+                         [Detection("C5", 0.9, a), Detection("S5", 0.8, b)],
+                         {"px_per_cm": 12.0, "sharp_px_per_cm": 10.0, "visible": [1.0, 1.0, 1.0],
+                          "turn_deg": [0.0, 97.0, -140.0]})
+    rows = {tuple(r["degrees"]): r for r in by_turn([result], conf=0.25)}
+    assert (rows[(0, 5)]["labelled"], rows[(0, 5)]["correct"]) == (1, 1)
+    assert (rows[(5, 15)]["labelled"], rows[(5, 15)]["wrong"]) == (1, 1)
+    assert (rows[(30, None)]["labelled"], rows[(30, None)]["missed"]) == (1, 1)
+    assert rows[(15, 30)]["labelled"] == 0
+    # sidecars written before the turns were recorded put nothing in the table
+    older = ImageResult(result.truth, result.truth_boxes, result.detections,
+                        {"px_per_cm": 12.0, "sharp_px_per_cm": 10.0, "visible": [1.0, 1.0, 1.0]})
+    assert sum(r["labelled"] for r in by_turn([older], conf=0.25)) == 0
