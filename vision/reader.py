@@ -39,7 +39,8 @@ CLASSES = len(ALL_CARDS) + 1
 #: how far, in index sides, the indices around one have a say in which way round it is read
 #: (``IndexReader.sideways``: the spread of a Gaussian weight). At 16 a zone's indices
 #: decide nearly as one, as its rows lie one way: on the held-out zones 2–4 more of 881 and
-#: 902 read right than at 8. In a whole-table photo the far seats weigh little
+#: 902 read right than at 8. In a whole-table photo the other seats have a say too, the
+#: less the further they lie
 NEIGHBOURHOOD = 16.0
 
 
@@ -226,9 +227,8 @@ class IndexReader:
         read a quarter turn round (and three quarters), and read that way where its
         neighbourhood reads surer so: the surest card's probability either way, summed over
         the indices weighted by how near they lie (a Gaussian of ``NEIGHBOURHOOD`` times
-        the median index side). One index alone is a poor
-        judge of which way round it lies — a sideways 6 can be read as a confident 9 —
-        but the cards of one row lie one way."""
+        the median index side). One index alone is a poor judge of which way round it lies
+        — a sideways 6 can be read as a confident 9 — but the cards of one row lie one way."""
         upright = self.probabilities(patches)
         turned = self.probabilities(np.ascontiguousarray(np.rot90(patches, 1, axes=(1, 2))))
         gain = turned[:, :NOT_AN_INDEX].max(axis=1) - upright[:, :NOT_AN_INDEX].max(axis=1)
