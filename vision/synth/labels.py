@@ -57,10 +57,17 @@ class Label:
 
 
 def index_polygon(m: np.ndarray, box: Box) -> np.ndarray:
-    """The four corners of a card-pixel box mapped into the scene (4×2)."""
+    """The four corners of a card-pixel box mapped into the scene (4×2).
+
+    Both boxes are in edge coordinates (pixel i spans [i, i + 1), as labels and detectors
+    count), while ``m`` maps pixel centres, as ``cv2.warpAffine`` paints the card: so the
+    corners are taken to centre coordinates (−0.5), mapped, and brought back (+0.5). Mapped
+    as they were until 2026-12-04, labels lay up to about 0.9 pixel off the ink, the more
+    the more the card was turned (models/README.md, twenty-seventh session)."""
     x0, y0, x1, y1 = box
     pts = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], np.float64)
-    return pts @ np.asarray(m, np.float64).T
+    pts[:, :2] -= 0.5
+    return pts @ np.asarray(m, np.float64).T + 0.5
 
 
 def visible_fraction(ids: np.ndarray, ident: int, poly: np.ndarray) -> float:
@@ -69,7 +76,8 @@ def visible_fraction(ids: np.ndarray, ident: int, poly: np.ndarray) -> float:
     x0, y0 = np.floor(poly.min(axis=0)).astype(int)
     x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + 1
     local = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(local, [np.round((poly - (x0, y0)) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+    # the polygon is in edge coordinates, fillPoly's in pixel centres
+    cv2.fillPoly(local, [np.round((poly - 0.5 - (x0, y0)) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
     total = int(local.sum())
     if total == 0:
         return 0.0
