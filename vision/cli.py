@@ -404,6 +404,13 @@ def _band(lo: float, hi: float | None) -> str:
     return f"{lo:g}-{hi:g}" if hi is not None else f">={lo:g}"
 
 
+def _print_bands(rows: list[dict], measure: str) -> None:
+    """One by-band table of ``eval-detector``: each band (``measure``), read right of labelled, wrong, missed."""
+    for row in rows:
+        print(f"  {_band(*row[measure]):>7}: {row['correct']:5d}/{row['labelled']:<5d} {row['accuracy']:.2%}  "
+              f"({row['wrong']} wrong, {row['missed']} missed)")
+
+
 def cmd_eval(args: Namespace) -> None:
     from vision.evaluate import LEGIBLE, by_index_size, by_sharpness, by_suit_size, by_turn, run_detector, split_images
 
@@ -436,22 +443,16 @@ def cmd_eval(args: Namespace) -> None:
                   f"{row['accuracy']:.2%}")
         print("fully visible indices read right, by the index's longer side in sharp pixels (pixels that carry "
               "detail):")
-        for row in report["by_index_size"]:
-            print(f"  {_band(*row['sharp_px']):>7}: {row['correct']:5d}/{row['labelled']:<5d} {row['accuracy']:.2%}  "
-                  f"({row['wrong']} wrong, {row['missed']} missed)")
+        _print_bands(report["by_index_size"], "sharp_px")
         if any(row["labelled"] for row in report["by_suit_size"]):
             print("fully visible indices read right, by the suit sign's height in sharp pixels:")
-            for row in report["by_suit_size"]:
-                print(f"  {_band(*row['sharp_px']):>7}: {row['correct']:5d}/{row['labelled']:<5d} "
-                      f"{row['accuracy']:.2%}  ({row['wrong']} wrong, {row['missed']} missed)")
+            _print_bands(report["by_suit_size"], "sharp_px")
         else:
             print("(sidecars without suit_cm: rebuild the dataset for the table by suit sign size)")
         if any(row["labelled"] for row in report["by_turn"]):
             print("legible indices read right, by how far the index lies off square (degrees off the nearest "
                   "quarter turn):")
-            for row in report["by_turn"]:
-                print(f"  {_band(*row['degrees']):>7}: {row['correct']:5d}/{row['labelled']:<5d} "
-                      f"{row['accuracy']:.2%}  ({row['wrong']} wrong, {row['missed']} missed)")
+            _print_bands(report["by_turn"], "degrees")
         else:
             print("(sidecars without turn_deg: rebuild the dataset for the table by the indices' turn)")
     else:

@@ -319,12 +319,10 @@ def sharp_suit_signs(result: ImageResult) -> np.ndarray | None:
     return np.asarray(meta["suit_cm"], float) * meta["sharp_px_per_cm"]
 
 
-def _by_size(results: list[ImageResult], conf: float, min_visible: float, size, bands, measure: str,
-             min_sharp: float = 0.0) -> list[dict]:
-    """Fully visible indices (in images of at least ``min_sharp`` sharp px/cm) read right,
-    band by band of ``size(result)`` (per label; images it gives None for are left out)."""
-    visible = Legibility(min_sharp=min_sharp, min_visible=min_visible)
-    sized = [(r, visible.mask(r.meta, len(r.truth)), size(r)) for r in results]
+def _by_size(results: list[ImageResult], conf: float, counted: Legibility, size, bands, measure: str) -> list[dict]:
+    """The indices ``counted`` keeps read right, band by band of ``size(result)`` (per label;
+    images it gives None for are left out)."""
+    sized = [(r, counted.mask(r.meta, len(r.truth)), size(r)) for r in results]
     sized = [(r, v, s) for r, v, s in sized if s is not None]
     rows = []
     for lo, hi in bands:
@@ -337,7 +335,8 @@ def by_index_size(results: list[ImageResult], conf: float, min_visible: float = 
     """Fully visible indices read right, band by band of their size in sharp pixels
     (``sharp_sides``): a deck's index size and a camera's resolution in one number, so
     the table says how big an index must look for the accuracy wanted, whatever the deck."""
-    return _by_size(results, conf, min_visible, sharp_sides, SIZE_BANDS, "sharp_px")
+    return _by_size(results, conf, Legibility(min_sharp=0.0, min_visible=min_visible), sharp_sides, SIZE_BANDS,
+                    "sharp_px")
 
 
 #: bands of the accuracy-by-suit-sign table: the sign's height in sharp pixels
@@ -348,7 +347,8 @@ def by_suit_size(results: list[ImageResult], conf: float, min_visible: float = L
     """Fully visible indices read right, band by band of their suit sign's height in sharp
     pixels (``sharp_suit_signs``): the camera requirement for a given deck, since most
     misreadings left are suits (a spade for a club)."""
-    return _by_size(results, conf, min_visible, sharp_suit_signs, SUIT_BANDS, "sharp_px")
+    return _by_size(results, conf, Legibility(min_sharp=0.0, min_visible=min_visible), sharp_suit_signs,
+                    SUIT_BANDS, "sharp_px")
 
 
 #: bands of the accuracy-by-turn table: how many degrees an index lies off the nearest quarter turn
@@ -372,5 +372,4 @@ def by_turn(results: list[ImageResult], conf: float, legibility: Legibility = LE
     (``off_square``): what a camera looking at cards laid any way round may expect. Legible,
     not merely fully visible as the other bands count: a turn says nothing of sharpness,
     and the many blurred indices of every band would hide its effect."""
-    return _by_size(results, conf, legibility.min_visible, off_square, TURN_BANDS, "degrees",
-                    min_sharp=legibility.min_sharp)
+    return _by_size(results, conf, legibility, off_square, TURN_BANDS, "degrees")

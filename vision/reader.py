@@ -229,8 +229,8 @@ class IndexReader:
         the indices weighted by how near they lie (a Gaussian of ``NEIGHBOURHOOD`` times
         the median index side). One index alone is a poor judge of which way round it lies
         — a sideways 6 can be read as a confident 9 — but the cards of one row lie one way."""
-        upright = self.probabilities(patches)
-        turned = self.probabilities(np.ascontiguousarray(np.rot90(patches, 1, axes=(1, 2))))
+        both = self.probabilities(np.concatenate([patches, np.rot90(patches, 1, axes=(1, 2))]))
+        upright, turned = both[:len(patches)], both[len(patches):]  # one batch through the network
         gain = turned[:, :NOT_AN_INDEX].max(axis=1) - upright[:, :NOT_AN_INDEX].max(axis=1)
         centres = (boxes[:, :2] + boxes[:, 2:]) / 2
         reach = NEIGHBOURHOOD * float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
