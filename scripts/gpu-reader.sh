@@ -18,25 +18,7 @@
 # Environment: DEVICE (default cuda), WIDTHS (default "16 32 128 192"), LR (default 0.002),
 # BATCH (default 512), WORK (rendered data, default /tmp/gpu-reader), PYTHON (default python3).
 set -euo pipefail
-if [ $# -lt 3 ]; then
-  echo "usage: scripts/gpu-reader.sh OUT MINUTES RECIPE..." >&2
-  exit 2
-fi
-out=$1 minutes=$2
-shift 2
-began=$(date +%s)
-work=${WORK:-/tmp/gpu-reader}
-cores=$(nproc)
-python=${PYTHON:-python3}
-mkdir -p "$out" "$work"
-sets=()
-for recipe in "$@"; do
-  name=$(basename "$recipe" .yaml)
-  start=$(date +%s)
-  "$python" -m vision dataset build "$recipe" --out "$work/$name" --workers "$cores" --quiet
-  echo "$name rendered in $(( $(date +%s) - start )) s on $cores cores"
-  sets+=("$work/$name/data.yaml")
-done
+. "$(dirname "$0")/gpu-common.sh" "$@"
 # what is left of the budget, less a minute for cutting the patches and writing the reader
 left=$("$python" -c "print(max(0.5, $minutes - ($(date +%s) - $began) / 60 - 1))")
 echo "training for $left minutes"

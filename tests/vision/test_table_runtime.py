@@ -610,51 +610,70 @@ def test_a_stored_event_the_live_match_cannot_take_is_told_and_its_seq_left_alon
 
 
 def test_a_card_the_reader_cannot_name_is_taken_from_its_marks_and_the_cards_not_yet_out(detector):
-    """Game 106's deck: its 大王's corner is a strip of ornaments the reader takes for no
-    index, so South's zone holding it looks covered. Lying there on South's turn, with both
-    小王 already out, its marks make it the 大王: recorded as South's play, and the referee
-    is asked to check it. Not on South's turn, or with no joker left to be, it is left."""
+    """A still zone whose looks read nothing, yet is not bare, is covered; on its seat's turn
+    the runtime asks ``vision.unread`` whether its marks name a card the hand has not seen
+    twice, lays that card there for the tracker to commit as any play, and asks the referee to
+    check it. Not on the seat's turn, or with no such card left to be, it is left.
+
+    The scene: game 115's 小王 seen by a 720p camera, which no single look names
+    (``tests/vision/test_unread.py``). Since the twenty-eighth session's finder the runtime's
+    pooled looks, from a lower floor, read it, and of the rendered decks' jokers (games
+    100–160, 720p and 1080p, every seat) none is read by no look at all any more — game 106's
+    大王 at 1080p was, and took this path through the whole frame loop — so the zone is handed
+    over as the frame loop hands a covered one over: its three still looks, which read nothing."""
     from engine.events import Deal, Header, Pass
+    from scorer.table_runtime import LOOKS
+    from vision.calibration import Calibration, rectify_zone
     from vision.render_game import Renderer, TableState
+    from vision.tracker import Settled, thumbnail
 
     profile = profiles.load("jiangsu")
 
     def record_until(plays: list[tuple[str, tuple[str, ...]]]) -> list:
-        events = [Header(seq=0, t=0.0, profile="jiangsu", table="106"), Deal(seq=1, t=0.0, leader="N")]
+        events = [Header(seq=0, t=0.0, profile="jiangsu", table="115"), Deal(seq=1, t=0.0, leader="N")]
         for seat, cards in plays:
             seq = len(events)
             events.append(PlayCards(seq=seq, t=seq, seat=seat, cards=cards) if cards
                           else Pass(seq=seq, t=seq, seat=seat))
         return events
 
-    both_out = [("N", ("SB",)), ("W", ()), ("S", ()), ("E", ()), ("N", ("S3",)), ("W", ("SB",)),
+    both_out = [("N", ("HR",)), ("W", ()), ("S", ()), ("E", ()), ("N", ("S3",)), ("W", ("HR",)),
                 ("S", ()), ("E", ()), ("N", ()), ("W", ("D4",))]  # South's turn, on West's 4
-    renderer = Renderer(106, (1920, 1080))
-    empty = renderer.camera(renderer.view(renderer.table(TableState())))
-    image = renderer.camera(renderer.view(renderer.table(TableState(rows={"S": ["HR"], "E": [], "W": [], "N": []}))))
+    renderer = Renderer(115, (1280, 720))
+    image = renderer.camera(renderer.view(renderer.table(TableState(rows={"S": ["SB"], "E": [], "W": [], "N": []}))))
+    drawn = rectify_zone(image, Calibration.from_image(image), "S")
 
-    def watch(stored: list, seconds: float = 2.5) -> tuple[list, list[Alert]]:
+    def covered(stored: list) -> tuple[TableRuntime, list[Alert], bool, int]:
+        """South's zone covered, as the frame loop finds it: whether the runtime named a card,
+        and how many events the record held before."""
         alerts: list[Alert] = []
         rt = TableRuntime(detector, profile, alert=alerts.append, resume=stored)
-        made = []
-        for n in range(int((seconds + 0.5) * 10)):  # the zone seen empty first, then the card laid
-            made += rt.process(Frame(empty if n < 5 else image, 100.0 + n / 10, n))
-        return made, alerts
+        before = len(rt.events)
+        zone = rt.zones["S"]
+        zone.looks, zone.read_thumb = [[] for _ in range(LOOKS)], thumbnail(drawn)
+        named = rt._unread("S", zone, lambda: drawn)
+        assert not rt._unread("S", zone, lambda: drawn)  # each still look is searched once
+        return rt, alerts, named, before
 
-    made, alerts = watch(record_until(both_out))
-    plays = [e for e in made if isinstance(e, PlayCards)]
-    assert [(e.seat, e.cards) for e in plays] == [("S", ("HR",))] and plays[0].confidence < 0.25
-    notes = [e for e in made if e.type == "camera_note"]
-    assert [(e.code, e.seat) for e in notes] == [("unread_card", "S")]
-    assert any("南家：出牌区有一张认不出的牌" in a and "大王" in a for a in said(alerts, "zh"))
-    assert any("seat S: a card lies in the play zone that the camera cannot read" in a and "big joker" in a
+    rt, alerts, named, before = covered(record_until(both_out))
+    assert named and rt.zones["S"].laid.cards == ("SB",)
+    for n in range(40):  # the frame loop goes on: the laid card settles and is committed
+        for change in rt.zones["S"].tracker.update(100.0 + n / 10, rt.zones["S"].laid, False):
+            if isinstance(change, Settled) and change.new:
+                rt._commit("S")
+    made = rt.events[before:]
+    assert [(e.seat, e.cards) for e in made if isinstance(e, PlayCards)] == [("S", ("SB",))]
+    assert [(e.code, e.seat) for e in made if e.type == "camera_note"] == [("unread_card", "S")]
+    assert any("南家：出牌区有一张认不出的牌" in a and "小王" in a for a in said(alerts, "zh"))
+    assert any("seat S: a card lies in the play zone that the camera cannot read" in a and "small joker" in a
                for a in said(alerts))
-    # both 大王 out as well: no card the marks could be is left, and nothing is recorded
-    made, _ = watch(record_until(both_out[:9] + [("W", ("HR",)), ("S", ()), ("E", ()), ("N", ()), ("W", ("HR",))]))
-    assert not [e for e in made if isinstance(e, PlayCards)]
+    # both 小王 out as well: no card the marks could be is left, and nothing is laid
+    rt, _, named, _ = covered(record_until(both_out[:9] + [("W", ("SB",)), ("S", ()), ("E", ()), ("N", ()),
+                                                        ("W", ("SB",))]))
+    assert not named and rt.zones["S"].laid.cards == ()
     # not South's turn (East's, after West's lead and South's pass): left for the referee
-    made, _ = watch(record_until(both_out + [("S", ())]))
-    assert not [e for e in made if isinstance(e, PlayCards)]
+    rt, _, named, _ = covered(record_until(both_out + [("S", ())]))
+    assert not named and rt.zones["S"].laid.cards == ()
 
 
 def test_a_4k_cameras_zones_are_read_drawn_finer_and_shrunk_not_aliased(detector):
