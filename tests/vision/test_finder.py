@@ -12,10 +12,10 @@ photo and a confidence by a few hundredths, and two overlapping candidates may c
 NMS the other way round. So every box either is sure of (from ``SURE``) must be the other's
 too, overlapping it by 0.8 IoU (seen: 0.895), its confidence within 0.06 (seen: 0.031, and
 0.055 with the 640 finder in 8 bits of the twenty-eighth session; the channels in the wrong
-order would be 0.13 and more apart), except at most one box a model
-that NMS kept on one side and dropped on the other: a surer box overlaps it by 0.4–0.5 IoU,
-just under the threshold, so a pixel's rounding decides it (seen once, with the finder of the
-twenty-eighth session: 0.48); the held-out figures are the same
+order would be 0.13 and more apart), except at most one box per model that one side's NMS
+kept and the other's dropped: a surer box overlaps it by 0.4–0.5 IoU, just under the
+threshold, so a pixel's rounding decides it (seen once, with the finder of the twenty-eighth
+session: 0.48); the held-out figures are the same
 to within two indices (``docs/benchmarks.md``, twenty-third session). The free-shape twins
 (``whole/``) are compared with ultralytics running them on a whole seat zone, padded, and
 with the tiles they replace in the live loop.

@@ -25,10 +25,11 @@ def south_zone(cards: list[str]):
 
 
 def test_the_decks_small_joker_is_no_index_to_the_reader_but_its_marks_name_it(detector):
-    """Game 115's 小王 at 720p: the reader reads nothing there (game 106's 大王 at 1080p was
-    the case until the twenty-eighth session's finder read it outright)."""
+    """Game 115's 小王 at 720p: one look at the working threshold reads nothing there (the
+    runtime's pooled looks, from a lower floor, do read it; game 106's 大王 at 1080p was read by
+    no look at all until the twenty-eighth session's finder read it outright)."""
     zone = south_zone(["SB"])
-    assert not [d for d in detector.detect(zone) if d.card == "SB"]  # what the runtime reads: nothing
+    assert not [d for d in detector.detect(zone) if d.card == "SB"]  # one look at 0.25: nothing
     card = unread_card(detector, zone, ruled_out=["HR"])
     assert card is not None and card.card == "SB"
     assert all(conf < card.conf / 10 for _, conf in card.others)  # no other card comes near
