@@ -58,7 +58,7 @@ done
 status=0
 wait "$trainer" || status=$?
 keep
-tail -n 25 "$out/train.log" | tr '\r' '\n' | tail -n 25
+tr '\r' '\n' <"$out/train.log" | tail -n 25
 [ -f "$out/results.csv" ] && cat "$out/results.csv"
 echo "finished in $(( $(date +%s) - began )) s"
 exit "$status"

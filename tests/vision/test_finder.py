@@ -67,18 +67,27 @@ def test_the_direct_finder_gives_ultralytics_boxes(folder: str, size: int):
             ours, our_conf = finder.find(image, 0.05, 0.5)
             theirs, their_conf = ultralytics_find(MODELS / folder, image, size, 0.05)
             assert abs(len(ours) - len(theirs)) <= 2  # a box scored at the floor may fall either side
-            for a, a_conf, b, b_conf in ((ours, our_conf, theirs, their_conf), (theirs, their_conf, ours, our_conf)):
-                for box, conf in zip(a[a_conf >= SURE], a_conf[a_conf >= SURE], strict=True):
-                    overlap = iou_matrix(b, box[None])[:, 0]
-                    twin = overlap.argmax()
-                    if overlap[twin] < 0.8 and suppressed(box, conf, b, b_conf):
-                        knife_edges += 1
-                        continue
-                    twin_conf = b_conf[twin]
-                    assert overlap[twin] >= 0.8 and abs(twin_conf - conf) <= CONF_DRIFT, (box, conf, b[twin], twin_conf)
-                    compared += 1
+            twins, edges = agreeing(ours, our_conf, theirs, their_conf)
+            compared, knife_edges = compared + twins, knife_edges + edges
     assert compared >= 60
     assert knife_edges <= 1, f"{knife_edges} boxes kept by one side's NMS and not the other's"
+
+
+def agreeing(ours: np.ndarray, our_conf: np.ndarray, theirs: np.ndarray, their_conf: np.ndarray) -> tuple[int, int]:
+    """Each side's sure boxes checked against their twins on the other side (overlapping by
+    0.8, confidence within ``CONF_DRIFT``); returns how many were, and how many had no twin
+    because the other side's NMS dropped them on the knife edge (``suppressed``)."""
+    compared = knife_edges = 0
+    for a, a_conf, b, b_conf in ((ours, our_conf, theirs, their_conf), (theirs, their_conf, ours, our_conf)):
+        for box, conf in zip(a[a_conf >= SURE], a_conf[a_conf >= SURE], strict=True):
+            overlap = iou_matrix(b, box[None])[:, 0]
+            twin = overlap.argmax()
+            if overlap[twin] < 0.8 and suppressed(box, conf, b, b_conf):
+                knife_edges += 1
+                continue
+            assert overlap[twin] >= 0.8 and abs(b_conf[twin] - conf) <= CONF_DRIFT, (box, conf, b[twin], b_conf[twin])
+            compared += 1
+    return compared, knife_edges
 
 
 def suppressed(box: np.ndarray, conf: float, others: np.ndarray, others_conf: np.ndarray) -> bool:
@@ -132,11 +141,7 @@ def test_the_whole_look_gives_ultralytics_boxes_for_the_padded_zone(folder: str,
     theirs, their_conf = ultralytics_find(tmp_path / "whole_openvino_model", padded, (288, 576), 0.05)
     theirs = theirs - np.array([8, 14, 8, 14], np.float32)
     assert (our_conf >= SURE).sum() >= 15 and abs(len(ours) - len(theirs)) <= 2
-    for a, a_conf, b, b_conf in ((ours, our_conf, theirs, their_conf), (theirs, their_conf, ours, our_conf)):
-        for box, conf in zip(a[a_conf >= SURE], a_conf[a_conf >= SURE], strict=True):
-            overlap = iou_matrix(b, box[None])[:, 0]
-            twin = overlap.argmax()
-            assert overlap[twin] >= 0.8 and abs(b_conf[twin] - conf) <= CONF_DRIFT, (box, conf, b[twin], b_conf[twin])
+    assert agreeing(ours, our_conf, theirs, their_conf)[1] == 0  # every sure box has its twin
 
 
 def test_a_whole_look_finds_what_the_tiles_find():
