@@ -144,11 +144,12 @@ def main() -> None:
                 and t_hand.outcome.order == fixed.hand.outcome.order
             totals.update(acts=len(fixes), fixed_false=fixed_false, fixed_right=int(fixed_right))
             result = ("right" if right else "WRONG") if finished else "not reached (cut short)"
+            fixed_result = ("right" if fixed_right else "WRONG") if finished else "not reached (cut short)"
             print(f"game {seed} ({meta['style']}, {'illegal plays' if mistakes else 'legal'}): "
                   f"{len(pairs)}/{len(t_plays)} plays exact, {len(s_plays) - len(pairs)} extra, "
                   f"alerts {hit}/{sum(want.values())}, false alerts {false}{codes(false_codes)}, result {result}; "
                   f"referee acts to make it exact {len(fixes)}{acts_made(fixes)}, then false alerts "
-                  f"{fixed_false}, result {'right' if fixed_right else 'WRONG'}", flush=True)
+                  f"{fixed_false}, result {fixed_result}", flush=True)
     frame_times.sort()
     print(f"\n{args.games} games at {args.size}: {totals['exact']}/{totals['plays']} plays read exactly "
           f"({totals['exact'] / max(1, totals['plays']):.2%}; target ≥ 99%), {totals['extra']} extra plays")

@@ -417,8 +417,11 @@ def cmd_eval(args: Namespace) -> None:
     data = Path(args.data)
     if not data.exists():
         raise VisionError(f"{data}: no such dataset YAML")
+    if args.failures and Path(args.failures).exists() and not Path(args.failures).is_dir():
+        raise VisionError(f"{args.failures}: not a folder (--failures writes its close-ups into a folder)")
     detector = _detector(args)
-    results = run_detector(detector, split_images(data, args.split), progress=not args.json)
+    images = split_images(data, args.split)
+    results = run_detector(detector, images, progress=not args.json)
     report = {"data": str(data), "weights": str(detector.path), "reader": str(detector.reader.path),
               **_figures(results, args.conf)}
     has_meta = any(r.meta is not None for r in results)
@@ -429,6 +432,8 @@ def cmd_eval(args: Namespace) -> None:
         report["by_index_size"] = by_index_size(results, args.conf)
         report["by_suit_size"] = by_suit_size(results, args.conf)
         report["by_turn"] = by_turn(results, args.conf)
+    if args.failures:
+        report["failures"] = _write_failures(args, results, images, has_meta)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return
@@ -457,6 +462,26 @@ def cmd_eval(args: Namespace) -> None:
             print("(sidecars without turn_deg: rebuild the dataset for the table by the indices' turn)")
     else:
         print("(no sidecars in this dataset: rebuild it with 'guandan dataset build' for the legible figures)")
+    if args.failures:
+        counts = report["failures"]["by_kind"]
+        print(f"failures of the {'legible' if has_meta else 'labelled'} indices: "
+              + ", ".join(f"{n} {kind}" for kind, n in counts.items())
+              + f" — close-ups and failures.csv in {args.failures}")
+
+
+def _write_failures(args: Namespace, results, images: list[Path], has_meta: bool) -> dict:
+    """``eval-detector --failures``: the close-ups of the indices the figures count as failed
+    (the legible ones where the dataset has sidecars), and how many of each kind."""
+    from vision.evaluate import LEGIBLE
+    from vision.failures import KINDS, write_failures
+
+    counted = [r.only(LEGIBLE) for r in results] if has_meta else results
+    sharpness = [r.meta.get("sharp_px_per_cm") if r.meta else None for r in results]
+    try:
+        listed = write_failures(counted, images, args.conf, Path(args.failures), sharpness, progress=not args.json)
+    except OSError as exc:
+        raise VisionError(f"{args.failures}: {exc.strerror or exc}") from None
+    return {"dir": str(args.failures), "by_kind": {kind: sum(f.kind == kind for f in listed) for kind in KINDS}}
 
 
 def cmd_markers(args: Namespace) -> None:
@@ -809,5 +834,10 @@ def add_parsers(sub) -> None:
                        help="read each index only as it lies and upside down, not also a quarter turn round "
                             "(half the reader's time; for images whose cards all lie upright or upside down)")
         p.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
+        if name == "eval-detector":
+            p.add_argument("--failures", metavar="DIR",
+                           help="write a close-up of every index read wrong, missed, made up or read twice "
+                                "(the legible ones where the dataset has sidecars: as the figures count them) "
+                                "and failures.csv listing them into this folder")
         p.add_argument("--json", action="store_true", help="JSON output")
         p.set_defaults(func=func)

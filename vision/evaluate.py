@@ -188,34 +188,59 @@ def run_detector(detector: CardDetector, images: list[Path], floor: float = 0.00
     return out
 
 
+@dataclass(frozen=True)
+class Match:
+    """What became of one detection at the working threshold: the label it was matched to
+    (``label``; None for a false reading) and how (``outcome``: right, wrong, duplicate — a
+    second detection of a label already matched — or false)."""
+
+    detection: Detection
+    label: int | None
+    outcome: str
+    iou: float
+
+
+def match_image(result: ImageResult, conf: float, iou: float = 0.5) -> tuple[list[Match], list[int]]:
+    """One image's detections at or above ``conf`` matched to its labels (greedy by
+    confidence, IoU ≥ ``iou``), and the labels no detection was matched to (missed). The
+    card-level figures and the failure close-ups (``vision.failures``) both count this way."""
+    truth, truth_boxes = result.truth, result.truth_boxes
+    dets = [d for d in result.detections if d.conf >= conf]
+    ious = iou_matrix(np.array([d.box for d in dets]), truth_boxes) if dets and len(truth) else None
+    matched: set[int] = set()
+    out = []
+    for i, det in enumerate(dets):
+        j = int(np.argmax(ious[i])) if ious is not None else -1
+        overlap = float(ious[i, j]) if ious is not None else 0.0
+        if overlap < iou:
+            out.append(Match(det, None, "false", overlap))
+        elif j in matched:
+            out.append(Match(det, j, "duplicate", overlap))
+        else:
+            matched.add(j)
+            out.append(Match(det, j, "right" if det.card == truth[j] else "wrong", overlap))
+    return out, [j for j in range(len(truth)) if j not in matched]
+
+
 def card_level(results: list[ImageResult], conf: float, iou: float = 0.5) -> CardLevel:
-    """Match detections at or above ``conf`` to labels image by image (greedy by confidence, IoU ≥ ``iou``)."""
+    """Match detections at or above ``conf`` to labels image by image (``match_image``)."""
     out = CardLevel()
     for result in results:
-        truth, truth_boxes = result.truth, result.truth_boxes
-        dets = [d for d in result.detections if d.conf >= conf]
-        out.labelled += len(truth)
-        matched: set[int] = set()
-        if dets and len(truth):
-            ious = iou_matrix(np.array([d.box for d in dets]), truth_boxes)
-        for i, det in enumerate(dets):
-            if not len(truth):
+        matches, missed = match_image(result, conf, iou)
+        out.labelled += len(result.truth)
+        out.missed += len(missed)
+        for m in matches:
+            if m.outcome == "false":
                 out.false_positives += 1
-                continue
-            j = int(np.argmax(ious[i]))
-            if ious[i, j] < iou:
-                out.false_positives += 1
-            elif j in matched:
+            elif m.outcome == "duplicate":
                 out.duplicates += 1
+            elif m.outcome == "right":
+                out.correct += 1
             else:
-                matched.add(j)
-                if det.card == truth[j]:
-                    out.correct += 1
-                else:
-                    out.wrong += 1
-                    out.confusions[classify_confusion(truth[j], det.card)] += 1
-                    out.pairs[(truth[j], det.card)] += 1
-        out.missed += len(truth) - len(matched)
+                out.wrong += 1
+                truth = result.truth[m.label]
+                out.confusions[classify_confusion(truth, m.detection.card)] += 1
+                out.pairs[(truth, m.detection.card)] += 1
     return out
 
 

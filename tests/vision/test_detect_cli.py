@@ -1,7 +1,9 @@
 """``guandan detect`` and ``guandan eval-detector`` as a user runs them, on the committed
 sample zones (rendered in deck styles never used in training) and the committed model."""
 
+import csv
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -113,3 +115,36 @@ def test_detect_reads_cards_lying_sideways_unless_told_they_lie_as_laid(tmp_path
         cards = [d["card"] for d in json.loads(done.stdout)["detections"]]
         named[more] = sum(min(cards.count(c), labelled.count(c)) for c in set(labelled))
     assert named[()] > named[("--as-laid",)]
+
+
+def test_eval_detector_writes_a_close_up_of_each_failure(tmp_path):
+    """A label changed to another card must come back as a wrong reading of that label, drawn
+    and listed; a --failures that is a file is refused before any work."""
+    for folder in ("images", "labels"):
+        shutil.copytree(SAMPLES / folder, tmp_path / folder)
+    label = sorted((tmp_path / "labels").glob("*.txt"))[0]
+    lines = label.read_text().split("\n")
+    biggest = max((i for i, line in enumerate(lines) if line.strip()),
+                  key=lambda i: float(lines[i].split()[3]) * float(lines[i].split()[4]))
+    cls, *box = lines[biggest].split()
+    changed = "H9" if ALL_CARDS[int(cls)] != "H9" else "S5"
+    lines[biggest] = " ".join([str(ALL_CARDS.index(changed)), *box])
+    label.write_text("\n".join(lines))
+    data = tmp_path / "data.yaml"
+    data.write_text(f"path: {tmp_path}\ntrain: images\nval: images\nnames: {json.dumps(ALL_CARDS)}\n", encoding="utf-8")
+    out = tmp_path / "failures"
+    done = guandan("eval-detector", str(data), "--json", "--failures", str(out))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    counts = report["failures"]["by_kind"]
+    assert (counts["wrong"], counts["missed"], counts["false"], counts["duplicate"]) == \
+        (report["wrong"], report["missed"], report["false_positives"], report["duplicates"])
+    with (out / "failures.csv").open(encoding="utf-8") as sheet:
+        rows = list(csv.DictReader(sheet))
+    assert len(rows) == sum(counts.values()) == len(list(out.glob("*.png")))
+    image = str(tmp_path / "images" / label.with_suffix(".jpg").name)
+    mine = [r for r in rows if r["image"] == image and r["truth"] == changed]
+    assert len(mine) == 1 and mine[0]["kind"] == "wrong" and mine[0]["read"] not in ("", changed)
+    assert (out / mine[0]["file"]).stat().st_size > 0
+    refused = guandan("eval-detector", str(data), "--failures", str(data))
+    assert refused.returncode == 2 and "not a folder" in refused.stderr and "Traceback" not in refused.stderr
