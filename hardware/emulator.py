@@ -89,8 +89,14 @@ class DeviceEmulator(PortThread):
         return True
 
     def _write(self, data: bytes) -> None:
+        """Send ``data`` if the port is open; a port that fails is closed (and reopened by
+        the loop). The port is read once: a failed write — READY's, say, as the port opens —
+        or ``stop`` from another thread may have closed it since the caller looked."""
+        ser = self._ser
+        if ser is None:
+            return
         try:
-            self._ser.write(data)
+            ser.write(data)
         except (serial.SerialException, OSError):
             self._close()
 
@@ -116,14 +122,17 @@ class DeviceEmulator(PortThread):
             self._read()
 
     def _read(self) -> None:
+        ser = self._ser  # as in ``_write``: it may be closed under us
+        if ser is None:
+            return
         try:
-            fd = self._ser.fileno()
+            fd = ser.fileno()
             ready, _, _ = select.select([fd, self._wake_r], [], [], 0.05)
             if self._wake_r in ready:
                 os.read(self._wake_r, 64)
                 self._flush_new_presses()
             if fd in ready:
-                data = self._ser.read(4096)
+                data = ser.read(4096)
                 if not data:
                     raise serial.SerialException("port closed")
                 for body in self.framer.feed(data):

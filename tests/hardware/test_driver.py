@@ -226,3 +226,23 @@ def test_port_match_finds_nothing_that_is_not_there():
     assert PortMatch(vid=0xFFFF, pid=0xFFFE).find() is None
     with pytest.raises(ValueError, match="give the port"):
         ClockDriver()
+
+
+def test_the_box_survives_its_port_closed_under_it_and_still_delivers_presses(pair, monkeypatch):
+    """The emulator's port may be closed between a check and a write — by a failed write of
+    READY as it opens, or by ``stop`` from another thread: a write or read then finds no port
+    and waits for the loop to reopen it, instead of killing the box's thread (seen once in the
+    demo's test on a loaded machine: 'NoneType' object has no attribute 'write')."""
+    idle = DeviceEmulator(pair.device_end)
+    idle._write(b"$HB,1*00\r\n")  # no port open: nothing to write to, and no error
+    idle._read()
+    crashed = []
+    monkeypatch.setattr("threading.excepthook", crashed.append)
+    with DeviceEmulator(pair.device_end) as box, ClockDriver(pair.host_end) as driver:
+        assert driver.wait_connected(5)
+        box._close()  # from this thread, while the box's own thread runs on it
+        assert until(lambda: box._ser is not None, timeout=5)
+        n = box.press("E")
+        pressed = wait_for(driver.events, Pressed, timeout=10)
+        assert pressed.seat == "E" and pressed.n == n
+    assert crashed == []
