@@ -128,7 +128,21 @@ class Legibility:
         visible = np.asarray(meta["visible"], float)
         if len(visible) != n:
             raise ValueError(f"sidecar lists {len(visible)} labels, the label file {n}")
-        return (visible >= self.min_visible) & (self.min_sharp <= meta["sharp_px_per_cm"] < self.max_sharp)
+        sharp = label_sharpness(meta, n)
+        return (visible >= self.min_visible) & (self.min_sharp <= sharp) & (sharp < self.max_sharp)
+
+
+def label_sharpness(meta: dict, n: int) -> np.ndarray:
+    """Each of ``n`` labels' sharp px/cm of table: the photograph's, times the picture's own
+    scale at the label where the picture is left in a leaning camera's perspective (the
+    sidecar's ``view_scale``: there the far cards are smaller than the near ones)."""
+    sharp = np.full(n, float(meta["sharp_px_per_cm"]))
+    if "view_scale" in meta:
+        scale = np.asarray(meta["view_scale"], float)
+        if len(scale) != n:
+            raise ValueError(f"sidecar lists {len(scale)} view scales, the label file {n} labels")
+        sharp = sharp * scale
+    return sharp
 
 
 LEGIBLE = Legibility()
@@ -307,7 +321,7 @@ def by_sharpness(results: list[ImageResult], conf: float, min_visible: float = L
     with_meta = [r for r in results if r.meta is not None]
     for lo, hi in SHARP_BANDS:
         band = Legibility(min_sharp=lo, max_sharp=hi, min_visible=min_visible)
-        level = card_level([r.only(band) for r in with_meta if lo <= r.meta["sharp_px_per_cm"] < hi], conf)
+        level = card_level([r.only(band) for r in with_meta if band.mask(r.meta, len(r.truth)).any()], conf)
         rows.append(_band_row("sharp_px_per_cm", lo, hi, level))
     return rows
 
@@ -341,7 +355,7 @@ def sharp_suit_signs(result: ImageResult) -> np.ndarray | None:
     meta = result.meta
     if meta is None or "suit_cm" not in meta:
         return None
-    return np.asarray(meta["suit_cm"], float) * meta["sharp_px_per_cm"]
+    return np.asarray(meta["suit_cm"], float) * label_sharpness(meta, len(meta["suit_cm"]))
 
 
 def _by_size(results: list[ImageResult], conf: float, counted: Legibility, size, bands, measure: str) -> list[dict]:

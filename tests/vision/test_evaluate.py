@@ -14,7 +14,9 @@ from vision.evaluate import (
     by_turn,
     card_level,
     classify_confusion,
+    label_sharpness,
     map_scores,
+    sharp_suit_signs,
 )
 
 
@@ -70,6 +72,18 @@ def test_illegible_labels_become_ignore_regions_not_misses_or_false_readings():
     # without a sidecar every label counts
     bare = ImageResult(result.truth, result.truth_boxes, result.detections)
     assert bare.only() is bare
+
+
+def test_in_an_oblique_picture_each_label_is_as_sharp_as_the_picture_is_there():
+    """A leaning camera's picture (sidecar ``view_scale``): a near index keeps more pixels of
+    the table than a far one, so one may be legible and the other not; its suit sign too."""
+    meta = {"sharp_px_per_cm": 10.0, "visible": [1.0, 1.0], "view_scale": [0.9, 0.6], "suit_cm": [0.5, 0.5]}
+    assert label_sharpness(meta, 2).tolist() == pytest.approx([9.0, 6.0])
+    assert Legibility(min_sharp=8).mask(meta, 2).tolist() == [True, False]
+    result = ImageResult(["S5", "H3"], np.array([(10, 10, 30, 50), (60, 10, 80, 50)], float), [], meta)
+    assert sharp_suit_signs(result).tolist() == pytest.approx([4.5, 3.0])
+    with pytest.raises(ValueError, match="1 view scales"):
+        label_sharpness({**meta, "view_scale": [0.9]}, 2)
 
 
 def test_a_sidecar_that_disagrees_with_its_labels_is_an_error():

@@ -118,14 +118,18 @@ def _work(task: tuple[int, int, int]) -> tuple[str, int, int]:
 def scene_meta(scene: Scene) -> dict:
     """What the labels cannot say: the photograph's sharpness (``Capture``) and, per label
     in label-file order, its visible share, how tall its rank and suit sign are printed
-    (cm: with the sharpness, how many pixels of detail each mark kept) and how far the
-    index is turned from upright (``Label.turn_deg``)."""
+    (cm: with the sharpness, how many pixels of detail each mark kept), how far the
+    index is turned from upright (``Label.turn_deg``) and, in a picture left in a leaning
+    camera's perspective, how many picture pixels a zone pixel spans there (``view_scale``:
+    the zone's ``px_per_cm`` and ``sharp_px_per_cm`` times it are the index's own)."""
     cap = scene.capture
     meta = {"px_per_cm": round(scene.px_per_cm, 3), "camera_scale": round(cap.scale, 3),
             "motion_px": round(cap.motion_px, 3), "defocus_px": round(cap.defocus_px, 3),
             "sharp_px_per_cm": round(scene.sharp_px_per_cm, 3),
             "visible": [round(lab.visible, 3) for lab in scene.labels],
             "turn_deg": [lab.turn_deg for lab in scene.labels]}
+    if scene.view is not None:
+        meta["view_scale"] = [round(lab.scale, 3) for lab in scene.labels]
     if all(lab.marks_cm is not None for lab in scene.labels):
         meta["rank_cm"] = [round(lab.marks_cm[0], 3) for lab in scene.labels]  # type: ignore[index]
         meta["suit_cm"] = [round(lab.marks_cm[1], 3) for lab in scene.labels]  # type: ignore[index]

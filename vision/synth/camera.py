@@ -35,6 +35,15 @@ class CameraConfig:
     noise: tuple[float, float] = (1.0, 7.0)       # read noise sigma, 0..255
     jpeg_prob: float = 0.8
     jpeg_quality: tuple[int, int] = (30, 95)
+    #: how far the camera leans from looking straight down (degrees, drawn per image). Above
+    #: 0 the picture is left as such a camera took it — a phone photo from a chair, the near
+    #: cards bigger than the far ones, all of them foreshortened — not rectified back into
+    #: the table plane: what ``guandan detect`` is given by people, not by the table's camera
+    tilt: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def oblique(self) -> bool:
+        return self.tilt[1] > 0
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,37 @@ def motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
     return k / max(k.sum(), 1e-6)
 
 
+def oblique_homography(rng: np.random.Generator, size: int, tilt: tuple[float, float]) -> np.ndarray:
+    """The zone square as a camera leaning ``tilt`` degrees (drawn) from straight down, in a
+    direction drawn at random, sees it from about a zone and a half away: the homography from
+    the zone to a ``size``-pixel square picture that holds all of the zone, centred. The
+    whole zone fits, so no card is drawn bigger than the zone has it (``local_scale`` < 1
+    everywhere): a picture cannot show more detail than was rendered."""
+    yaw, lean = rng.uniform(0, 2 * np.pi), np.radians(rng.uniform(*tilt))
+    half = size / 2
+    corners = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    turn = np.array([[np.cos(yaw), -np.sin(yaw)], [np.sin(yaw), np.cos(yaw)]])
+    x, y = (corners @ turn.T).T
+    # lean about the picture's x axis: y goes into depth; then a pinhole at 1.5 zones away
+    depth = 1.5 * size + y * np.sin(lean)
+    seen = np.stack([x / depth, y * np.cos(lean) / depth], axis=1)
+    seen -= (seen.min(axis=0) + seen.max(axis=0)) / 2
+    seen *= 0.96 * size / (seen.max(axis=0) - seen.min(axis=0)).max()
+    return cv2.getPerspectiveTransform(corners.astype(np.float32) + np.float32(half),
+                                       (seen + half).astype(np.float32))
+
+
+def local_scale(hom: np.ndarray, point: tuple[float, float]) -> float:
+    """How many picture pixels a zone pixel spans at ``point`` under ``hom``: the square root
+    of the area the homography gives a small square there."""
+    x, y = point
+    h = np.asarray(hom, np.float64)
+    w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
+    u, v = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w, (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+    jac = np.array([[h[0, 0] - u * h[2, 0], h[0, 1] - u * h[2, 1]], [h[1, 0] - v * h[2, 0], h[1, 1] - v * h[2, 1]]]) / w
+    return float(np.sqrt(abs(np.linalg.det(jac))))
+
+
 def camera_round_trip(img: np.ndarray, rng: np.random.Generator,
                       cfg: CameraConfig = CameraConfig()) -> tuple[np.ndarray, Capture]:
     """The zone image as the detector would get it from a real camera (uint8 BGR, same
@@ -88,6 +128,35 @@ def camera_round_trip(img: np.ndarray, rng: np.random.Generator,
     if scale < 0.95:  # optics low-pass before the coarser sensor samples it
         src = cv2.GaussianBlur(src, (0, 0), 0.45 * (1 / scale - 1) + 0.3)
     cam = cv2.warpPerspective(src, hom, cam_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    cam, motion, defocus = _expose(cam, rng, cfg)
+    interp = cv2.INTER_CUBIC if rng.random() < 0.3 else cv2.INTER_LINEAR
+    back = cv2.warpPerspective(cam, np.linalg.inv(hom), (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return back, Capture(scale, motion, defocus)
+
+
+def oblique_photo(img: np.ndarray, rng: np.random.Generator,
+                  cfg: CameraConfig) -> tuple[np.ndarray, Capture, np.ndarray]:
+    """The zone image as a leaning camera (``CameraConfig.tilt``) photographs it, left in
+    that camera's perspective: the picture (uint8 BGR, same size), its settings (``scale``
+    1: the picture's own pixels are the camera's; how many a zone pixel spans varies over
+    the picture, ``local_scale``) and the homography from the zone to the picture, which
+    the labels go through."""
+    size = img.shape[0]
+    src = np.clip(img, 0, 255).astype(np.uint8) if img.dtype != np.uint8 else img
+    hom = oblique_homography(rng, size, cfg.tilt)
+    shrink = local_scale(hom, (size / 2, size / 2))
+    if shrink < 0.95:  # optics low-pass before the coarser sensor samples it
+        src = cv2.GaussianBlur(src, (0, 0), 0.45 * (1 / shrink - 1) + 0.3)
+    # beyond the zone's edges the table goes on as its edge pixels (reflecting it would
+    # show its cards again there, unlabelled)
+    cam = cv2.warpPerspective(src, hom, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    cam, motion, defocus = _expose(cam, rng, cfg)
+    return cam, Capture(1.0, motion, defocus), hom
+
+
+def _expose(cam: np.ndarray, rng: np.random.Generator, cfg: CameraConfig) -> tuple[np.ndarray, float, float]:
+    """What happens in the camera: motion smear and defocus, sensor noise, JPEG (drawn);
+    the picture and the smear's and defocus's sizes."""
     motion = defocus = 0.0
     if rng.random() < cfg.motion_prob:
         motion = float(rng.uniform(1.5, 5))
@@ -108,6 +177,4 @@ def camera_round_trip(img: np.ndarray, rng: np.random.Generator,
         ok, buf = cv2.imencode(".jpg", cam, [cv2.IMWRITE_JPEG_QUALITY, q])
         if ok:
             cam = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    interp = cv2.INTER_CUBIC if rng.random() < 0.3 else cv2.INTER_LINEAR
-    back = cv2.warpPerspective(cam, np.linalg.inv(hom), (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
-    return back, Capture(scale, motion, defocus)
+    return cam, motion, defocus

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from engine.cards import ALL_CARDS
+from vision.synth.camera import local_scale
 
 OCCLUDER = 65535  # ID of anything opaque that is not a face-up card
 CLASS_OF = {c: i for i, c in enumerate(ALL_CARDS)}
@@ -49,6 +50,9 @@ class Label:
     corner: int
     marks_cm: tuple[float, float] | None = None
     turn_deg: float = 0.0
+    #: picture pixels per zone pixel at the index: 1 but in a picture left in a leaning
+    #: camera's perspective (``vision.synth.camera.oblique_photo``), where the far cards are smaller
+    scale: float = 1.0
 
     def yolo(self, width: int, height: int) -> str:
         x0, y0, x1, y1 = self.box
@@ -99,8 +103,13 @@ def turn_of(m: np.ndarray, corner: int) -> float:
     return round(-((-deg + 180.0) % 360.0 - 180.0), 3) + 0.0  # never -0.0
 
 
-def scene_labels(ids: np.ndarray, placed: list[Placed], min_visible: float = 0.6, min_px: float = 2.0) -> list[Label]:
-    """Every corner index that is at least ``min_visible`` unoccluded, in placement order."""
+def scene_labels(ids: np.ndarray, placed: list[Placed], min_visible: float = 0.6, min_px: float = 2.0,
+                 view: np.ndarray | None = None) -> list[Label]:
+    """Every corner index that is at least ``min_visible`` unoccluded, in placement order.
+    ``view``: the homography from the zone to a picture of the same size left in a leaning
+    camera's perspective; the boxes are then the upright boxes around the indices as the
+    picture shows them (visibility is still judged in the zone, where the cards were laid:
+    the picture holds all of it, ``vision.synth.camera.oblique_homography``)."""
     H, W = ids.shape
     out: list[Label] = []
     for p in placed:
@@ -109,12 +118,25 @@ def scene_labels(ids: np.ndarray, placed: list[Placed], min_visible: float = 0.6
             frac = visible_fraction(ids, p.ident, poly)
             if frac < min_visible:
                 continue
+            turn, scale = turn_of(p.m, k), 1.0
+            if view is not None:
+                centre = tuple(poly.mean(axis=0) - 0.5)
+                poly = cv2.perspectiveTransform((poly - 0.5)[None], np.asarray(view, np.float64))[0] + 0.5
+                turn, scale = _turn_seen(poly, k), local_scale(view, centre)
             x0, y0 = max(0.0, float(poly[:, 0].min())), max(0.0, float(poly[:, 1].min()))
             x1, y1 = min(float(W), float(poly[:, 0].max())), min(float(H), float(poly[:, 1].max()))
             if x1 - x0 < min_px or y1 - y0 < min_px:
                 continue
-            out.append(Label(CLASS_OF[p.card], (x0, y0, x1, y1), frac, p.ident, k, p.marks_cm, turn_of(p.m, k)))
+            out.append(Label(CLASS_OF[p.card], (x0, y0, x1, y1), frac, p.ident, k, p.marks_cm, turn, scale))
     return out
+
+
+def _turn_seen(poly: np.ndarray, corner: int) -> float:
+    """``turn_of`` for an index as a picture shows it (its polygon there): the way its
+    card's top edge runs in the picture, half a turn more for a bottom corner's index."""
+    dx, dy = poly[1] - poly[0]
+    deg = float(np.degrees(np.arctan2(dy, dx))) + (180.0 if corner in (1, 3) else 0.0)
+    return round(-((-deg + 180.0) % 360.0 - 180.0), 3) + 0.0
 
 
 def yolo_text(labels: list[Label], width: int, height: int) -> str:

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.synth import lighting, plays, props
-from vision.synth.camera import CameraConfig, Capture, camera_round_trip
+from vision.synth.camera import CameraConfig, Capture, camera_round_trip, oblique_photo
 from vision.synth.deck import card_image
 from vision.synth.faces import index_marks_cm
 from vision.synth.labels import OCCLUDER, Label, Placed, scene_labels
@@ -106,6 +106,10 @@ class Scene:
     labels: list[Label]
     px_per_cm: float
     capture: Capture
+    #: the homography from the zone (where ``ids`` and ``placed`` lie) to the picture, where
+    #: the picture is left in a leaning camera's perspective (``CameraConfig.tilt``); None
+    #: where it is rectified, as the table's camera gives it
+    view: np.ndarray | None = None
 
     @property
     def sharp_px_per_cm(self) -> float:
@@ -252,6 +256,10 @@ def render_scene(rng: np.random.Generator | int, decks: Sequence[DeckStyle],
         gloss = np.where(ids == 0, 0.15, np.where(ids == OCCLUDER, 0.5, 1.0)).astype(np.float32)
         lighting.glare(canvas, rng, gloss, ppc)
     lighting.colour_cast(canvas, rng)
-    image, capture = camera_round_trip(canvas, rng, cfg.camera)
-    labels = scene_labels(ids, placed, cfg.min_visible)
-    return Scene(image, ids, placed, labels, ppc, capture)
+    view = None
+    if cfg.camera.oblique:
+        image, capture, view = oblique_photo(canvas, rng, cfg.camera)
+    else:
+        image, capture = camera_round_trip(canvas, rng, cfg.camera)
+    labels = scene_labels(ids, placed, cfg.min_visible, view=view)
+    return Scene(image, ids, placed, labels, ppc, capture, view)
