@@ -98,7 +98,7 @@ def test_an_overrun_is_recorded_with_the_profiles_escalation(table, quick):
         assert v.seat == "E" and v.detail["action"] == "first_lead" and v.detail["limit"] == 1
         assert v.detail["penalty"] == "warning"
         assert until(lambda: box.displays["E"].startswith("-"))
-        assert 600 in box.beeps
+        assert until(lambda: 600 in box.beeps)  # the buzz may follow the display by a moment
     finally:
         runner.stop()
 
