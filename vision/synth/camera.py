@@ -125,8 +125,7 @@ def camera_round_trip(img: np.ndarray, rng: np.random.Generator,
     src = np.clip(img, 0, 255).astype(np.uint8) if img.dtype != np.uint8 else img
     scale = float(rng.uniform(*cfg.scale))
     hom, cam_size = random_homography(rng, size, scale, cfg.warp)
-    if scale < 0.95:  # optics low-pass before the coarser sensor samples it
-        src = cv2.GaussianBlur(src, (0, 0), 0.45 * (1 / scale - 1) + 0.3)
+    src = _low_pass(src, scale)
     cam = cv2.warpPerspective(src, hom, cam_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     cam, motion, defocus = _expose(cam, rng, cfg)
     interp = cv2.INTER_CUBIC if rng.random() < 0.3 else cv2.INTER_LINEAR
@@ -144,14 +143,18 @@ def oblique_photo(img: np.ndarray, rng: np.random.Generator,
     size = img.shape[0]
     src = np.clip(img, 0, 255).astype(np.uint8) if img.dtype != np.uint8 else img
     hom = oblique_homography(rng, size, cfg.tilt)
-    shrink = local_scale(hom, (size / 2, size / 2))
-    if shrink < 0.95:  # optics low-pass before the coarser sensor samples it
-        src = cv2.GaussianBlur(src, (0, 0), 0.45 * (1 / shrink - 1) + 0.3)
+    src = _low_pass(src, local_scale(hom, (size / 2, size / 2)))
     # beyond the zone's edges the table goes on as its edge pixels (reflecting it would
     # show its cards again there, unlabelled)
     cam = cv2.warpPerspective(src, hom, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     cam, motion, defocus = _expose(cam, rng, cfg)
     return cam, Capture(1.0, motion, defocus), hom
+
+
+def _low_pass(src: np.ndarray, scale: float) -> np.ndarray:
+    """The optics' low-pass before a sensor coarser than the zone (``scale`` camera pixels
+    per zone pixel, under 0.95) samples it."""
+    return cv2.GaussianBlur(src, (0, 0), 0.45 * (1 / scale - 1) + 0.3) if scale < 0.95 else src
 
 
 def _expose(cam: np.ndarray, rng: np.random.Generator, cfg: CameraConfig) -> tuple[np.ndarray, float, float]:

@@ -99,7 +99,12 @@ def turn_of(m: np.ndarray, corner: int) -> float:
     turned from upright: degrees clockwise as the image is seen (its y axis points down),
     in (−180, 180]. The bottom corners' indices are printed upside down."""
     m = np.asarray(m, np.float64)
-    deg = float(np.degrees(np.arctan2(m[1, 0], m[0, 0]))) + (180.0 if corner in (1, 3) else 0.0)
+    return _turn_along(m[0, 0], m[1, 0], corner)
+
+
+def _turn_along(dx: float, dy: float, corner: int) -> float:
+    """``turn_of`` for a card whose top edge runs along (``dx``, ``dy``) in the image."""
+    deg = float(np.degrees(np.arctan2(dy, dx))) + (180.0 if corner in (1, 3) else 0.0)
     return round(-((-deg + 180.0) % 360.0 - 180.0), 3) + 0.0  # never -0.0
 
 
@@ -122,21 +127,13 @@ def scene_labels(ids: np.ndarray, placed: list[Placed], min_visible: float = 0.6
             if view is not None:
                 centre = tuple(poly.mean(axis=0) - 0.5)
                 poly = cv2.perspectiveTransform((poly - 0.5)[None], np.asarray(view, np.float64))[0] + 0.5
-                turn, scale = _turn_seen(poly, k), local_scale(view, centre)
+                turn, scale = _turn_along(*(poly[1] - poly[0]), k), local_scale(view, centre)
             x0, y0 = max(0.0, float(poly[:, 0].min())), max(0.0, float(poly[:, 1].min()))
             x1, y1 = min(float(W), float(poly[:, 0].max())), min(float(H), float(poly[:, 1].max()))
             if x1 - x0 < min_px or y1 - y0 < min_px:
                 continue
             out.append(Label(CLASS_OF[p.card], (x0, y0, x1, y1), frac, p.ident, k, p.marks_cm, turn, scale))
     return out
-
-
-def _turn_seen(poly: np.ndarray, corner: int) -> float:
-    """``turn_of`` for an index as a picture shows it (its polygon there): the way its
-    card's top edge runs in the picture, half a turn more for a bottom corner's index."""
-    dx, dy = poly[1] - poly[0]
-    deg = float(np.degrees(np.arctan2(dy, dx))) + (180.0 if corner in (1, 3) else 0.0)
-    return round(-((-deg + 180.0) % 360.0 - 180.0), 3) + 0.0
 
 
 def yolo_text(labels: list[Label], width: int, height: int) -> str:
