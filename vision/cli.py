@@ -425,15 +425,16 @@ def cmd_eval(args: Namespace) -> None:
     report = {"data": str(data), "weights": str(detector.path), "reader": str(detector.reader.path),
               **_figures(results, args.conf)}
     has_meta = any(r.meta is not None for r in results)
+    counted = [r.only(LEGIBLE) for r in results] if has_meta else results  # what the targets are about
     if has_meta:
         report["legible"] = {"min_sharp_px_per_cm": LEGIBLE.min_sharp, "min_visible": LEGIBLE.min_visible,
-                             **_figures([r.only(LEGIBLE) for r in results], args.conf)}
+                             **_figures(counted, args.conf)}
         report["by_sharpness"] = by_sharpness(results, args.conf)
         report["by_index_size"] = by_index_size(results, args.conf)
         report["by_suit_size"] = by_suit_size(results, args.conf)
         report["by_turn"] = by_turn(results, args.conf)
     if args.failures:
-        report["failures"] = _write_failures(args, results, images, has_meta)
+        report["failures"] = _write_failures(args, results, counted, images)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return
@@ -469,13 +470,11 @@ def cmd_eval(args: Namespace) -> None:
               + f" — close-ups and failures.csv in {args.failures}")
 
 
-def _write_failures(args: Namespace, results, images: list[Path], has_meta: bool) -> dict:
+def _write_failures(args: Namespace, results, counted, images: list[Path]) -> dict:
     """``eval-detector --failures``: the close-ups of the indices the figures count as failed
-    (the legible ones where the dataset has sidecars), and how many of each kind."""
-    from vision.evaluate import LEGIBLE
+    (``counted``: the legible ones where the dataset has sidecars), and how many of each kind."""
     from vision.failures import KINDS, write_failures
 
-    counted = [r.only(LEGIBLE) for r in results] if has_meta else results
     sharpness = [r.meta.get("sharp_px_per_cm") if r.meta else None for r in results]
     try:
         listed = write_failures(counted, images, args.conf, Path(args.failures), sharpness, progress=not args.json)
