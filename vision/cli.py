@@ -6,8 +6,13 @@ import json
 import sys
 from argparse import Namespace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scorer.i18n import DEFAULT_LANG, LANGS
+
+if TYPE_CHECKING:
+    from vision.evaluate import Legibility
+    from vision.failures import Sharpness
 
 
 class VisionError(ValueError):
@@ -470,12 +475,25 @@ def cmd_eval(args: Namespace) -> None:
               + f" — close-ups and failures.csv in {args.failures}")
 
 
+def _sharpness(meta: dict, n: int, legibility: Legibility) -> Sharpness:
+    """An image's sharpness for the failure sheet, per label of its ``legibility`` cut
+    where a leaning camera's picture gives each index its own (sidecars' ``view_scale``)."""
+    from vision.evaluate import label_sharpness
+    from vision.failures import Sharpness
+
+    photo = float(meta["sharp_px_per_cm"])
+    if "view_scale" not in meta:
+        return Sharpness(photo)
+    return Sharpness(photo, label_sharpness(meta, n)[legibility.mask(meta, n)])
+
+
 def _write_failures(args: Namespace, results, counted, images: list[Path]) -> dict:
     """``eval-detector --failures``: the close-ups of the indices the figures count as failed
     (``counted``: the legible ones where the dataset has sidecars), and how many of each kind."""
+    from vision.evaluate import LEGIBLE
     from vision.failures import KINDS, write_failures
 
-    sharpness = [r.meta.get("sharp_px_per_cm") if r.meta else None for r in results]
+    sharpness = [_sharpness(r.meta, len(r.truth), LEGIBLE) if r.meta else None for r in results]
     try:
         listed = write_failures(counted, images, args.conf, Path(args.failures), sharpness, progress=not args.json)
     except OSError as exc:

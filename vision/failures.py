@@ -46,6 +46,21 @@ class Failure:
     conf: float | None
     box: tuple[float, float, float, float] | None
     iou: float | None
+    label: int | None = None  # the label's place among its image's labels (None: a false reading)
+
+
+@dataclass(frozen=True)
+class Sharpness:
+    """How sharp an image is, for the sheet: the photograph's sharp px/cm of table and, in
+    a picture a leaning camera took, each label's own (``vision.evaluate.label_sharpness``:
+    there a far index is smaller than a near one, and a failure's cause is its own size)."""
+
+    photo: float
+    labels: np.ndarray | None = None
+
+    def of(self, label: int | None) -> float:
+        """Label ``label``'s sharp px/cm (the photograph's for no label, or where all share it)."""
+        return self.photo if label is None or self.labels is None else float(self.labels[label])
 
 
 def failures(results: list[ImageResult], conf: float, iou: float = 0.5) -> list[Failure]:
@@ -56,8 +71,8 @@ def failures(results: list[ImageResult], conf: float, iou: float = 0.5) -> list[
         for m in matches:
             if m.outcome != "right":
                 found.append(Failure(m.outcome, n, *_label(result, m.label), m.detection.card, m.detection.conf,
-                                     tuple(float(v) for v in m.detection.box), m.iou))
-        found += [Failure("missed", n, *_label(result, j), None, None, None, None) for j in missed]
+                                     tuple(float(v) for v in m.detection.box), m.iou, m.label))
+        found += [Failure("missed", n, *_label(result, j), None, None, None, None, j) for j in missed]
     return sorted(found, key=lambda f: (KINDS.index(f.kind), f.image))
 
 
@@ -101,11 +116,11 @@ def caption(failure: Failure) -> str:
 
 
 def write_failures(results: list[ImageResult], images: list[Path], conf: float, out: Path,
-                   sharpness: list[float | None] | None = None, progress: bool = True) -> list[Failure]:
+                   sharpness: list[Sharpness | None] | None = None, progress: bool = True) -> list[Failure]:
     """Write a close-up of each failure (``{kind}-{n:04d}.png``) and ``failures.csv`` to
     ``out`` (created; an earlier run's close-ups and sheet there are removed first, so the
     folder holds one run's). ``images``: the image files ``results`` were made from, in the
-    same order; ``sharpness``: each image's sharp px/cm, for the sheet, where known."""
+    same order; ``sharpness``: each image's, for the sheet, where known."""
     out.mkdir(parents=True, exist_ok=True)
     for old in [*out.glob("failures.csv"), *(p for kind in KINDS for p in out.glob(f"{kind}-*.png"))]:
         old.unlink()
@@ -119,7 +134,8 @@ def write_failures(results: list[ImageResult], images: list[Path], conf: float, 
             seen[f.kind] += 1
             name = f"{f.kind}-{seen[f.kind]:04d}.png"
             cv2.imwrite(str(out / name), close_up(cached[1], f))
-            sharp = sharpness[f.image] if sharpness is not None else None
+            known = sharpness[f.image] if sharpness is not None else None
+            sharp = known.of(f.label) if known is not None else None
             rows.append({"file": name, "kind": f.kind, "image": str(images[f.image]), "truth": f.truth or "",
                          "read": f.read or "", "conf": "" if f.conf is None else f"{f.conf:.3f}",
                          "iou": "" if f.iou is None else f"{f.iou:.3f}",

@@ -119,17 +119,27 @@ def test_detect_reads_cards_lying_sideways_unless_told_they_lie_as_laid(tmp_path
 
 def test_eval_detector_writes_a_close_up_of_each_failure(tmp_path):
     """A label changed to another card must come back as a wrong reading of that label, drawn
-    and listed; a --failures that is a file is refused before any work."""
+    and listed with its own sharpness; a --failures that is a file is refused before any work."""
     for folder in ("images", "labels"):
         shutil.copytree(SAMPLES / folder, tmp_path / folder)
-    label = sorted((tmp_path / "labels").glob("*.txt"))[0]
+    label = sorted((tmp_path / "labels").glob("*.txt"))[1]  # a busy zone: 25 labelled indices
     lines = label.read_text().split("\n")
     biggest = max((i for i, line in enumerate(lines) if line.strip()),
                   key=lambda i: float(lines[i].split()[3]) * float(lines[i].split()[4]))
     cls, *box = lines[biggest].split()
-    changed = "H9" if ALL_CARDS[int(cls)] != "H9" else "S5"
+    present = {ALL_CARDS[int(line.split()[0])] for line in lines if line.strip()}
+    changed = next(c for c in ("H9", "S5", "DQ", "C7") if c not in present)  # its only label
     lines[biggest] = " ".join([str(ALL_CARDS.index(changed)), *box])
     label.write_text("\n".join(lines))
+    # that image as a leaning camera took it: a sidecar giving each index its own scale in
+    # the picture — the first other label too small to count (20 × 0.3 = 6 sharp px/cm, under
+    # the legible 8), the changed one at 20 × 0.55 = 11, which its row must give
+    labelled = [i for i, line in enumerate(lines) if line.strip()]
+    scales = [0.55 if i == biggest else 0.9 for i in labelled]
+    scales[0 if labelled[0] != biggest else 1] = 0.3
+    (tmp_path / "meta").mkdir()
+    (tmp_path / "meta" / label.with_suffix(".json").name).write_text(json.dumps(
+        {"sharp_px_per_cm": 20.0, "px_per_cm": 20.0, "visible": [1.0] * len(labelled), "view_scale": scales}))
     data = tmp_path / "data.yaml"
     data.write_text(f"path: {tmp_path}\ntrain: images\nval: images\nnames: {json.dumps(ALL_CARDS)}\n", encoding="utf-8")
     out = tmp_path / "failures"
@@ -138,13 +148,15 @@ def test_eval_detector_writes_a_close_up_of_each_failure(tmp_path):
     report = json.loads(done.stdout)
     counts = report["failures"]["by_kind"]
     assert (counts["wrong"], counts["missed"], counts["false"], counts["duplicate"]) == \
-        (report["wrong"], report["missed"], report["false_positives"], report["duplicates"])
+        tuple(report["legible"][k] for k in ("wrong", "missed", "false_positives", "duplicates"))
     with (out / "failures.csv").open(encoding="utf-8") as sheet:
         rows = list(csv.DictReader(sheet))
     assert len(rows) == sum(counts.values()) == len(list(out.glob("*.png")))
     image = str(tmp_path / "images" / label.with_suffix(".jpg").name)
     mine = [r for r in rows if r["image"] == image and r["truth"] == changed]
     assert len(mine) == 1 and mine[0]["kind"] == "wrong" and mine[0]["read"] not in ("", changed)
+    assert mine[0]["sharp_px_per_cm"] == "11"
+    assert report["legible"]["labelled"] == report["labelled"] - 1  # the 6 px/cm index is not counted
     assert (out / mine[0]["file"]).stat().st_size > 0
     refused = guandan("eval-detector", str(data), "--failures", str(data))
     assert refused.returncode == 2 and "not a folder" in refused.stderr and "Traceback" not in refused.stderr

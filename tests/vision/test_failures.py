@@ -9,7 +9,7 @@ import pytest
 
 from vision.detector import Detection
 from vision.evaluate import ImageResult, card_level
-from vision.failures import HEIGHT, caption, failures, write_failures
+from vision.failures import HEIGHT, Sharpness, caption, failures, write_failures
 
 
 def scene() -> ImageResult:
@@ -48,7 +48,7 @@ def test_close_ups_show_each_failure_and_the_sheet_lists_them(tmp_path):
     out.mkdir()
     (out / "wrong-0009.png").write_bytes(b"from an earlier run")
     (out / "notes.txt").write_text("mine")
-    listed = write_failures([scene()], [path], 0.25, out, sharpness=[9.5], progress=False)
+    listed = write_failures([scene()], [path], 0.25, out, sharpness=[Sharpness(9.5)], progress=False)
     assert len(listed) == 4
     names = sorted(p.name for p in out.iterdir())
     assert names == ["duplicate-0001.png", "failures.csv", "false-0001.png", "missed-0001.png", "notes.txt",
@@ -68,3 +68,16 @@ def test_close_ups_show_each_failure_and_the_sheet_lists_them(tmp_path):
     assert (body.max(axis=2) < 60).mean() > 0.05
     red = (body[..., 2] > 200) & (body[..., 1] < 80) & (body[..., 0] < 80)
     assert red.any()
+
+
+def test_a_slanted_pictures_sheet_gives_each_index_its_own_sharpness(tmp_path):
+    """In a picture a leaning camera took, the far indices are smaller than the near ones:
+    the sheet gives each failed index its own sharp px/cm, a false reading the photograph's."""
+    path = tmp_path / "slanted.png"
+    cv2.imwrite(str(path), np.full((80, 240, 3), 255, np.uint8))
+    per_label = np.array([6.0, 7.5, 11.25, 12.0])  # S6, H2, DK, HR
+    write_failures([scene()], [path], 0.25, tmp_path / "out", sharpness=[Sharpness(15.0, per_label)],
+                   progress=False)
+    with (tmp_path / "out" / "failures.csv").open(encoding="utf-8") as sheet:
+        sharp = {r["kind"]: r["sharp_px_per_cm"] for r in csv.DictReader(sheet)}
+    assert sharp == {"wrong": "6", "missed": "11.25", "false": "15", "duplicate": "7.5"}
