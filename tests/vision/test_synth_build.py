@@ -105,6 +105,8 @@ def test_shipped_recipes_are_valid():
     assert held.style_variety == "standard" and wide.style_variety == "wide"
     fonts = load_recipe(ROOT / "datasets" / "zones-train-g.yaml")
     assert held.fonts == wide.fonts == "base" and fonts.fonts == "extra"
+    inks = load_recipe(ROOT / "datasets" / "zones-train-j.yaml")
+    assert held.inks == wide.inks == "standard" and inks.inks == "many"
 
 
 @pytest.mark.parametrize("text, message", [
@@ -116,6 +118,7 @@ def test_shipped_recipes_are_valid():
     ("splits: {train: 4}\nscene: {rows: [1, 2], glare: 1}\n", "unknown scene setting"),
     ("splits: {train: 4}\nstyle_variety: huge\n", "style_variety must be standard or wide"),
     ("splits: {train: 4}\nfonts: all\n", "fonts must be base or extra"),
+    ("splits: {train: 4}\ninks: neon\n", "inks must be standard or many"),
 ])
 def test_bad_recipes_say_what_is_wrong(tmp_path, text, message):
     path = tmp_path / "r.yaml"

@@ -117,6 +117,38 @@ def test_style_variety():
     assert "ttf" in kinds and kinds & {"cv2", "hershey"}
 
 
+def _hsv(bgr) -> tuple[float, float, float]:
+    import colorsys
+
+    h, s, v = colorsys.rgb_to_hsv(*(c / 255 for c in reversed(bgr)))
+    return h * 360, s, v
+
+
+def test_many_inks_spread_training_decks_inks_and_nothing_else():
+    """``inks: many`` draws the same decks with the same random numbers, only their inks
+    spread wide; held-out decks are untouched and no training ink is their orange."""
+    plain, many = styles(5, 400, "train"), styles(5, 400, "train", inks="many")
+    same_but_inks = [dataclasses.replace(s, inks=m.inks, frame_colour=m.frame_colour)
+                     for s, m in zip(plain, many, strict=True)]
+    assert same_but_inks == many
+    assert [s.four_colour for s in plain] == [m.four_colour for m in many]
+    four = [m for m in many if m.four_colour]
+    club_hues = [_hsv(m.ink("C"))[0] for m in four]
+    diamond_hues = [_hsv(m.ink("D"))[0] for m in four]
+    assert min(club_hues) < 100 and max(club_hues) > 170  # yellow-green ... teal and cyan
+    assert min(diamond_hues) < 225 and max(diamond_hues) > 290  # blue ... violet and magenta
+    standard_clubs = [_hsv(s.ink("C"))[0] for s in plain if s.four_colour]
+    lo, hi = min(standard_clubs), max(standard_clubs)
+    assert sum(not lo <= h <= hi for h in club_hues) >= 0.3 * len(club_hues)  # hues no standard deck prints
+    for m in many:
+        for suit in "SHCD":
+            hue, sat, value = _hsv(m.ink(suit))
+            assert not (20 <= hue <= 50 and sat > 0.5 and value > 0.5), (m.name, suit)  # the held-out orange
+    assert styles(5, 50, "heldout", inks="many") == styles(5, 50, "heldout")
+    with pytest.raises(ValueError, match="inks"):
+        styles(5, 1, "train", inks="all")
+
+
 def test_card_sizes_follow_the_deck():
     poker = dataclasses.replace(styles(1, 1)[0], size_cm=(6.3, 8.8))
     bridge = dataclasses.replace(poker, size_cm=(5.7, 8.8))

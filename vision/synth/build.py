@@ -90,7 +90,7 @@ def _styles(split: str) -> list[DeckStyle]:
     cache = _STATE["styles"]
     if split not in cache:
         r: Recipe = _STATE["recipe"]
-        cache[split] = styles(r.seed, r.styles, split, r.style_variety, r.fonts)
+        cache[split] = styles(r.seed, r.styles, split, r.style_variety, r.fonts, r.inks)
     return cache[split]
 
 

@@ -15,6 +15,7 @@ byte, on any run (and the same images on the same OpenCV, libjpeg and fonts). Ex
     scene: {px_per_cm: [6, 20], rows: [1, 3]}    # SceneConfig fields; camera: {...} nested
     style_variety: wide  # optional: stretch suit proportions (style.VARIETIES); standard by default
     fonts: extra         # optional: training decks also in fonts.EXTRA_TRAIN_FAMILIES; base by default
+    inks: many           # optional: training decks' inks spread wide (style.INKS); standard by default
 
 Each split draws its deck styles from one style split (``train`` or ``heldout``).
 """
@@ -28,11 +29,11 @@ import yaml
 
 from vision.synth.fonts import FONT_SETS
 from vision.synth.scene import SceneConfig
-from vision.synth.style import SPLITS, VARIETIES
+from vision.synth.style import INKS, SPLITS, VARIETIES
 
 DATASET_SPLITS = ("train", "val", "test")
 _KEYS = {"name", "seed", "image_size", "styles", "style_block", "jpeg_quality", "splits", "scene", "description",
-         "style_variety", "fonts"}
+         "style_variety", "fonts", "inks"}
 
 
 class RecipeError(ValueError):
@@ -59,6 +60,7 @@ class Recipe:
     source: dict
     style_variety: str = "standard"
     fonts: str = "base"
+    inks: str = "standard"
 
     @property
     def total_images(self) -> int:
@@ -123,8 +125,11 @@ def parse_recipe(data: object, path: str = "<recipe>") -> Recipe:
     font_set = data.get("fonts", "base")
     if font_set not in FONT_SETS:
         raise RecipeError(f"{path}: fonts must be {' or '.join(FONT_SETS)}, not {font_set!r}")
+    inks = data.get("inks", "standard")
+    if inks not in INKS:
+        raise RecipeError(f"{path}: inks must be {' or '.join(INKS)}, not {inks!r}")
     return Recipe(name, seed, size, n_styles, block, (q[0], q[1]), tuple(splits), scene, dict(data), variety,
-                  font_set)
+                  font_set, inks)
 
 
 def load_recipe(path: str | Path) -> Recipe:

@@ -13,6 +13,7 @@ hall with its own sponsor's cards will show it.
 
 from __future__ import annotations
 
+import colorsys
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,15 @@ SPLITS = ("train", "heldout")
 # small); it draws the same random numbers as "standard", so each wide style is its
 # standard twin with those proportions stretched, and old recipes build as they did.
 VARIETIES = ("standard", "wide")
+# Which inks training decks print in. "standard": black and red, and one deck in five
+# four-colour with green clubs and blue diamonds. "many": the same decks drawn with the same
+# random numbers, each ink's hue, strength and darkness spread wide — blacks tinted navy,
+# brown or green, reds from crimson to a dark brown-red, clubs any hue from yellow-green to
+# teal and cyan, diamonds any from blue through violet to magenta — because a sponsor's deck
+# prints whatever it likes, and the held-out decks showed indices misread only for an ink no
+# training deck had (models/README.md). Held-out decks keep their own inks, and no training
+# ink comes near their orange diamonds (hue 20–50°), so those stay unseen.
+INKS = ("standard", "many")
 CARD_SIZES_CM = {"poker": (6.3, 8.8), "bridge": (5.7, 8.8)}
 
 INDEX_LAYOUTS = {"train": ("stacked", "beside"), "heldout": ("stacked", "beside", "jumbo")}
@@ -143,15 +153,32 @@ def _paper(rng: np.random.Generator) -> Colour:
     return (round(base, 1),) * 3  # type: ignore[return-value]
 
 
-def _inks(rng: np.random.Generator, split: str) -> tuple[Colour, Colour, Colour, Colour]:
-    black = _colour(rng, (10, 10, 10), (60, 45, 45))
-    red = _colour(rng, (15, 5, 150), (70, 50, 230))
+def _inks(rng: np.random.Generator, split: str, many: bool = False) -> tuple[Colour, Colour, Colour, Colour]:
+    """Spades', hearts', clubs' and diamonds' inks; ``many`` (``INKS``) spreads a training
+    deck's inks wide, drawing the same random numbers."""
+    wide = many and split == "train"
+    black = _hsv(rng, (0, 360), (0, 0.6), (0.04, 0.25)) if wide else _colour(rng, (10, 10, 10), (60, 45, 45))
+    red = _hsv(rng, (-25, 12), (0.65, 1), (0.4, 0.9)) if wide else _colour(rng, (15, 5, 150), (70, 50, 230))
     if rng.random() >= 0.22:
         return black, red, black, red
-    green = _colour(rng, (20, 100, 10), (80, 160, 60))
+    green = _hsv(rng, (70, 195), (0.5, 1), (0.3, 0.7)) if wide else _colour(rng, (20, 100, 10), (80, 160, 60))
     orange = split == "heldout" and rng.random() < 0.5
-    diamond = _colour(rng, (0, 110, 215), (40, 165, 255)) if orange else _colour(rng, (150, 60, 0), (215, 120, 40))
+    if wide:
+        diamond = _hsv(rng, (200, 320), (0.5, 1), (0.45, 0.9))
+    elif orange:
+        diamond = _colour(rng, (0, 110, 215), (40, 165, 255))
+    else:
+        diamond = _colour(rng, (150, 60, 0), (215, 120, 40))
     return black, red, green, diamond
+
+
+def _hsv(rng: np.random.Generator, hue: tuple[float, float], sat: tuple[float, float],
+         value: tuple[float, float]) -> Colour:
+    """An ink drawn as hue (degrees, red 0, green 120, blue 240), saturation and value, from
+    three random numbers as ``_colour`` draws them; BGR."""
+    h, s, v = _u(rng, *hue) % 360, _u(rng, *sat), _u(rng, *value)
+    r, g, b = colorsys.hsv_to_rgb(h / 360, s, v)
+    return (round(255 * b, 1), round(255 * g, 1), round(255 * r, 1))
 
 
 def _suit_shape(rng: np.random.Generator, wide: bool) -> SuitShape:
@@ -190,13 +217,16 @@ def _joker(rng: np.random.Generator, has_cjk: bool) -> JokerStyle:
 
 
 def sample_style(rng: np.random.Generator, split: str, name: str, variety: str = "standard",
-                 font_set: str = "base") -> DeckStyle:
-    """Draw one deck style of ``split`` from ``rng``, its proportions ranging as ``variety`` says
-    and its index font one of ``font_set``'s (``fonts.FONT_SETS``)."""
+                 font_set: str = "base", inks: str = "standard") -> DeckStyle:
+    """Draw one deck style of ``split`` from ``rng``, its proportions ranging as ``variety`` says,
+    its index font one of ``font_set``'s (``fonts.FONT_SETS``) and its inks as ``inks`` says
+    (``INKS``)."""
     if split not in SPLITS:
         raise ValueError(f"unknown style split {split!r} (train or heldout)")
     if variety not in VARIETIES:
         raise ValueError(f"unknown style variety {variety!r} (standard or wide)")
+    if inks not in INKS:
+        raise ValueError(f"unknown inks {inks!r} (standard or many)")
     wide = variety == "wide"
     choices = fonts.fonts_for(split, font_set)
     if not choices:
@@ -217,7 +247,7 @@ def sample_style(rng: np.random.Generator, split: str, name: str, variety: str =
     else:  # jumbo: a big rank, a small suit under it
         cap, scale = _u(rng, 1.0, 1.45), _u(rng, 0.4, 0.6)
     paper = _paper(rng)
-    inks = _inks(rng, split)
+    inks = _inks(rng, split, many=inks == "many")
     pip_layout = _pick(rng, PIP_LAYOUTS[split], (0.65, 0.15, 0.2) if split == "train" else (0.4, 0.2, 0.2, 0.2))
     if layout == "jumbo" and pip_layout == "standard":
         pip_layout = "big_centre"
@@ -246,7 +276,7 @@ def sample_style(rng: np.random.Generator, split: str, name: str, variety: str =
 
 
 def styles(seed: int, n: int, split: str = "train", variety: str = "standard",
-           font_set: str = "base") -> list[DeckStyle]:
+           font_set: str = "base", inks: str = "standard") -> list[DeckStyle]:
     """``n`` deck styles of ``split`` (``train`` or ``heldout``), the same for the same seed.
 
     The two splits draw from separate random streams, so a train list and a held-out list
@@ -255,4 +285,4 @@ def styles(seed: int, n: int, split: str = "train", variety: str = "standard",
     if split not in SPLITS:
         raise ValueError(f"unknown style split {split!r} (train or heldout)")
     rng = np.random.default_rng([int(seed), SPLITS.index(split), 0x5EED])
-    return [sample_style(rng, split, f"{split}-{seed}-{i:04d}", variety, font_set) for i in range(int(n))]
+    return [sample_style(rng, split, f"{split}-{seed}-{i:04d}", variety, font_set, inks) for i in range(int(n))]
