@@ -476,15 +476,12 @@ def cmd_eval(args: Namespace) -> None:
 
 
 def _sharpness(meta: dict, n: int, legibility: Legibility) -> Sharpness:
-    """An image's sharpness for the failure sheet, per label of its ``legibility`` cut
-    where a leaning camera's picture gives each index its own (sidecars' ``view_scale``)."""
+    """An image's sharpness for the failure sheet: the photograph's, and each label's of its
+    ``legibility`` cut (its own where a leaning camera's picture gives it one: ``view_scale``)."""
     from vision.evaluate import label_sharpness
     from vision.failures import Sharpness
 
-    photo = float(meta["sharp_px_per_cm"])
-    if "view_scale" not in meta:
-        return Sharpness(photo)
-    return Sharpness(photo, label_sharpness(meta, n)[legibility.mask(meta, n)])
+    return Sharpness(float(meta["sharp_px_per_cm"]), label_sharpness(meta, n)[legibility.mask(meta, n)])
 
 
 def _write_failures(args: Namespace, results, counted, images: list[Path]) -> dict:

@@ -56,11 +56,11 @@ class Sharpness:
     there a far index is smaller than a near one, and a failure's cause is its own size)."""
 
     photo: float
-    labels: np.ndarray | None = None
+    labels: np.ndarray
 
     def of(self, label: int | None) -> float:
-        """Label ``label``'s sharp px/cm (the photograph's for no label, or where all share it)."""
-        return self.photo if label is None or self.labels is None else float(self.labels[label])
+        """Label ``label``'s sharp px/cm (the photograph's for a false reading, which has none)."""
+        return self.photo if label is None else float(self.labels[label])
 
 
 def failures(results: list[ImageResult], conf: float, iou: float = 0.5) -> list[Failure]:

@@ -48,7 +48,8 @@ def test_close_ups_show_each_failure_and_the_sheet_lists_them(tmp_path):
     out.mkdir()
     (out / "wrong-0009.png").write_bytes(b"from an earlier run")
     (out / "notes.txt").write_text("mine")
-    listed = write_failures([scene()], [path], 0.25, out, sharpness=[Sharpness(9.5)], progress=False)
+    listed = write_failures([scene()], [path], 0.25, out, sharpness=[Sharpness(9.5, np.full(4, 9.5))],
+                            progress=False)
     assert len(listed) == 4
     names = sorted(p.name for p in out.iterdir())
     assert names == ["duplicate-0001.png", "failures.csv", "false-0001.png", "missed-0001.png", "notes.txt",

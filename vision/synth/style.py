@@ -156,14 +156,14 @@ def _paper(rng: np.random.Generator) -> Colour:
 def _inks(rng: np.random.Generator, split: str, many: bool = False) -> tuple[Colour, Colour, Colour, Colour]:
     """Spades', hearts', clubs' and diamonds' inks; ``many`` (``INKS``) spreads a training
     deck's inks wide, drawing the same random numbers."""
-    wide = many and split == "train"
-    black = _hsv(rng, (0, 360), (0, 0.6), (0.04, 0.25)) if wide else _colour(rng, (10, 10, 10), (60, 45, 45))
-    red = _hsv(rng, (-25, 12), (0.65, 1), (0.4, 0.9)) if wide else _colour(rng, (15, 5, 150), (70, 50, 230))
+    spread = many and split == "train"
+    black = _hsv(rng, (0, 360), (0, 0.6), (0.04, 0.25)) if spread else _colour(rng, (10, 10, 10), (60, 45, 45))
+    red = _hsv(rng, (-25, 12), (0.65, 1), (0.4, 0.9)) if spread else _colour(rng, (15, 5, 150), (70, 50, 230))
     if rng.random() >= 0.22:
         return black, red, black, red
-    green = _hsv(rng, (70, 195), (0.5, 1), (0.3, 0.7)) if wide else _colour(rng, (20, 100, 10), (80, 160, 60))
+    green = _hsv(rng, (70, 195), (0.5, 1), (0.3, 0.7)) if spread else _colour(rng, (20, 100, 10), (80, 160, 60))
     orange = split == "heldout" and rng.random() < 0.5
-    if wide:
+    if spread:
         diamond = _hsv(rng, (200, 320), (0.5, 1), (0.45, 0.9))
     elif orange:
         diamond = _colour(rng, (0, 110, 215), (40, 165, 255))
@@ -247,7 +247,7 @@ def sample_style(rng: np.random.Generator, split: str, name: str, variety: str =
     else:  # jumbo: a big rank, a small suit under it
         cap, scale = _u(rng, 1.0, 1.45), _u(rng, 0.4, 0.6)
     paper = _paper(rng)
-    inks = _inks(rng, split, many=inks == "many")
+    printed = _inks(rng, split, many=inks == "many")
     pip_layout = _pick(rng, PIP_LAYOUTS[split], (0.65, 0.15, 0.2) if split == "train" else (0.4, 0.2, 0.2, 0.2))
     if layout == "jumbo" and pip_layout == "standard":
         pip_layout = "big_centre"
@@ -258,7 +258,7 @@ def sample_style(rng: np.random.Generator, split: str, name: str, variety: str =
         name=name, split=split, size_cm=size,
         corner_radius_cm=round(_u(rng, 0.18, 0.55), 3),
         paper=paper, edge=tuple(round(v * _u(rng, 0.6, 0.85), 1) for v in paper),  # type: ignore[arg-type]
-        inks=inks, font=font,
+        inks=printed, font=font,
         rank_cap_cm=round(cap, 3), ten_squeeze=round(_u(rng, 0.62, 1.0), 3),
         slant=round(_u(rng, -0.08, 0.22), 3) if rng.random() < 0.12 else 0.0,
         index_layout=layout, suit_scale=round(scale, 3),
@@ -269,7 +269,7 @@ def sample_style(rng: np.random.Generator, split: str, name: str, variety: str =
         pip_layout=pip_layout, pip_cm=round(_u(rng, 0.9, 1.3), 3),
         court=court, court_colours=court_colours,
         frame=_pick(rng, FRAMES, (0.6, 0.3, 0.1)),
-        frame_colour=_pick(rng, (inks[0], inks[1], court_colours[0])),
+        frame_colour=_pick(rng, (printed[0], printed[1], court_colours[0])),
         back=_back(rng, split),
         joker=_joker(rng, fonts.cjk_font() is not None),
     )
