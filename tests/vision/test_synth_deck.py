@@ -136,7 +136,9 @@ def test_many_inks_spread_training_decks_inks_and_nothing_else():
     club_hues = [_hsv(m.ink("C"))[0] for m in four]
     diamond_hues = [_hsv(m.ink("D"))[0] for m in four]
     assert min(club_hues) < 100 and max(club_hues) > 170  # yellow-green ... teal and cyan
-    assert min(diamond_hues) < 225 and max(diamond_hues) > 290  # blue ... violet and magenta
+    assert min(diamond_hues) < 215 and max(diamond_hues) > 270  # sky blue ... violet
+    heart_hues = [_hsv(m.ink("H"))[0] for m in many]
+    assert all(h >= 330 or h <= 15 for h in heart_hues) and max(diamond_hues) <= 290  # no diamond near a heart
     standard_clubs = [_hsv(s.ink("C"))[0] for s in plain if s.four_colour]
     lo, hi = min(standard_clubs), max(standard_clubs)
     assert sum(not lo <= h <= hi for h in club_hues) >= 0.3 * len(club_hues)  # hues no standard deck prints

@@ -34,10 +34,12 @@ VARIETIES = ("standard", "wide")
 # four-colour with green clubs and blue diamonds. "many": the same decks drawn with the same
 # random numbers, each ink's hue, strength and darkness spread wide — blacks tinted navy,
 # brown or green, reds from crimson to a dark brown-red, clubs any hue from yellow-green to
-# teal and cyan, diamonds any from blue through violet to magenta — because a sponsor's deck
+# teal and cyan, diamonds any from sky blue to violet — because a sponsor's deck
 # prints whatever it likes, and the held-out decks showed indices misread only for an ink no
 # training deck had (models/README.md). Held-out decks keep their own inks, and no training
-# ink comes near their orange diamonds (hue 20–50°), so those stay unseen.
+# ink comes near their orange diamonds (hue 20–50°), so those stay unseen. Diamonds stop at
+# violet (285°): magenta ones (to 320°) sat beside crimson hearts (from 335°), and a reader
+# trained on them took a crimson three of hearts for diamonds (docs/benchmarks.md).
 INKS = ("standard", "many")
 CARD_SIZES_CM = {"poker": (6.3, 8.8), "bridge": (5.7, 8.8)}
 
@@ -164,7 +166,7 @@ def _inks(rng: np.random.Generator, split: str, many: bool = False) -> tuple[Col
     green = _hsv(rng, (70, 195), (0.5, 1), (0.3, 0.7)) if spread else _colour(rng, (20, 100, 10), (80, 160, 60))
     orange = split == "heldout" and rng.random() < 0.5
     if spread:
-        diamond = _hsv(rng, (200, 320), (0.5, 1), (0.45, 0.9))
+        diamond = _hsv(rng, (195, 285), (0.5, 1), (0.45, 0.9))
     elif orange:
         diamond = _colour(rng, (0, 110, 215), (40, 165, 255))
     else:
