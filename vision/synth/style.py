@@ -38,8 +38,8 @@ VARIETIES = ("standard", "wide")
 # prints whatever it likes, and the held-out decks showed indices misread only for an ink no
 # training deck had (models/README.md). Held-out decks keep their own inks, and no training
 # ink comes near their orange diamonds (hue 20–50°), so those stay unseen. Diamonds stop at
-# violet (285°): magenta ones (to 320°) sat beside crimson hearts (from 335°), and a reader
-# trained on them took a crimson three of hearts for diamonds (docs/benchmarks.md).
+# violet (285°), well clear of the hearts' crimson (from 335°), so no training deck prints a
+# diamond in a heart's ink.
 INKS = ("standard", "many")
 CARD_SIZES_CM = {"poker": (6.3, 8.8), "bridge": (5.7, 8.8)}
 
