@@ -437,6 +437,7 @@ def cmd_eval(args: Namespace) -> None:
         report["by_sharpness"] = by_sharpness(results, args.conf)
         report["by_index_size"] = by_index_size(results, args.conf)
         report["by_suit_size"] = by_suit_size(results, args.conf)
+        report["legible_by_suit_size"] = by_suit_size(results, args.conf, min_sharp=LEGIBLE.min_sharp)
         report["by_turn"] = by_turn(results, args.conf)
     if args.failures:
         report["failures"] = _write_failures(args, results, counted, images)
@@ -448,6 +449,9 @@ def cmd_eval(args: Namespace) -> None:
     if has_meta:
         _print_figures(f"legible (fully visible, photographed at >= {LEGIBLE.min_sharp:g} sharp px/cm)",
                        report["legible"])
+        if any(row["labelled"] for row in report["legible_by_suit_size"]):
+            print("legible indices read right, by the suit sign's height in sharp pixels:")
+            _print_bands(report["legible_by_suit_size"], "sharp_px")
         print("fully visible indices read right, by sharp px/cm of table:")
         for row in report["by_sharpness"]:
             print(f"  {_band(*row['sharp_px_per_cm']):>7}: {row['correct']:5d}/{row['labelled']:<5d} "

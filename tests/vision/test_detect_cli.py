@@ -139,7 +139,8 @@ def test_eval_detector_writes_a_close_up_of_each_failure(tmp_path):
     scales[0 if labelled[0] != biggest else 1] = 0.3
     (tmp_path / "meta").mkdir()
     (tmp_path / "meta" / label.with_suffix(".json").name).write_text(json.dumps(
-        {"sharp_px_per_cm": 20.0, "px_per_cm": 20.0, "visible": [1.0] * len(labelled), "view_scale": scales}))
+        {"sharp_px_per_cm": 20.0, "px_per_cm": 20.0, "visible": [1.0] * len(labelled), "view_scale": scales,
+         "suit_cm": [0.4] * len(labelled)}))
     data = tmp_path / "data.yaml"
     data.write_text(f"path: {tmp_path}\ntrain: images\nval: images\nnames: {json.dumps(ALL_CARDS)}\n", encoding="utf-8")
     out = tmp_path / "failures"
@@ -157,6 +158,12 @@ def test_eval_detector_writes_a_close_up_of_each_failure(tmp_path):
     assert len(mine) == 1 and mine[0]["kind"] == "wrong" and mine[0]["read"] not in ("", changed)
     assert mine[0]["sharp_px_per_cm"] == "11"
     assert report["legible"]["labelled"] == report["labelled"] - 1  # the 6 px/cm index is not counted
+    # that image's legible indices by suit sign (the others have no sidecar to say it): 0.4 cm
+    # at 11 sharp px/cm is 4.4 pixels, the changed label's band; the rest at 18 px/cm, 7.2
+    by_sign = {tuple(r["sharp_px"]): r for r in report["legible_by_suit_size"]}
+    assert sum(r["labelled"] for r in by_sign.values()) == len(labelled) - 1
+    assert by_sign[(4, 5)]["labelled"] == 1 and by_sign[(4, 5)]["wrong"] == 1
+    assert by_sign[(6, 8)]["labelled"] == len(labelled) - 2
     assert (out / mine[0]["file"]).stat().st_size > 0
     refused = guandan("eval-detector", str(data), "--failures", str(data))
     assert refused.returncode == 2 and "not a folder" in refused.stderr and "Traceback" not in refused.stderr
