@@ -817,7 +817,8 @@ def add_parsers(sub) -> None:
 
     eval_text = ("mAP, card-level accuracy and confusions on a built dataset: for every labelled index, for the "
                  "legible ones (fully visible, photographed at >= 8 sharp px/cm; the others are ignored, not "
-                 "counted as misses) and by photograph sharpness")
+                 "counted as misses), then read right band by band: photograph sharpness, index size, the "
+                 "suit sign's height in sharp pixels (the legible ones and all fully visible), the index's turn")
     detect_text = ("find card indices in photos of any size: a photo bigger than the finder's input is searched "
                    "tile by tile at every scale from the whole photo in one input down to its own pixels, and "
                    "every index found is read at full resolution")
