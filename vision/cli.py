@@ -410,8 +410,12 @@ def _band(lo: float, hi: float | None) -> str:
 
 
 def _print_bands(rows: list[dict], measure: str) -> None:
-    """One by-band table of ``eval-detector``: each band (``measure``), read right of labelled, wrong, missed."""
+    """One by-band table of ``eval-detector``: each band (``measure``), read right of labelled, wrong, missed;
+    a band no index falls in says so rather than 0 % (a legible index never has a sign under three pixels)."""
     for row in rows:
+        if not row["labelled"]:
+            print(f"  {_band(*row[measure]):>7}: no indices")
+            continue
         print(f"  {_band(*row[measure]):>7}: {row['correct']:5d}/{row['labelled']:<5d} {row['accuracy']:.2%}  "
               f"({row['wrong']} wrong, {row['missed']} missed)")
 

@@ -164,6 +164,9 @@ def test_eval_detector_writes_a_close_up_of_each_failure(tmp_path):
     assert sum(r["labelled"] for r in by_sign.values()) == len(labelled) - 1
     assert by_sign[(4, 5)]["labelled"] == 1 and by_sign[(4, 5)]["wrong"] == 1
     assert by_sign[(6, 8)]["labelled"] == len(labelled) - 2
+    printed = guandan("eval-detector", str(data)).stdout  # as a person reads it: empty bands say so
+    table = printed.split("legible indices read right, by the suit sign's height in sharp pixels:\n")[1]
+    assert table.startswith("      0-3: no indices\n      3-4: no indices\n      4-5:     0/1 ")
     assert (out / mine[0]["file"]).stat().st_size > 0
     refused = guandan("eval-detector", str(data), "--failures", str(data))
     assert refused.returncode == 2 and "not a folder" in refused.stderr and "Traceback" not in refused.stderr
