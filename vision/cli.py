@@ -411,7 +411,8 @@ def _band(lo: float, hi: float | None) -> str:
 
 def _print_bands(rows: list[dict], measure: str) -> None:
     """One by-band table of ``eval-detector``: each band (``measure``), read right of labelled, wrong, missed;
-    a band no index falls in says so rather than 0 % (a legible index never has a sign under three pixels)."""
+    a band no index falls in says so rather than 0 % (the held-out zones' legible indices have no sign under three
+    pixels)."""
     for row in rows:
         if not row["labelled"]:
             print(f"  {_band(*row[measure]):>7}: no indices")
@@ -441,7 +442,7 @@ def cmd_eval(args: Namespace) -> None:
         report["by_sharpness"] = by_sharpness(results, args.conf)
         report["by_index_size"] = by_index_size(results, args.conf)
         report["by_suit_size"] = by_suit_size(results, args.conf)
-        report["legible_by_suit_size"] = by_suit_size(results, args.conf, min_sharp=LEGIBLE.min_sharp)
+        report["legible_by_suit_size"] = by_suit_size(results, args.conf, LEGIBLE)
         report["by_turn"] = by_turn(results, args.conf)
     if args.failures:
         report["failures"] = _write_failures(args, results, counted, images)

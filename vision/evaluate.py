@@ -382,17 +382,16 @@ def by_index_size(results: list[ImageResult], conf: float, min_visible: float = 
 SUIT_BANDS = ((0, 3), (3, 4), (4, 5), (5, 6), (6, 8), (8, float("inf")))
 
 
-def by_suit_size(results: list[ImageResult], conf: float, min_visible: float = LEGIBLE.min_visible,
-                 min_sharp: float = 0.0) -> list[dict]:
-    """Fully visible indices read right, band by band of their suit sign's height in sharp
-    pixels (``sharp_suit_signs``): the camera requirement for a given deck, since most
-    misreadings left are suits (a spade for a club). ``min_sharp`` (``LEGIBLE.min_sharp``)
-    splits the legible set so: a sharp enough photograph of a deck whose sign is printed
-    small still leaves three or four pixels for it, where no reader tells a spade's point from
-    a club's lobes, so the table says which part of the targets' gap is pixels and which is
-    the reader."""
-    return _by_size(results, conf, Legibility(min_sharp=min_sharp, min_visible=min_visible), sharp_suit_signs,
-                    SUIT_BANDS, "sharp_px")
+def by_suit_size(results: list[ImageResult], conf: float,
+                 legibility: Legibility = Legibility(min_sharp=0.0)) -> list[dict]:
+    """Indices ``legibility`` counts (by default the fully visible ones, however sharp) read
+    right, band by band of their suit sign's height in sharp pixels (``sharp_suit_signs``):
+    the camera requirement for a given deck, since most misreadings left are suits (a spade
+    for a club). With ``LEGIBLE`` it splits the legible set so: a sharp enough photograph of a
+    deck whose sign is printed small still leaves three or four pixels for it, where no
+    reader tells a spade's point from a club's lobes, so the table says which part of the
+    targets' gap is pixels and which is the reader."""
+    return _by_size(results, conf, legibility, sharp_suit_signs, SUIT_BANDS, "sharp_px")
 
 
 #: bands of the accuracy-by-turn table: how many degrees an index lies off the nearest quarter turn

@@ -5,6 +5,7 @@ import pytest
 
 from vision.detector import Detection
 from vision.evaluate import (
+    LEGIBLE,
     ImageResult,
     Legibility,
     average_precision,
@@ -132,10 +133,10 @@ def test_accuracy_by_suit_sign_bands_each_label_by_its_printed_sign_and_the_shar
     assert (rows[(8, None)]["labelled"], rows[(8, None)]["correct"]) == (1, 1)
     assert (rows[(4, 5)]["labelled"], rows[(4, 5)]["missed"]) == (1, 1)
     assert sum(r["labelled"] for r in rows.values()) == 3
-    # split so only the legible set: the same photograph at 6 sharp px/cm is in no band
-    assert sum(r["labelled"] for r in by_suit_size([result], conf=0.25, min_sharp=8.0)) == 3
+    # only the legible set (LEGIBLE: 8 sharp px/cm and more): the same photograph at 6 is in no band
+    assert sum(r["labelled"] for r in by_suit_size([result], conf=0.25, legibility=LEGIBLE)) == 3
     blurred = ImageResult(result.truth, result.truth_boxes, result.detections, {**result.meta, "sharp_px_per_cm": 6.0})
-    assert sum(r["labelled"] for r in by_suit_size([blurred], conf=0.25, min_sharp=8.0)) == 0
+    assert sum(r["labelled"] for r in by_suit_size([blurred], conf=0.25, legibility=LEGIBLE)) == 0
     assert sum(r["labelled"] for r in by_suit_size([blurred], conf=0.25)) == 3
     # sidecars written before the sign heights were recorded put nothing in the table
     older = ImageResult(result.truth, result.truth_boxes, result.detections,
