@@ -458,9 +458,7 @@ def cmd_eval(args: Namespace) -> None:
             print("legible indices read right, by the suit sign's height in sharp pixels:")
             _print_bands(report["legible_by_suit_size"], "sharp_px")
         print("fully visible indices read right, by sharp px/cm of table:")
-        for row in report["by_sharpness"]:
-            print(f"  {_band(*row['sharp_px_per_cm']):>7}: {row['correct']:5d}/{row['labelled']:<5d} "
-                  f"{row['accuracy']:.2%}")
+        _print_bands(report["by_sharpness"], "sharp_px_per_cm")
         print("fully visible indices read right, by the index's longer side in sharp pixels (pixels that carry "
               "detail):")
         _print_bands(report["by_index_size"], "sharp_px")

@@ -167,6 +167,11 @@ def test_eval_detector_writes_a_close_up_of_each_failure(tmp_path):
     printed = guandan("eval-detector", str(data)).stdout  # as a person reads it: empty bands say so
     table = printed.split("legible indices read right, by the suit sign's height in sharp pixels:\n")[1]
     assert table.startswith("      0-3: no indices\n      3-4: no indices\n      4-5:     0/1 ")
+    # by camera sharpness: the changed label at 11 px/cm, the rest at 18; the 6 px/cm one is
+    # still fully visible, so it is counted here, in its band
+    table = printed.split("fully visible indices read right, by sharp px/cm of table:\n")[1]
+    assert table.startswith("      0-4: no indices\n      4-6: no indices\n      6-8:     ")
+    assert "  10-12:     0/1     0.00%  (1 wrong, 0 missed)\n" in table
     assert (out / mine[0]["file"]).stat().st_size > 0
     refused = guandan("eval-detector", str(data), "--failures", str(data))
     assert refused.returncode == 2 and "not a folder" in refused.stderr and "Traceback" not in refused.stderr
