@@ -21,6 +21,8 @@ by side, ``vision.detector.detect_tiled``, as upright cards with the finder's bo
 whole look of the free-shape twin (``vision.finder``; what the live loop does) and in two
 overlapping 320 tiles (what it did before the twenty-fifth session).
 Targets on this 2-core machine, exported backend: 640 ≤ 40 ms, 320 ≤ 12 ms (median). The
+machine is printed first (``benchmarks.machine``): the 8-bit networks take about twice as long
+on a core with AVX2 alone as on one with AVX-512 VNNI. The
 exports are static, 320×320 for zones and 640×640 for photos, but for the zone finder's
 free-shape twins (``whole/``).
 Run: ``.venv/bin/python benchmarks/detector.py [--runs 60]``.
@@ -39,6 +41,7 @@ if not __package__:  # run as a file: make the project importable
 
 import cv2  # noqa: E402
 
+from benchmarks.machine import describe  # noqa: E402
 from vision.detector import CardDetector, detect_tiled  # noqa: E402
 from vision.photo import detect_photo  # noqa: E402
 
@@ -117,6 +120,7 @@ def main() -> None:
                 start = time.perf_counter()
                 run()
                 times.append((time.perf_counter() - start) * 1000)
+    print(f"machine: {describe()}")
     print(f"{'backend':10} {'size':>5} {'views':>5} {'median':>9} {'p90':>9}  found")
     for label, what, run, _count, times in rows:
         times.sort()

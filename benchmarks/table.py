@@ -40,6 +40,7 @@ from pathlib import Path
 if not __package__:  # run as a file: make the project importable
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from benchmarks.machine import describe  # noqa: E402
 from engine.events import PlayCards, with_corrections  # noqa: E402
 from engine.record import Record, parse_lines, replay  # noqa: E402
 from scorer import profiles  # noqa: E402
@@ -96,6 +97,7 @@ def main() -> None:
     parser.add_argument("--videos", type=Path, help="keep the rendered games in this folder and reuse them")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
+    print(f"machine: {describe()}")
     detector = CardDetector(committed_finder(), boxes=False)  # as the live loop runs it
     profile = profiles.load("jiangsu")
     totals = Counter()

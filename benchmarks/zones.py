@@ -26,6 +26,7 @@ from pathlib import Path
 if not __package__:  # run as a file: make the project importable
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from benchmarks.machine import describe  # noqa: E402
 from vision.calibration import Calibration, fine_scale, rectify_zone  # noqa: E402
 from vision.detector import CardDetector, committed_finder, detect_tiled  # noqa: E402
 from vision.grouping import own_side  # noqa: E402
@@ -67,6 +68,7 @@ def main() -> None:
     detector = CardDetector(committed_finder(), boxes=False)  # as the live loop runs it
     cards = sum(len(row) for row in ROWS.values()) * len(seeds)
     started = time.perf_counter()
+    print(f"machine: {describe()}")
     print(f"{len(seeds)} decks, {cards} cards per resolution")
     print(f"{'camera':>10} {'plain':>12} {'finer':>12}")
     for width, height in sizes:
