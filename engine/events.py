@@ -94,19 +94,26 @@ class Deal(Event):
 
 
 @dataclass(frozen=True)
-class Tribute(Event):
-    """进贡: ``seat`` gives ``card``; ``to`` when the record knows the receiver."""
+class _Handover(Event):
+    """One card passed between two seats after the deal: ``seat`` gives ``card``; ``to``
+    when the record knows the receiver. Tribute and its return are written alike."""
 
     seat: str = "E"
     card: str = ""
     to: str | None = None
-    type = "tribute"
 
     def _fields(self) -> dict:
         out = {"seat": self.seat, "card": self.card}
         if self.to is not None:
             out["to"] = self.to
         return out
+
+
+@dataclass(frozen=True)
+class Tribute(_Handover):
+    """进贡: ``seat`` gives ``card``; ``to`` when the record knows the receiver."""
+
+    type = "tribute"
 
 
 @dataclass(frozen=True)
@@ -121,19 +128,10 @@ class Resist(Event):
 
 
 @dataclass(frozen=True)
-class GiveBack(Event):
+class GiveBack(_Handover):
     """还贡: a receiver of tribute gives one card back."""
 
-    seat: str = "E"
-    card: str = ""
-    to: str | None = None
     type = "return"
-
-    def _fields(self) -> dict:
-        out = {"seat": self.seat, "card": self.card}
-        if self.to is not None:
-            out["to"] = self.to
-        return out
 
 
 @dataclass(frozen=True)
