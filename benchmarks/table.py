@@ -23,7 +23,9 @@ camera ``docs/vision.md`` asks for (a 720p camera over the whole table resolves 
 the zones, under the 8 that ``guandan calibrate`` warns at; ``--size 1280x720`` measures it).
 Run: ``.venv/bin/python benchmarks/table.py [--games 3] [--size 1920x1080] [--illegal 0.05]``;
 ``--videos DIR`` keeps the rendered games there and scans them again on the next run instead
-of rendering them anew (a 1080p whole hand takes about 6 minutes to render here).
+of rendering them anew (a 1080p whole hand takes about 6 minutes to render here);
+``--every N`` reads only every N-th frame, as a node too slow for its camera would (its
+pace as ``scorer.pace`` judges it), to see what that costs.
 """
 
 from __future__ import annotations
@@ -72,12 +74,16 @@ def codes(counts: Counter) -> str:
     return " (" + ", ".join(f"{code} ×{n}" for code, n in counts.most_common()) + ")" if counts else ""
 
 
-def scan(video_path: Path, detector: CardDetector, profile) -> tuple[TableRuntime, list[float], list[float]]:
-    """Scan a video; returns the runtime, each frame's processing time and each event's."""
+def scan(video_path: Path, detector: CardDetector, profile,
+         every: int = 1) -> tuple[TableRuntime, list[float], list[float]]:
+    """Scan a video; returns the runtime, each frame's processing time and each event's.
+    ``every``: take only every so many frames, as a loop that slow would take a live camera's."""
     video = VideoFile(str(video_path))
     runtime = TableRuntime(detector, profile, table=video_path.parent.name)
     frame_ms, event_ms = [], []
     while (frame := video.read()) is not None:
+        if frame.number % every:
+            continue
         start = time.perf_counter()
         made = runtime.process(frame)
         took = (time.perf_counter() - start) * 1000
@@ -95,7 +101,12 @@ def main() -> None:
     parser.add_argument("--illegal", type=float, default=0.05, help="illegal-play chance in every other game")
     parser.add_argument("--max-events", type=int, help="cut each game after this many events (quicker)")
     parser.add_argument("--videos", type=Path, help="keep the rendered games in this folder and reuse them")
+    parser.add_argument("--every", type=int, default=1,
+                        help="read only every N-th frame, as a node N times too slow for its camera would "
+                             "(the rest dropped): what a slow node costs in latency and plays")
     args = parser.parse_args()
+    if args.every < 1:
+        parser.error("--every must be 1 or more")
     size = tuple(int(v) for v in args.size.split("x"))
     print(f"machine: {describe()}")
     detector = CardDetector(committed_finder(), boxes=False)  # as the live loop runs it
@@ -116,7 +127,7 @@ def main() -> None:
             truth_record = parse_lines((out / "truth.jsonl").read_text(encoding="utf-8").splitlines())
             truth = replay(truth_record, profiles.load)
             started = time.perf_counter()
-            runtime, frame_ms, event_ms = scan(out / "game.mp4", detector, profile)
+            runtime, frame_ms, event_ms = scan(out / "game.mp4", detector, profile, args.every)
             wall_s += time.perf_counter() - started
             video_s += meta["frames"] / meta["fps"]
             frame_times += frame_ms

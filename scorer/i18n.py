@@ -111,6 +111,14 @@ ALERTS: dict[str, tuple[str, str]] = {
                       "此时看不到出牌",
                       "camera: the same picture, to the pixel, for {seconds:g} s: the feed looks frozen "
                       "(check the camera and its cable); plays are not being seen"),
+    "camera_behind": ("本机跟不上摄像头：最近{seconds:g}秒每秒只读了{fps:g}帧（摄像头每秒{camera_fps:g}帧，其余丢弃），"
+                      "出牌会记得晚——请换更快的电脑、关掉其他程序或降低摄像头帧率",
+                      "this computer is not keeping up with the camera: over the last {seconds:g} s it read "
+                      "{fps:g} frames a second of the camera's {camera_fps:g} (the rest dropped), so plays will be "
+                      "recorded late — use a faster computer, close other programs or lower the camera's frame rate"),
+    "camera_caught_up": ("本机又跟上摄像头了：每秒读{fps:g}帧（摄像头每秒{camera_fps:g}帧）",
+                         "keeping up with the camera again: {fps:g} frames read a second of the camera's "
+                         "{camera_fps:g}"),
     "camera_moved": ("摄像头位置变了：已重新标定", "camera moved: recalibrated"),
     "markers_missing": ("摄像头：只找到{found}个桌面标记（共4个，缺{missing}号），至少需要2个——请确认标记"
                         "都在画面内、平放、无反光，并按100%打印（guandan markers）",

@@ -76,6 +76,7 @@ from engine.plays import Play, beats, classify
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER
 from scorer.alerts import Alert
+from scorer.pace import Pace
 from scorer.store import SeqTaken
 from vision.annotate import draw_detections
 from vision.calibration import (
@@ -165,6 +166,7 @@ class TableRuntime:
         self._picture: bytes = b""  # a sample of the last frame's pixels, to notice a frozen feed
         self._same_since = 0.0
         self._frozen = False
+        self.pace = Pace()  # whether the loop keeps up with a live camera
         self._frame: Frame | None = None
         self._shown: dict[str, tuple[str, ...]] = {}  # tributers' cards not yet recorded
         self.count: HandCount | None = None  # the hand's plays, read again together (vision.recount)
@@ -309,6 +311,7 @@ class TableRuntime:
             self._outside_at = frame.t
             self._take_in()
         self._watch_for_freeze(frame)
+        self._watch_pace(frame)
         if not self._calibrated(frame):
             return []
         for seat in PLAY_ORDER:
@@ -374,6 +377,14 @@ class TableRuntime:
         if not self._frozen and frame.t - self._same_since >= FROZEN_S:
             self._frozen = True
             self.alert(Alert.of("camera_frozen", seconds=FROZEN_S))
+
+    def _watch_pace(self, frame: Frame) -> None:
+        """A node too slow for its camera records plays late (``scorer.pace``): the operator
+        hears so once, and once more when it keeps up again."""
+        report = self.pace.see(frame.number, frame.t)
+        if report is not None:
+            self.alert(Alert.of("camera_behind" if report.behind else "camera_caught_up", fps=report.fps,
+                                camera_fps=report.camera_fps, seconds=report.seconds))
 
     def _covered(self, seat: str, zone: SeatZone, t: float, thumb: np.ndarray) -> bool:
         """No card read in a still zone that does not look empty either: a hand left over the

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = {"seat": "E", "seconds": 5.0, "found": 1, "missing": "2, 3, 4", "px": 5.3, "least": 6.0, "good": 8.0,
           "read": "SA SA", "taken": "SK", "dropped": "S3", "confidence": 0.31, "act": "tribute", "n": 2,
           "cards": "HR H2", "was": "CQ CQ", "now": "SQ SQ", "target": 12, "on": "SK", "seq": 40,
-          "why": "a deal while the previous hand is still being played", "card": "HR"}
+          "why": "a deal while the previous hand is still being played", "card": "HR", "fps": 4.2,
+          "camera_fps": 30.0}
 
 
 def fields(text: str) -> set[str]:

@@ -695,3 +695,20 @@ def test_a_4k_cameras_zones_are_read_drawn_finer_and_shrunk_not_aliased(detector
         assert fine is not None and fine >= 1.75
         assert rt.zones[seat].laid.cards == tuple(ROWS[seat])
         assert np.array_equal(rt.zones[seat].read_image, rectify_zone(laid, rt.calibration, seat, fine=fine))
+
+
+def test_a_node_too_slow_for_its_camera_tells_the_operator_not_the_record(detector):
+    """Every sixth frame of a 30 fps camera taken (five read a second, the rest dropped):
+    the operator hears it once a whole window shows it, in both languages; the referee's
+    record gets nothing (it is the node's state, not the game's)."""
+    alerts: list[Alert] = []
+    recorded: list = []
+    rt = runtime(detector, alerts, recorded)
+    picture = np.zeros((72, 128, 3), np.uint8)  # no table in view: nothing read, only watched
+    for n in range(0, 30 * 15, 6):
+        rt.process(Frame(picture, n / 30, n))
+    behind = [a for a in alerts if a.code == "camera_behind"]
+    assert len(behind) == 1
+    assert "read 5 frames a second of the camera's 30" in behind[0].text("en")
+    assert behind[0].text("zh").startswith("本机跟不上摄像头：最近10秒每秒只读了5帧（摄像头每秒30帧")
+    assert not [e for e in recorded if e.type == "camera_note"]

@@ -1,0 +1,76 @@
+"""Whether the live loop keeps up with its camera.
+
+The loop takes only a live camera's newest frame (``vision.camera.LiveCamera``): while one
+frame is read the camera's next ones are dropped, by design. But a table node too slow for
+its camera reads so few frames that a play is recorded late — a still zone is read over
+``LOOKS`` frames after its cards stop moving — and the operator would not know why. The
+frames the loop takes say it: their numbers count what the camera sent, their times how
+many the loop read a second. Only dropped frames make a slow pace the node's fault: a
+recording of few frames a second read whole (``guandan scan``) is not behind.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+#: frames a second the loop must read for a play to show within 0.5 s of its cards lying
+#: still (the median; ``benchmarks/table.py --every``, six 720p games, 2026-12-05): 30 read a
+#: second 0.37 s, 15 0.44 s, 10 0.51 s, 7.5 0.61 s, 5 0.73 s — and at 5, 20 false alerts
+#: against 6 and 109 plays exact against 115 of 133: a still zone's looks are frames apart
+MIN_FPS = 10.0
+#: seconds of camera time a pace is judged over: long enough that one slow read of a busy
+#: zone (about 50 ms on a 2-core node) is not a verdict
+WINDOW_S = 10.0
+#: read this much faster than ``MIN_FPS`` (or drop nothing) to count as caught up again, so
+#: that a pace hovering at the limit does not flap
+RECOVER = 1.25
+
+
+@dataclass(frozen=True)
+class PaceReport:
+    """A change of pace: ``behind`` or caught up, at ``fps`` frames read a second of the
+    camera's ``camera_fps``, over the last ``seconds``."""
+
+    behind: bool
+    fps: float
+    camera_fps: float
+    seconds: float
+
+
+@dataclass
+class Pace:
+    """Watches the frames the loop takes (``see``) and reports when it falls behind its
+    camera and when it catches up, once each."""
+
+    min_fps: float = MIN_FPS
+    window_s: float = WINDOW_S
+    behind: bool = False
+    _taken: deque[tuple[int, float]] = field(default_factory=deque)
+    _since: float | None = None  # the camera time watching began (again)
+
+    def see(self, number: int, t: float) -> PaceReport | None:
+        """Take the frame numbered ``number`` (the camera's count) at camera time ``t``; a
+        ``PaceReport`` when the pace has just changed, else None. A number or time going
+        back (the camera reopened) starts the watch over."""
+        if self._taken and (number <= self._taken[-1][0] or t < self._taken[-1][1]):
+            self._taken.clear()
+        if not self._taken:
+            self._since = t
+        self._taken.append((number, t))
+        while t - self._taken[0][1] > self.window_s:
+            self._taken.popleft()
+        if t - self._since < self.window_s or len(self._taken) < 2:
+            return None
+        first_number, first_t = self._taken[0]
+        span = t - first_t
+        read = (len(self._taken) - 1) / span
+        sent = (number - first_number) / span
+        dropping = number - first_number > len(self._taken) - 1
+        if not self.behind and dropping and read < self.min_fps:
+            self.behind = True
+        elif self.behind and (not dropping or read >= self.min_fps * RECOVER):
+            self.behind = False
+        else:
+            return None
+        return PaceReport(self.behind, round(read, 1), round(sent, 1), self.window_s)
