@@ -119,6 +119,10 @@ ALERTS: dict[str, tuple[str, str]] = {
     "camera_caught_up": ("本机又跟上摄像头了：每秒读{fps:g}帧（摄像头每秒{camera_fps:g}帧）",
                          "keeping up with the camera again: {fps:g} frames read a second of the camera's "
                          "{camera_fps:g}"),
+    "camera_slow": ("摄像头每秒只送来{camera_fps:g}帧（最近{seconds:g}秒）：出牌会记得晚、认得不准——"
+                    "请把摄像头设为每秒25–30帧",
+                    "the camera sends only {camera_fps:g} frames a second (over the last {seconds:g} s): plays "
+                    "will be recorded late and read less surely — set it to 25–30 frames a second"),
     "camera_moved": ("摄像头位置变了：已重新标定", "camera moved: recalibrated"),
     "markers_missing": ("摄像头：只找到{found}个桌面标记（共4个，缺{missing}号），至少需要2个——请确认标记"
                         "都在画面内、平放、无反光，并按100%打印（guandan markers）",

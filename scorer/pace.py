@@ -27,12 +27,22 @@ WINDOW_S = 10.0
 RECOVER = 1.25
 
 
+#: what ``Pace`` reports, as alert codes (``scorer.i18n.ALERTS``)
+BEHIND, CAUGHT_UP, SLOW_CAMERA = "camera_behind", "camera_caught_up", "camera_slow"
+CODES = (BEHIND, CAUGHT_UP, SLOW_CAMERA)
+#: a frame this long after the one before it, numbered next, means the camera sent nothing
+#: meanwhile (down, or reopened): the watch starts over rather than count the silence
+GAP_S = 1.0
+
+
 @dataclass(frozen=True)
 class PaceReport:
-    """A change of pace: ``behind`` or caught up, at ``fps`` frames read a second of the
-    camera's ``camera_fps``, over the last ``seconds``."""
+    """A change the operator should hear of, as an alert code (``scorer.i18n.ALERTS``):
+    ``camera_behind`` (the loop drops frames and reads too few), ``camera_caught_up``, or
+    ``camera_slow`` (the camera itself sends too few, none dropped); at ``fps`` frames read a
+    second of the camera's ``camera_fps``, over the last ``seconds``."""
 
-    behind: bool
+    code: str
     fps: float
     camera_fps: float
     seconds: float
@@ -40,21 +50,24 @@ class PaceReport:
 
 @dataclass
 class Pace:
-    """Watches the frames the loop takes (``see``) and reports when it falls behind its
-    camera and when it catches up, once each."""
+    """Watches the frames the loop takes (``see``): reports when it falls behind its camera
+    and when it catches up, once each, and once that a camera sends too few frames."""
 
     min_fps: float = MIN_FPS
     window_s: float = WINDOW_S
     behind: bool = False
+    slow_told: bool = False
     _taken: deque[tuple[int, float]] = field(default_factory=deque)
-    _since: float | None = None  # the camera time watching began (again)
+    _since: float = 0.0  # the camera time watching began (again)
 
     def see(self, number: int, t: float) -> PaceReport | None:
         """Take the frame numbered ``number`` (the camera's count) at camera time ``t``; a
-        ``PaceReport`` when the pace has just changed, else None. A number or time going
-        back (the camera reopened) starts the watch over."""
-        if self._taken and (number <= self._taken[-1][0] or t < self._taken[-1][1]):
-            self._taken.clear()
+        ``PaceReport`` when there is something to say, else None. A number or time going
+        back (the camera reopened), or a silence of ``GAP_S``, starts the watch over."""
+        if self._taken:
+            last_number, last_t = self._taken[-1]
+            if number <= last_number or t < last_t or (number == last_number + 1 and t - last_t > GAP_S):
+                self._taken.clear()
         if not self._taken:
             self._since = t
         self._taken.append((number, t))
@@ -68,9 +81,11 @@ class Pace:
         sent = (number - first_number) / span
         dropping = number - first_number > len(self._taken) - 1
         if not self.behind and dropping and read < self.min_fps:
-            self.behind = True
+            self.behind, code = True, BEHIND
         elif self.behind and (not dropping or read >= self.min_fps * RECOVER):
-            self.behind = False
+            self.behind, code = False, CAUGHT_UP
+        elif not dropping and sent < self.min_fps and not self.slow_told:
+            self.slow_told, code = True, SLOW_CAMERA
         else:
             return None
-        return PaceReport(self.behind, round(read, 1), round(sent, 1), self.window_s)
+        return PaceReport(code, round(read, 1), round(sent, 1), self.window_s)

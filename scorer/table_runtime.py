@@ -379,12 +379,12 @@ class TableRuntime:
             self.alert(Alert.of("camera_frozen", seconds=FROZEN_S))
 
     def _watch_pace(self, frame: Frame) -> None:
-        """A node too slow for its camera records plays late (``scorer.pace``): the operator
-        hears so once, and once more when it keeps up again."""
+        """A node too slow for its camera, or a camera sending too few frames, records plays
+        late (``scorer.pace``): the operator hears so once, and when the node keeps up again."""
         report = self.pace.see(frame.number, frame.t)
         if report is not None:
-            self.alert(Alert.of("camera_behind" if report.behind else "camera_caught_up", fps=report.fps,
-                                camera_fps=report.camera_fps, seconds=report.seconds))
+            self.alert(Alert(report.code, (("fps", report.fps), ("camera_fps", report.camera_fps),
+                                           ("seconds", report.seconds))))
 
     def _covered(self, seat: str, zone: SeatZone, t: float, thumb: np.ndarray) -> bool:
         """No card read in a still zone that does not look empty either: a hand left over the
