@@ -112,10 +112,10 @@ ALERTS: dict[str, tuple[str, str]] = {
                       "camera: the same picture, to the pixel, for {seconds:g} s: the feed looks frozen "
                       "(check the camera and its cable); plays are not being seen"),
     "camera_behind": ("本机跟不上摄像头：最近{seconds:g}秒每秒只读了{fps:g}帧（摄像头每秒{camera_fps:g}帧，其余丢弃），"
-                      "出牌会记得晚——请换更快的电脑、关掉其他程序或降低摄像头帧率",
+                      "出牌会记得晚——请换更快的电脑或关掉其他程序",
                       "this computer is not keeping up with the camera: over the last {seconds:g} s it read "
                       "{fps:g} frames a second of the camera's {camera_fps:g} (the rest dropped), so plays will be "
-                      "recorded late — use a faster computer, close other programs or lower the camera's frame rate"),
+                      "recorded late — use a faster computer or close other programs"),
     "camera_caught_up": ("本机又跟上摄像头了：每秒读{fps:g}帧（摄像头每秒{camera_fps:g}帧）",
                          "keeping up with the camera again: {fps:g} frames read a second of the camera's "
                          "{camera_fps:g}"),
