@@ -383,8 +383,7 @@ class TableRuntime:
         late (``scorer.pace``): the operator hears so once, and when the node keeps up again."""
         report = self.pace.see(frame.number, frame.t)
         if report is not None:
-            self.alert(Alert(report.code, (("fps", report.fps), ("camera_fps", report.camera_fps),
-                                           ("seconds", report.seconds))))
+            self.alert(Alert.of(report.code, fps=report.fps, camera_fps=report.camera_fps, seconds=report.seconds))
 
     def _covered(self, seat: str, zone: SeatZone, t: float, thumb: np.ndarray) -> bool:
         """No card read in a still zone that does not look empty either: a hand left over the
