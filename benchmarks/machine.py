@@ -31,8 +31,8 @@ def summarise(cpuinfo: str, cores: int) -> str:
     name = fields.get("model name") or platform.processor() or "unknown processor"
     family = f" (family {fields['cpu family']}, model {fields['model']})" if "cpu family" in fields else ""
     widest = next((label for flag, label in VECTOR_LEVELS if flag in flags), "no SSE4.2")
-    lacking = [label for flag, label in (("avx512f", "AVX-512"), ("vnni", "VNNI"))
-               if not any(f.startswith(flag) or f.endswith(flag) for f in flags)]
+    has = {"AVX-512": "avx512f" in flags, "VNNI": any(f.endswith("vnni") for f in flags)}  # avx512_vnni, avx_vnni
+    lacking = [label for label, present in has.items() if not present]
     return f"{name}{family}, {cores} cores, {widest}" + "".join(f", no {label}" for label in lacking)
 
 
