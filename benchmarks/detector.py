@@ -6,10 +6,11 @@ scaled to 640×640 (the second sample: 25 labelled indices). The row marked *liv
 live loop's: the zone read as upright cards, the suit reader looking beside every index too,
 and the finder's own boxes (the live loop reads cards; it does not draw boxes); a second live
 row reads with the full-precision suit reader instead of the 8-bit one. The other
-rows redraw each read index's box with the box refiner (one row without it shows what the
-refiner costs, and one more without it reads with the full-precision reader instead of the
-8-bit one: what 8 bits save; one more with the full-precision box refiner instead of the 8-bit
-one). ``guandan detect`` and ``eval-detector`` look at a 320 zone four ways by
+rows redraw each read index's box with the box refiner and its second look (one row without
+them shows what the refiner costs, and one more without it reads with the full-precision
+reader instead of the 8-bit one: what 8 bits save; one more with the full-precision box
+refiner and second look instead of the 8-bit ones; one with the first look alone, what the
+second costs). ``guandan detect`` and ``eval-detector`` look at a 320 zone four ways by
 default, the finder seeing it at each quarter turn (``vision.turns``; the 320 row with 4
 views), and at a 640 image once (the 640 row with 1 view); the 640 row with 4 views is
 ``--views 4``. At 640 the finder is the 8-bit one (``guandan detect``'s default; one row with
@@ -63,7 +64,8 @@ def main() -> None:
     int8_640 = MODELS / "finder_640_int8_openvino_model"  # whole photos' finder (guandan detect's default)
     plain = MODELS / "reader.onnx"  # the full-precision reader, for the row that compares it with the 8-bit one
     plain_suits = MODELS / "suits.onnx"  # the full-precision suit reader, against the 8-bit one
-    plain_boxes = MODELS / "boxes.onnx"  # the full-precision box refiner, against the 8-bit one
+    plain_boxes = [MODELS / "boxes.onnx", MODELS / "boxes_second.onnx"]  # full precision, against the 8-bit ones
+    first_look = [MODELS / "boxes_int8.xml"]  # the box refiner without its second look
     # backend, finder, input size, image, upright (with the suit reader), box refiner, views[, reader[, suits[,
     # tiles: a seat zone in tiles[, the box refiner's model[, as laid]]]]]; the box refiner's rows read as
     # `guandan detect` does, each index also a quarter turn round (sideways) unless "as laid"
@@ -76,6 +78,7 @@ def main() -> None:
             ("ov-int8", int8, 320, zone, False, True, 1), ("ov-int8", int8, 320, zone, False, True, 4),
             ("ov-int8", int8, 320, zone, False, True, 1, None, None, False, None, True),
             ("ov-int8", int8, 320, zone, False, True, 1, None, None, False, plain_boxes),
+            ("ov-int8", int8, 320, zone, False, True, 1, None, None, False, first_look),
             ("openvino", MODELS / "finder_openvino_model", 320, zone, True, False, 1),
             ("openvino", MODELS / "finder_openvino_model", 320, zone, False, True, 1),
             ("onnx", MODELS / "finder.onnx", 320, zone, False, True, 1),
@@ -108,7 +111,8 @@ def main() -> None:
                 else "  a photo, every scale, box refiner" if whole else "  box refiner" if refine
                 else "  the finder's boxes") + (", the full-precision reader" if reader else "")
         what += ", the full-precision suit reader" if suits else ""
-        what += ", the full-precision box refiner" if boxes else ""
+        if boxes:
+            what += ", its first look only" if boxes == first_look else ", the full-precision box refiner"
         what += ", read as laid (not sideways)" if as_laid else ""
         label = f"{name:10} {max(image.shape[:2]):>5} {views:>5}"
         rows.append((label, what, run, max(3, args.runs // 10) if whole else args.runs, []))

@@ -16,6 +16,13 @@ card's two corners are half-turn copies, so the refiner learnt both views.
 Trained by ``vision.box_train`` (``guandan train-boxes``) on patches cut around rendered
 indices from the finder's own boxes and from boxes shaken as the finder's are; run by
 OpenVINO.
+
+A *second look* is a second refiner of the same shape that draws the box once more from a
+patch cut around the first refiner's box, framed closer (``SECOND_LOOK_PAD``), and trained
+on the first refiner's own boxes (``guandan train-boxes --after``): the first look's box is
+within a pixel or so, so the second sees the index bigger and learns only the last
+correction. The same refiner looking twice learnt no such thing (it was trained on the
+finder's rougher boxes) and gained almost nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +37,9 @@ Box = tuple[float, float, float, float]
 #: the most a refined edge may move, in patch sides: the finder's box found the index, so a
 #: refinement that would move an edge further than this is a misreading of the patch
 REACH = 0.35
+#: a second look's margin around the first look's box (the first look's is ``PAD``): its box is
+#: already close, so less margin puts more of the patch's pixels on the index
+SECOND_LOOK_PAD = 0.1
 
 
 def targets(found: np.ndarray, truth: np.ndarray, pad: float = PAD) -> np.ndarray:

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.box_refiner import targets, turned
+from vision.box_refiner import BoxRefiner, targets, turned
 from vision.detector import iou_matrix
 from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
 from vision.progress import Progress
@@ -77,10 +77,12 @@ def finder_boxes(finder, image: np.ndarray, truth: np.ndarray) -> dict[int, np.n
 
 def cut_box_patches(data_yaml: Path, split: str, *, finder=None, shakes: int = 1, seed: int = 0,
                     legibility: Legibility | None = None, limit: int | None = None, pad: float = PAD,
-                    progress: bool = True) -> BoxPatches:
+                    after: BoxRefiner | None = None, progress: bool = True) -> BoxPatches:
     """Patches of every legible labelled index in a split: one around the ``finder``'s box
     where it found the index (a ``CardDetector``; none without one) and ``shakes`` around
-    shaken copies of the label's box."""
+    shaken copies of the label's box. With ``after`` (a first refiner), each of those boxes
+    is first drawn again by it and the patch cut around what it drew: the training of a
+    second look, which learns the first one's habits."""
     rng = np.random.default_rng(seed)
     legibility = legibility or Legibility()
     images, edges, given = [], [], []
@@ -97,14 +99,17 @@ def cut_box_patches(data_yaml: Path, split: str, *, finder=None, shakes: int = 1
             if not wanted.any():
                 continue
             by_finder = finder_boxes(finder, image, truth) if finder is not None else {}
+            starts, owners = [], []
             for j in np.flatnonzero(wanted):
-                boxes = [shaken(truth[j], rng) for _ in range(shakes)]
-                if j in by_finder:
-                    boxes.append(by_finder[j])
-                for box in boxes:
-                    images.append(patch(image, tuple(box), pad=pad))
-                    edges.append(targets(box[None], truth[j][None], pad)[0])
-                    given.append(targets(box[None], box[None], pad)[0])
+                boxes = [shaken(truth[j], rng) for _ in range(shakes)] + ([by_finder[j]] if j in by_finder else [])
+                starts += boxes
+                owners += [j] * len(boxes)
+            if after is not None and starts:
+                starts = [np.array(box) for box in after.refine(image, [tuple(box) for box in starts])]
+            for box, j in zip(starts, owners, strict=True):
+                images.append(patch(image, tuple(box), pad=pad))
+                edges.append(targets(box[None], truth[j][None], pad)[0])
+                given.append(targets(box[None], box[None], pad)[0])
     if not images:
         return BoxPatches(np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros((0, 4), np.float32),
                           np.zeros((0, 4), np.float32))

@@ -200,33 +200,42 @@ def cmd_quantize_boxes(args: Namespace) -> None:
               f"(99 % within {figures['p99_edge_apart']:.4f}; a patch pixel is {1 / 40:.3f}) over "
               f"{figures['val_patches']} patches")
     print(f"8-bit box refiner written: {out} (and {out.with_suffix('.bin')}, {out.with_suffix('.json')}); measure it "
-          f"on held-out decks with 'guandan eval-detector DATA.yaml --boxes {out}'")
+          f"on held-out decks with 'guandan eval-detector DATA.yaml --boxes {out}' (a second look: --boxes, then the "
+          f"first refiner, then {out})")
 
 
 def cmd_train_boxes(args: Namespace) -> None:
     import torch
 
+    from vision.box_refiner import SECOND_LOOK_PAD, BoxRefiner
     from vision.box_train import cut_box_patches, join, train_boxes
     from vision.detector import CardDetector, DetectorError
     from vision.evaluate import Legibility
+    from vision.reader import PAD, ReaderError
 
     sets, start = _sets_and_start(args, "box refiner")
     if args.epochs < 1 or args.shakes < 0:
         raise VisionError("--epochs must be at least 1 and --shakes at least 0")
+    if args.pad is not None and not 0 <= args.pad <= 1:
+        raise VisionError("--pad is a share of the box's longer side, from 0 to 1")
+    pad = args.pad if args.pad is not None else SECOND_LOOK_PAD if args.after else PAD
     try:
         finder = CardDetector(args.finder or default_weights(320), imgsz=320)
-    except DetectorError as exc:
+        after = BoxRefiner(Path(args.after)) if args.after else None
+    except (DetectorError, ReaderError) as exc:
         raise VisionError(str(exc)) from None
     torch.set_num_threads(args.threads)
     readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
     train = join([cut_box_patches(d, "train", finder=finder, shakes=args.shakes, seed=args.seed + i,
-                                  legibility=readable) for i, d in enumerate(sets)])
+                                  legibility=readable, pad=pad, after=after) for i, d in enumerate(sets)])
     val = cut_box_patches(sets[0], "val", finder=finder, shakes=args.shakes, seed=args.seed + 100,
-                          legibility=readable)
+                          legibility=readable, pad=pad, after=after)
     if not len(train) or not len(val):
         raise VisionError("no legible labelled index to learn from (training or validation images)")
     figures = train_boxes(train, val, Path(args.out), epochs=args.epochs, lr=args.lr, seed=args.seed, start=start,
-                          log=lambda line: print(line, flush=True))
+                          pad=pad, log=lambda line: print(line, flush=True))
+    if after is not None:
+        figures["after"] = after.path.name
     Path(args.out).with_suffix(".json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     print(f"box refiner written: {args.out}")
 
@@ -750,6 +759,13 @@ def add_parsers(sub) -> None:
     p.add_argument("--finder", help="finder whose boxes are refined (default the committed one)")
     p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--shakes", type=int, default=1, help="shaken label boxes cut per index (default 1)")
+    p.add_argument("--after", metavar="REFINER",
+                   help="train a second look: every box is first drawn again by this refiner (e.g. "
+                        "models/boxes.onnx) and the patch cut around what it drew (write it as "
+                        "models/boxes_second.onnx)")
+    p.add_argument("--pad", type=float,
+                   help="the patch's margin around the box, a share of its longer side (default 0.2; "
+                        "0.1 with --after, whose boxes are already close)")
     p.add_argument("--min-sharp", type=float, default=4.0,
                    help="leave out indices in images with fewer sharp px/cm of table (default 4; 0 keeps all)")
     p.add_argument("--min-visible", type=float, default=0.8,
@@ -843,8 +859,10 @@ def add_parsers(sub) -> None:
         p.add_argument("--weights", help="finder (.pt, .onnx or an OpenVINO folder; default: the committed one)")
         p.add_argument("--reader", help="reader (.onnx, or an 8-bit .xml from quantize-reader; default: the one "
                                         "beside the finder, else the committed one, the 8-bit one first)")
-        p.add_argument("--boxes", help="box refiner (.onnx, or an 8-bit .xml from quantize-boxes; default: the "
-                                       "committed one, the 8-bit one first)")
+        p.add_argument("--boxes", nargs="+", metavar="REFINER",
+                       help="box refiner(s) (.onnx, or an 8-bit .xml from quantize-boxes), each drawing the box "
+                            "again from the one before's; default: the committed refiner and its second look "
+                            "(models/boxes_second.*), the 8-bit ones first")
         p.add_argument("--finder-boxes", action="store_true",
                        help="give the finder's own boxes, not redrawn by the box refiner")
         p.add_argument("--views", type=int, choices=[1, 2, 4],

@@ -51,6 +51,9 @@ SUIT_READERS = ("suits_int8.xml", "suits.onnx")
 #: the box refiner (``vision.box_refiner``, drawing each read index's box again) by the same
 #: preference: the 8-bit one (``guandan quantize-boxes``) while it was made from the ONNX one
 BOX_REFINERS = ("boxes_int8.xml", "boxes.onnx")
+#: the box refiner's second look (the box drawn once more, framed closer, from the first
+#: look's; ``vision.box_refiner``) by the same preference
+SECOND_LOOKS = ("boxes_second_int8.xml", "boxes_second.onnx")
 #: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
 FINDERS = {320: (MODELS / "finder_int8_openvino_model", MODELS / "finder_openvino_model", MODELS / "finder.onnx",
                  MODELS / "finder.pt"),
@@ -184,13 +187,27 @@ def _model(load, given: str | Path | None, committed: Path | None):
     return load(committed) if committed is not None and committed.exists() else None
 
 
+def _refiners(given: str | Path | list | tuple | None) -> list[BoxRefiner]:
+    """The box refiners, each drawing the box again from the one before's: the ``given``
+    model or models, else the committed refiner and its second look where present (a second
+    look learnt on the committed refiner's boxes, so it follows no other)."""
+    if given:
+        return [BoxRefiner(Path(path)) for path in ([given] if isinstance(given, (str, Path)) else given)]
+    first = reader_in(MODELS, BOX_REFINERS)
+    if first is None:
+        return []
+    second = reader_in(MODELS, SECOND_LOOKS)
+    return [BoxRefiner(first)] + ([BoxRefiner(second)] if second is not None else [])
+
+
 class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
                  reader: str | Path | None = None, suits: str | Path | None = None,
-                 boxes: str | Path | None | bool = None, views: int = 1, sideways: bool = False) -> None:
-        """``boxes``: the box refiner's model, or False for the finder's own boxes (the
-        live loop, which needs cards, not tight boxes, saves its time); by default the
-        committed one where present. ``views``: how many ways the finder looks at an image
+                 boxes: str | Path | list | None | bool = None, views: int = 1, sideways: bool = False) -> None:
+        """``boxes``: the box refiner's model (or models, each looking at the one before's
+        box), or False for the finder's own boxes (the live loop, which needs cards, not
+        tight boxes, saves its time); by default the committed refiner and its second look
+        where present. ``views``: how many ways the finder looks at an image
         (``vision.turns.VIEWS``: 1 as it is, 2 with a half turn, 4 at each quarter turn),
         each view costing one finder's time. ``sideways``: cards may lie any way round, so
         each index is also read a quarter turn round where its neighbours read surer so
@@ -215,7 +232,7 @@ class CardDetector:
         try:
             self.reader = IndexReader(reader or reader_beside(path))
             self.suits = _model(SuitReader, suits, reader_in(MODELS, SUIT_READERS))
-            self.boxes = None if boxes is False else _model(BoxRefiner, boxes, reader_in(MODELS, BOX_REFINERS))
+            self.refiners = [] if boxes is False else _refiners(boxes)
         except ReaderError as exc:
             raise DetectorError(str(exc)) from None
 
@@ -294,6 +311,9 @@ class CardDetector:
                 continue
             others = tuple((ALL_CARDS[c], f * q) for c, q in rest if c != NOT_AN_INDEX and f * q >= RUNNER_UP_FLOOR)
             out.append(Detection(ALL_CARDS[cls], f * p, box, others))
-        if self.boxes is not None and out:  # read on the finder's box, which the reader learnt on
-            out = [replace(d, box=b) for d, b in zip(out, self.boxes.refine(image, [d.box for d in out]), strict=True)]
+        if self.refiners and out:  # read on the finder's box, which the reader learnt on
+            boxes = [d.box for d in out]
+            for refiner in self.refiners:
+                boxes = refiner.refine(image, boxes)
+            out = [replace(d, box=b) for d, b in zip(out, boxes, strict=True)]
         return one_per_index(out)

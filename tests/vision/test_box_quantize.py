@@ -45,10 +45,10 @@ def test_the_committed_8_bit_refiner_is_the_detectors_and_draws_as_the_onnx_one(
     assert reader_in(MODELS, BOX_REFINERS) == MODELS / "boxes_int8.xml"
     zone = cv2.imread(str(sorted((ROOT / "datasets" / "samples" / "images").glob("*.jpg"))[1]))
     detector = CardDetector(committed_finder())
-    assert detector.boxes.path == MODELS / "boxes_int8.xml"
+    assert detector.refiners[0].path == MODELS / "boxes_int8.xml"
     found = [d.box for d in CardDetector(committed_finder(), boxes=False).detect(zone)]
     assert len(found) >= 15
-    ours = np.array(detector.boxes.refine(zone, found))
+    ours = np.array(detector.refiners[0].refine(zone, found))
     theirs = np.array(BoxRefiner(BOXES).refine(zone, found))
     assert np.abs(ours - theirs).max() < 0.5  # pixels of a 320 zone
 

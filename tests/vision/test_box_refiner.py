@@ -1,7 +1,8 @@
-"""The detector's boxes: the box refiner (vision/box_refiner.py, vision/box_train.py) — its
-coordinates, its training path, the committed refiner drawing tighter boxes than the
-finder's — and one reading per index."""
+"""The detector's boxes: the box refiner and its second look (vision/box_refiner.py,
+vision/box_train.py) — their coordinates, their training path, the committed refiner drawing
+tighter boxes than the finder's and its second look tighter still — and one reading per index."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -11,11 +12,12 @@ import numpy as np
 import pytest
 import torch
 
-from vision.box_refiner import REACH, BoxRefiner, boxes_from, targets, turned
+from vision.box_refiner import REACH, SECOND_LOOK_PAD, BoxRefiner, boxes_from, targets, turned
 from vision.box_train import box_iou, cut_box_patches, shaken, train_boxes
-from vision.detector import CardDetector, Detection, committed_finder, one_per_index
+from vision.detector import MODELS, CardDetector, Detection, committed_finder, one_per_index
 from vision.evaluate import Legibility, label_for, read_labels
 from vision.reader import PATCH, ReaderError, patch
+from vision.synth.build import build
 
 ROOT = Path(__file__).parents[2]
 SAMPLES = sorted((ROOT / "datasets" / "samples" / "images").glob("*.jpg"))
@@ -73,6 +75,34 @@ def test_one_epoch_on_the_smoke_set_trains_and_exports_a_refiner(smoke, tmp_path
     assert np.all(refined[:, 2] > refined[:, 0]) and np.all(refined[:, 3] > refined[:, 1])
 
 
+def test_a_second_look_learns_from_patches_cut_around_the_first_refiners_boxes(smoke):
+    """Cut ``after`` the committed refiner, each patch is framed around that refiner's box,
+    not the finder's or the shaken one it started from: the boxes cut around lie closer to
+    their labels (IoU is the same in patch sides as in pixels), one patch for each."""
+    finder = CardDetector(committed_finder(), boxes=False)
+    every = Legibility(min_sharp=0, min_visible=0.8)
+    first = BoxRefiner(MODELS / "boxes.onnx")
+    plain = cut_box_patches(smoke, "val", finder=finder, shakes=2, seed=5, legibility=every, progress=False)
+    closer = cut_box_patches(smoke, "val", finder=finder, shakes=2, seed=5, legibility=every, progress=False,
+                             pad=SECOND_LOOK_PAD, after=first)
+    assert len(plain) == len(closer) > 20
+    assert box_iou(closer.given, closer.edges).mean() > box_iou(plain.given, plain.edges).mean() + 0.05
+    # framed closer: the same index takes more of the patch
+    width = lambda edges: edges[:, 2] - edges[:, 0]  # noqa: E731
+    assert np.median(width(closer.edges)) > np.median(width(plain.edges)) * 1.05
+
+
+def test_train_boxes_after_a_refiner_writes_a_closer_framed_second_look(smoke, tmp_path):
+    out = tmp_path / "boxes_second.onnx"
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-boxes", "--data", str(smoke), "--epochs", "1",
+                           "--after", str(MODELS / "boxes.onnx"), "--min-sharp", "0", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert BoxRefiner(out).pad == SECOND_LOOK_PAD
+    figures = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert figures["after"] == "boxes.onnx" and figures["pad"] == SECOND_LOOK_PAD and figures["train_patches"] > 50
+
+
 def test_a_missing_or_foreign_refiner_is_a_clear_error(tmp_path):
     with pytest.raises(ReaderError, match="no such box refiner"):
         BoxRefiner(tmp_path / "none.onnx")
@@ -86,6 +116,15 @@ def test_train_boxes_without_a_dataset_is_one_clear_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-boxes", "--data", str(tmp_path / "none.yaml")],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "no such dataset YAML" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("extra, said", [(["--after", "none.onnx"], "no such box refiner"),
+                                         (["--pad", "1.5"], "--pad is a share")])
+def test_train_boxes_with_a_bad_first_refiner_or_pad_is_one_clear_line(smoke, tmp_path, extra, said):
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-boxes", "--data", str(smoke), *extra,
+                           "--out", str(tmp_path / "b.onnx")], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert done.returncode != 0 and said in done.stderr and "Traceback" not in done.stderr
 
 
 def _matched_ious(detections, truth_boxes, keep) -> list[float]:
@@ -102,7 +141,7 @@ def test_the_committed_refiner_draws_tighter_boxes_than_the_finder():
     detector finds overlap their labels more closely with the refiner than without."""
     plain = CardDetector(committed_finder(), boxes=False)
     refined = CardDetector(committed_finder())
-    assert refined.boxes is not None and plain.boxes is None
+    assert refined.refiners and not plain.refiners
     before, after = [], []
     for path in SAMPLES:
         image = cv2.imread(str(path))
@@ -115,6 +154,38 @@ def test_the_committed_refiner_draws_tighter_boxes_than_the_finder():
         after += _matched_ious(b, truth, keep)
     assert len(before) >= 20
     assert np.mean(after) > np.mean(before) + 0.02
+
+
+HELDOUT_ROWS = """name: heldout-rows
+seed: 11
+image_size: 320
+styles: 12
+style_block: 4
+jpeg_quality: [80, 95]
+splits:
+  val: {images: 120, styles: heldout}
+scene:
+  px_per_cm: [8, 20]
+  rows: [2, 3]
+"""
+
+
+def test_the_committed_second_look_draws_the_first_looks_boxes_tighter(tmp_path):
+    """The detector's refiners are the committed refiner, then its second look; on 120
+    zones of held-out deck styles rendered here, the second look's boxes around the legible
+    indices the finder found overlap their labels more closely than the first look's do,
+    for most indices (about 0.004 mean IoU here, 0.007 on the training styles' val)."""
+    assert [r.path.name for r in CardDetector(committed_finder()).refiners] == ["boxes_int8.xml",
+                                                                                "boxes_second_int8.xml"]
+    (tmp_path / "recipe.yaml").write_text(HELDOUT_ROWS, encoding="utf-8")
+    build(tmp_path / "recipe.yaml", tmp_path / "set", progress=False, workers=1)
+    first, second = BoxRefiner(MODELS / "boxes_int8.xml"), BoxRefiner(MODELS / "boxes_second_int8.xml")
+    cut = cut_box_patches(tmp_path / "set" / "data.yaml", "val", finder=CardDetector(committed_finder(), boxes=False),
+                          shakes=0, legibility=Legibility(), progress=False, pad=second.pad, after=first)
+    assert len(cut) > 200
+    before = box_iou(cut.given, cut.edges)
+    after = box_iou(second.edges(cut.images), cut.edges)
+    assert after.mean() > before.mean() + 0.002 and (after > before).mean() > 0.55
 
 
 def test_an_index_read_twice_is_kept_once_the_surer_reading():
