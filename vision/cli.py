@@ -200,8 +200,8 @@ def cmd_quantize_boxes(args: Namespace) -> None:
               f"(99 % within {figures['p99_edge_apart']:.4f}; a patch pixel is {1 / 40:.3f}) over "
               f"{figures['val_patches']} patches")
     print(f"8-bit box refiner written: {out} (and {out.with_suffix('.bin')}, {out.with_suffix('.json')}); measure it "
-          f"on held-out decks with 'guandan eval-detector DATA.yaml --boxes {out}' (a second look: --boxes, then the "
-          f"first refiner, then {out})")
+          f"on held-out decks with 'guandan eval-detector DATA.yaml --boxes {out}' (a second look: --boxes FIRST "
+          f"--boxes {out})")
 
 
 def cmd_train_boxes(args: Namespace) -> None:
@@ -859,10 +859,10 @@ def add_parsers(sub) -> None:
         p.add_argument("--weights", help="finder (.pt, .onnx or an OpenVINO folder; default: the committed one)")
         p.add_argument("--reader", help="reader (.onnx, or an 8-bit .xml from quantize-reader; default: the one "
                                         "beside the finder, else the committed one, the 8-bit one first)")
-        p.add_argument("--boxes", nargs="+", metavar="REFINER",
-                       help="box refiner(s) (.onnx, or an 8-bit .xml from quantize-boxes), each drawing the box "
-                            "again from the one before's; default: the committed refiner and its second look "
-                            "(models/boxes_second.*), the 8-bit ones first")
+        p.add_argument("--boxes", action="append", metavar="REFINER",
+                       help="box refiner (.onnx, or an 8-bit .xml from quantize-boxes); given again, a further "
+                            "refiner drawing the box once more from the one before's; default: the committed "
+                            "refiner and its second look (models/boxes_second.*), the 8-bit ones first")
         p.add_argument("--finder-boxes", action="store_true",
                        help="give the finder's own boxes, not redrawn by the box refiner")
         p.add_argument("--views", type=int, choices=[1, 2, 4],

@@ -55,6 +55,26 @@ def test_detect_looks_at_a_zone_four_ways_unless_told_fewer():
     assert wrong.returncode == 2 and "invalid choice: 3" in wrong.stderr and "Traceback" not in wrong.stderr
 
 
+def test_detect_draws_boxes_with_the_refiner_then_its_second_look_unless_told_which(tmp_path):
+    """By default both looks; ``--boxes`` names the refiners in turn (given before the image,
+    it takes one path and leaves the image be); the readings are the same whichever draws the
+    boxes."""
+    image = str(sorted((SAMPLES / "images").glob("*.jpg"))[1])
+    models = Path(__file__).parents[2] / "models"
+    runs = {}
+    for name, more in (("default", ()), ("first", ("--boxes", str(models / "boxes_int8.xml"))),
+                       ("both", ("--boxes", str(models / "boxes_int8.xml"), "--boxes",
+                                 str(models / "boxes_second_int8.xml")))):
+        done = guandan("detect", *more, image, "--json", "--views", "1")
+        assert done.returncode == 0, done.stderr
+        runs[name] = json.loads(done.stdout)["detections"]
+    assert runs["default"] == runs["both"]
+    assert [(d["card"], d["conf"]) for d in runs["first"]] == [(d["card"], d["conf"]) for d in runs["both"]]
+    assert [d["box"] for d in runs["first"]] != [d["box"] for d in runs["both"]]
+    missing = guandan("detect", "--boxes", str(tmp_path / "none.onnx"), image)
+    assert missing.returncode == 2 and "no such box refiner" in missing.stderr and "Traceback" not in missing.stderr
+
+
 def test_eval_detector_reports_map_and_cards_read_on_a_dataset(tmp_path):
     data = tmp_path / "samples.yaml"
     data.write_text(f"path: {SAMPLES}\ntrain: images\nval: images\nnames: {json.dumps(ALL_CARDS)}\n",
