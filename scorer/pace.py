@@ -73,10 +73,10 @@ class Pace:
         self._taken.append((number, t))
         while t - self._taken[0][1] > self.window_s:
             self._taken.popleft()
-        if t - self._since < self.window_s or len(self._taken) < 2:
-            return None
         first_number, first_t = self._taken[0]
         span = t - first_t
+        if t - self._since < self.window_s or span <= 0:  # not watched long enough, or no time between frames
+            return None
         read = (len(self._taken) - 1) / span
         sent = (number - first_number) / span
         dropping = number - first_number > len(self._taken) - 1

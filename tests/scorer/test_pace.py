@@ -74,3 +74,13 @@ def test_a_camera_reopened_or_silent_starts_the_watch_over():
     silence = GAP_S + 7  # then nothing for 8 s, then 30 a second again, numbered on
     said += [steady.see(n, n / 30 + silence) for n in range(300, 900)]
     assert said == [None] * 900 and not steady.slow_told
+
+
+def test_frames_stamped_the_same_time_after_a_long_silence_are_no_verdict():
+    """After a gap the window empties to the newest frame; a next frame stamped the same
+    instant (a coarse clock) leaves no time to judge a pace over: nothing said, no
+    division by zero, and the watch goes on."""
+    pace = Pace()
+    assert pace.see(1, 0.0) is None and pace.see(100, 20.0) is None
+    assert pace.see(101, 20.0) is None
+    assert codes(take(pace, 30.0, 6, 20.0, start=606)) == [BEHIND]
