@@ -760,8 +760,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--shakes", type=int, default=1, help="shaken label boxes cut per index (default 1)")
     p.add_argument("--after", metavar="REFINER",
-                   help="train a second look: every box is first drawn again by this refiner (e.g. "
-                        "models/boxes.onnx) and the patch cut around what it drew (write it as "
+                   help="train a second look: every box is first drawn again by this refiner (as the committed one "
+                        "was: models/boxes_int8.xml) and the patch cut around what it drew (write it as "
                         "models/boxes_second.onnx)")
     p.add_argument("--pad", type=float,
                    help="the patch's margin around the box, a share of its longer side (default 0.2; "
