@@ -202,18 +202,23 @@ def _nak_reason(body: str, error: str) -> str | None:
     return "unknown" if "unknown sentence" in error else None
 
 
-def keyboard(emulator: DeviceEmulator) -> None:
+def keyboard(emulator: DeviceEmulator, stop: threading.Event | None = None) -> None:
+    """Seat buttons from the terminal until q, or until ``stop`` is set (a Ctrl-C caught
+    as a stop request rather than an exception: stdin is polled so the request is seen)."""
     import termios
     import tty
 
-    print("keys: e s w n = seat buttons, r = referee, q = quit", file=sys.stderr)
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     try:
-        tty.setcbreak(fd)
-        while True:
-            key = sys.stdin.read(1).upper()
-            if key == "Q":
+        tty.setcbreak(fd)  # keys typed before this are flushed: announce the keys only now
+        print("keys: e s w n = seat buttons, r = referee, q = quit", file=sys.stderr, flush=True)
+        while stop is None or not stop.is_set():
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if not ready:
+                continue
+            key = os.read(fd, 1).decode(errors="replace").upper()
+            if key in ("Q", ""):
                 return
             if key in p.BUTTONS:
                 n = emulator.press(key)

@@ -9,14 +9,18 @@ buttons, r the referee button, q quits).
 from __future__ import annotations
 
 import sys
-import threading
 from argparse import Namespace
+from typing import TYPE_CHECKING
 
 from hardware import clock as c
 from hardware.driver import ClockDriver, Connected, Lost, PortMatch
 from hardware.runner import ClockRunner, Rotation
 from scorer import profiles
 from scorer.i18n import term
+from scorer.stop_signals import StopRequest, stop_signals
+
+if TYPE_CHECKING:
+    from hardware.emulator import DeviceEmulator
 
 
 class ClockUsageError(ValueError):
@@ -59,23 +63,36 @@ def describe(notice: object, lang: str) -> str | None:
 
 def run_clock(args: Namespace) -> None:
     profile = profiles.load(args.profile)
-    lang = args.lang
     match = parse_usb(args.usb) if args.usb else None
     if args.port is None and match is None:
         raise ClockUsageError("give --port PORT (or 'emulator'), or --usb VID:PID")
-    emulator = pair = None
-    port = args.port
-    if port == "emulator":
-        from hardware.emulator import DeviceEmulator, keyboard
-        from hardware.ptypair import PtyPair, PtyPairError
-
+    with stop_signals() as stop:  # Ctrl-C is how a club stops the clock: it ends cleanly
+        emulator = pair = None
+        port = args.port
         try:
-            pair = PtyPair()
-            pair.plug()
-        except PtyPairError as exc:
-            raise ClockUsageError(str(exc)) from None
-        port = pair.host_end
-        emulator = DeviceEmulator(pair.device_end).start()
+            if port == "emulator":
+                from hardware.emulator import DeviceEmulator
+                from hardware.ptypair import PtyPair, PtyPairError
+
+                try:
+                    pair = PtyPair()
+                    pair.plug()
+                except PtyPairError as exc:
+                    raise ClockUsageError(str(exc)) from None
+                port = pair.host_end
+                emulator = DeviceEmulator(pair.device_end).start()
+            _run(args, profile, port, match, emulator, stop)
+        finally:
+            if emulator is not None:
+                emulator.stop()
+            if pair is not None:
+                pair.close()
+
+
+def _run(args: Namespace, profile: profiles.Profile, port: str | None, match: PortMatch | None,
+         emulator: DeviceEmulator | None, stop: StopRequest) -> None:
+    """The clock on ``port`` until ``stop`` is set (or the keyboard's q, emulated)."""
+    lang = args.lang
 
     def show(notice: object) -> None:
         line = describe(notice, lang)
@@ -84,22 +101,17 @@ def run_clock(args: Namespace) -> None:
 
     driver = ClockDriver(port, match=match)
     runner = ClockRunner(driver, profile, Rotation(args.first), on_notice=show, match_minutes=args.minutes)
-    try:  # Ctrl-C is how a club stops the clock: from here on it ends cleanly
+    try:
         driver.start()
         print(f"# {profile.profile.title_zh if lang == 'zh' else profile.profile.title_en}", flush=True)
-        where = port or args.usb
-        print(f"# {'等待计时器' if lang == 'zh' else 'waiting for the clock box on'} {where}", flush=True)
+        print(f"# {'等待计时器' if lang == 'zh' else 'waiting for the clock box on'} {port or args.usb}", flush=True)
         runner.start()
         if emulator is not None and sys.stdin.isatty():
-            keyboard(emulator)
+            from hardware.emulator import keyboard
+
+            keyboard(emulator, stop)
         else:
-            threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
+            stop.wait()
     finally:
         runner.stop()
         driver.stop()
-        if emulator is not None:
-            emulator.stop()
-        if pair is not None:
-            pair.close()

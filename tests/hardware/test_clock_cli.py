@@ -106,3 +106,53 @@ def test_a_terminated_clock_takes_its_emulated_box_and_serial_pair_with_it(tmp_p
             proc.kill()
     assert not list(tmp_path.iterdir())
     assert subprocess.run(["pgrep", "-f", f"link={host}"], capture_output=True).returncode == 1  # no socat left
+
+
+def test_the_emulated_box_takes_seat_presses_from_a_terminal_and_stops_on_ctrl_c(tmp_path):
+    """At a club the emulated box is worked from the keyboard: keys press seat buttons, and
+    Ctrl-C (caught as a stop request while the terminal is read) ends it cleanly."""
+    import pty
+    import termios
+
+    master, slave = pty.openpty()
+    before = termios.tcgetattr(slave)
+    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "clock", "--port", "emulator", "--lang", "en"],
+                            stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(tmp_path)})
+    try:
+        read_until(proc, "East · first lead", "clock connected")
+        assert proc.stderr.readline().startswith("keys: e s w n")  # the terminal is read from now on
+        os.write(master, b"e")
+        read_until(proc, "North · play")
+        os.write(master, b"x")  # not a button: ignored
+        os.write(master, b"n")
+        read_until(proc, "West · play")
+        assert stop(proc) == 0
+        assert termios.tcgetattr(slave) == before  # the terminal is left as it was found
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+        os.close(slave)
+    err = proc.stderr.read()
+    assert "pressed E" in err and "pressed N" in err and "Traceback" not in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_q_at_the_terminal_quits_the_emulated_clock(tmp_path):
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "clock", "--port", "emulator", "--lang", "en"],
+                            stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(tmp_path)})
+    try:
+        assert proc.stderr.readline().startswith("keys: e s w n")
+        os.write(master, b"q")
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+        os.close(slave)
+    assert not list(tmp_path.iterdir())
