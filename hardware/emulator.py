@@ -233,10 +233,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keys", action="store_true", help="press buttons from the keyboard")
     args = parser.parse_args(argv)
     with DeviceEmulator(args.port) as emulator:
-        if args.keys:
-            keyboard(emulator)
-        else:
-            threading.Event().wait()
+        try:
+            if args.keys:
+                keyboard(emulator)
+            else:
+                threading.Event().wait()
+        except KeyboardInterrupt:  # Ctrl-C is how the emulator is stopped: no traceback
+            pass
     return 0
 
 

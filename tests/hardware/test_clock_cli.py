@@ -156,3 +156,22 @@ def test_q_at_the_terminal_quits_the_emulated_clock(tmp_path):
         os.close(master)
         os.close(slave)
     assert not list(tmp_path.iterdir())
+
+
+def test_the_emulator_alone_stops_on_ctrl_c_without_a_traceback():
+    """``python -m hardware.emulator PORT``: the box on one end of a pair, stopped as a
+    developer stops it."""
+    with PtyPair() as pair:
+        proc = subprocess.Popen([sys.executable, "-m", "hardware.emulator", pair.device_end],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            import serial
+
+            with serial.Serial(pair.host_end, 115200, timeout=5) as host:
+                assert host.readline().startswith(b"$")  # the box is on the line (READY, then heartbeats)
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=10) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert "Traceback" not in proc.stderr.read()
