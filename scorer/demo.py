@@ -28,6 +28,7 @@ from scorer.account import entry_lines
 from scorer.compare import matched_plays, plays_of
 from scorer.i18n import term
 from scorer.serve_cli import record_into, serve_in_background, written_by_others
+from scorer.stop_signals import stop_signals
 from scorer.store import Store
 
 VAR = Path(__file__).resolve().parent.parent / "var"
@@ -116,29 +117,31 @@ def run_camera_demo(args: Namespace) -> None:
                            alert=lambda alert: print(f"! {alert.text(lang)}", flush=True), auto_commit=False,
                            outside=written_by_others(store, "demo"))  # the referee console's acts
     runtime.warm_up()
-    clock, box = start_clock("emulator", runtime)
-    _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops", password, lang)
-    camera = LiveCamera(str(DEMO_VIDEO), paced=True, speed=args.speed).start()
-    due = presses(truth)
-    try:
-        while not camera.ended:
-            frame = camera.latest(timeout=5.0)
-            if frame is None:
-                continue
-            runtime.process(frame)
-            while due and _ready(due[0], runtime, frame.t):
-                box.press(due.pop(0)[1])
-        time.sleep(1.0)  # the last press's round trip through the serial line
-        clock.stop()  # the players have left the table: no more turns to time
-        _report(truth, runtime, lang)
-        print("# " + ("录像已结束；仪表板继续运行，Ctrl-C 退出" if lang == "zh"
-                      else "the recording has ended; the dashboard stays up until Ctrl-C"), flush=True)
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        camera.stop()
-        clock.stop()
+    with stop_signals() as stop:  # Ctrl-C stops the demo between frames, never half-way through one
+        clock, box = start_clock("emulator", runtime)
+        camera = None
+        try:
+            _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops", password, lang)
+            camera = LiveCamera(str(DEMO_VIDEO), paced=True, speed=args.speed).start()
+            due = presses(truth)
+            while not camera.ended and not stop.is_set():
+                frame = camera.latest(timeout=0.5)
+                if frame is None:
+                    continue
+                runtime.process(frame)
+                while due and _ready(due[0], runtime, frame.t):
+                    box.press(due.pop(0)[1])
+            if stop.wait(1.0):  # the last press's round trip through the serial line
+                return
+            clock.stop()  # the players have left the table: no more turns to time
+            _report(truth, runtime, lang)
+            print("# " + ("录像已结束；仪表板继续运行，Ctrl-C 退出" if lang == "zh"
+                          else "the recording has ended; the dashboard stays up until Ctrl-C"), flush=True)
+            stop.wait()
+        finally:
+            if camera is not None:
+                camera.stop()
+            clock.stop()
 
 
 def _report(truth: Record, runtime, lang: str) -> None:
@@ -176,8 +179,6 @@ def serve_record_demo(args: Namespace, record_path: Path) -> None:
     record = parse_lines(record_path.read_text(encoding="utf-8").splitlines())
     store.add_table("demo", record.header.to_json())
     _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops", password, args.lang)
-    try:
-        play_back(store, "demo", record, args.speed)
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
+    with stop_signals() as stop:
+        play_back(store, "demo", record, args.speed, stop)
+        stop.wait()

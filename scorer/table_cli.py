@@ -13,7 +13,6 @@ import atexit
 import json
 import os
 import sys
-import threading
 from argparse import Namespace
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from scorer import profiles
 from scorer.alerts import Alert
 from scorer.i18n import LANGS, alert_text
 from scorer.serve_cli import DB_HELP, open_store, record_into, serve_in_background, written_by_others
+from scorer.stop_signals import stop_signals
 from vision.cli import VisionError, default_weights
 from vision.progress import Progress
 
@@ -141,28 +141,30 @@ def cmd_run(args: Namespace) -> None:
     hall = _hall_relay(args, store, table) if args.hall else None
     runtime.warm_up()
     recording = Path(args.camera).is_file()  # a video file stands in for the camera, in real time
-    camera = LiveCamera(args.camera, paced=recording,
-                        on_status=lambda up, why: print(f"# {alert_text(why, args.lang)}", file=sys.stderr)).start()
-    clock = start_clock(args.clock, runtime)[0] if args.clock else None
-    serve_in_background(store, args.port)
-    url = f"http://127.0.0.1:{args.port}/table/{table}"
-    print(_say(args.lang, f"# 第{table}桌实时记分：{url}", f"# live table {table}: {url}"), flush=True)
-    try:
-        while not camera.ended:
-            frame = camera.latest(timeout=5.0)
-            if frame is not None:
-                runtime.process(frame)
-        print(_say(args.lang, "# 录像已结束；仪表板继续运行，Ctrl+C 退出",
-                   "# the recording has ended; the dashboard stays up until Ctrl+C"), file=sys.stderr, flush=True)
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        camera.stop()
-        if clock is not None:
-            clock.stop()
-        if hall is not None:
-            hall.close()
+    with stop_signals() as stop:  # Ctrl-C stops the table between frames, never half-way through one
+        camera = LiveCamera(args.camera, paced=recording,
+                            on_status=lambda up, why: print(f"# {alert_text(why, args.lang)}", file=sys.stderr)).start()
+        clock = None
+        try:
+            clock = start_clock(args.clock, runtime)[0] if args.clock else None
+            serve_in_background(store, args.port)
+            url = f"http://127.0.0.1:{args.port}/table/{table}"
+            print(_say(args.lang, f"# 第{table}桌实时记分：{url}", f"# live table {table}: {url}"), flush=True)
+            while not camera.ended and not stop.is_set():
+                frame = camera.latest(timeout=0.5)
+                if frame is not None:
+                    runtime.process(frame)
+            if not stop.is_set():
+                print(_say(args.lang, "# 录像已结束；仪表板继续运行，Ctrl+C 退出",
+                           "# the recording has ended; the dashboard stays up until Ctrl+C"), file=sys.stderr,
+                      flush=True)
+                stop.wait()
+        finally:
+            camera.stop()
+            if clock is not None:
+                clock.stop()
+            if hall is not None:
+                hall.close()
 
 
 def _hall_relay(args: Namespace, store, table: str):

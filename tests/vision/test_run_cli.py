@@ -3,7 +3,9 @@ and its dashboard, the console speaks the operator's language, and a restart goe
 the stored record."""
 
 import json
+import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -18,9 +20,10 @@ from vision.render_game import render
 class Table:
     """A ``guandan run`` process whose console lines (both streams) can be waited for."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "run", *args], stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, encoding="utf-8")
+                                     stderr=subprocess.STDOUT, text=True, encoding="utf-8",
+                                     env=None if env is None else {**os.environ, **env})
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []
         threading.Thread(target=self._pump, daemon=True).start()
@@ -119,3 +122,30 @@ def test_run_sends_the_tables_record_to_a_hall(tmp_path):
                           "--db", str(db), "--hall", "mqtt://127.0.0.1:1"], capture_output=True, text=True,
                          timeout=60)
     assert bad.returncode == 2 and "cannot reach the MQTT broker" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_ctrl_c_stops_a_table_mid_recording_with_its_emulated_clock_and_serial_pair(tmp_path):
+    """Ctrl-C is caught as a stop request (``scorer.stop_signals``): the table stops between
+    frames, the clock's box and serial pair go with it, and the exit is a clean one."""
+    render(11, tmp_path, size=(1280, 720), max_events=3)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    db = tmp_path / "t.db"
+    table = Table("--camera", str(tmp_path / "game.mp4"), "--db", str(db), "--table", "t1", "--port",
+                  str(free_port()), "--clock", "emulator", "--lang", "en", env={"TMPDIR": str(temp)})
+    try:
+        table.wait_for("# live table t1:")
+        assert list(temp.glob("guandan-pty-*/host"))  # the emulated clock box's serial pair
+        table.proc.send_signal(signal.SIGINT)
+        assert table.proc.wait(timeout=20) == 0
+    finally:
+        if table.proc.poll() is None:
+            table.proc.kill()
+    said = list(table.seen)
+    while True:  # the rest of what it printed, up to its last line
+        try:
+            said.append(table.lines.get(timeout=2))
+        except queue.Empty:
+            break
+    assert said and not any("Traceback" in line for line in said)
+    assert not list(temp.iterdir())
