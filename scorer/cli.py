@@ -31,6 +31,7 @@ from scorer.serve_cli import add_parsers as add_serve_parsers
 from scorer.table_cli import add_parsers as add_table_parsers
 from vision.cli import VisionError
 from vision.cli import add_parsers as add_vision_parsers
+from vision.errors import DatasetError
 from vision.synth.cli import add_parser as add_dataset_parser
 
 DEMO_RECORD = Path(__file__).parent / "data" / "demo-match.jsonl"
@@ -148,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-serve", dest="serve", action="store_false",
                    help="with --from-record: only print the account")
     p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")
-    p.add_argument("--speed", type=float, help="times real time (default 1 for the recording, 4 for the record)")
+    p.add_argument("--speed", type=_more_than_zero(float),
+                   help="times real time (default 1 for the recording, 4 for the record)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("rules", help="JSON-lines rules service on stdin/stdout",
@@ -161,8 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Four simple bots play a match; its record is written as JSON Lines.")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--profile", default=profiles.DEFAULT, help="rule profile name or .toml file")
-    p.add_argument("--hands", type=int, default=12, help="time is called after this many hands")
-    p.add_argument("--forget-report", type=float, default=0.0, metavar="P",
+    p.add_argument("--hands", type=_more_than_zero(int), default=12, help="time is called after this many hands")
+    p.add_argument("--forget-report", type=_chance, default=0.0, metavar="P",
                    help="chance a bot forgets to report its card count (报牌), to show violations")
     p.add_argument("--table", default="demo", help="table name in the header")
     p.add_argument("--out", default="-", help="output file (default: standard output)")
@@ -197,6 +199,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _more_than_zero(kind: type):
+    """An argparse type: a number of ``kind`` above zero (a speed, a number of hands), so a
+    mistyped one is refused with the option's name instead of running backwards or not at all."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not 0 < value < float("inf"):
+            raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def _chance(text: str) -> float:
+    """An argparse type: a chance, from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"a chance is from 0 to 1, not {text}")
+    return value
+
+
 def _stop_on_terminate(signum: int, frame: object) -> None:
     """SIGTERM (a service manager stopping us, ``kill``) ends the program as an exit does:
     ``finally`` blocks and exit handlers run, so a table's emulated clock and its serial
@@ -210,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _stop_on_terminate) if on_main_thread else None
     try:
         args.func(args)
-    except (UserError, ProfileError, ServeError, VisionError, HallError) as exc:
+    except (UserError, ProfileError, ServeError, VisionError, HallError, DatasetError) as exc:
         print(f"guandan: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

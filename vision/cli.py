@@ -44,11 +44,15 @@ def cmd_train(args: Namespace) -> None:
 
 
 def _datasets(names: list[str]) -> list[Path]:
-    """Dataset YAMLs given on the command line, each checked to exist."""
+    """Dataset YAMLs given on the command line, each checked to exist and to be one, before
+    minutes of work."""
+    from vision.evaluate import read_dataset
+
     sets = [Path(d) for d in names]
     for data in sets:
         if not data.exists():
             raise VisionError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
+        read_dataset(data)
     return sets
 
 
@@ -370,7 +374,7 @@ def cmd_detect(args: Namespace) -> None:
     detector = _detector(args)
     failed = 0
     if args.annotate:
-        Path(args.annotate).mkdir(parents=True, exist_ok=True)
+        _folder_for(args.annotate, "--annotate")
     for path in args.images:
         image = read_image(path)
         if image is None:
@@ -386,10 +390,20 @@ def cmd_detect(args: Namespace) -> None:
                 print(f"  {d.card:3} {d.conf:5.2f}  ({x1:.0f}, {y1:.0f}) – ({x2:.0f}, {y2:.0f})")
         if args.annotate:
             out = Path(args.annotate) / Path(path).name
-            cv2.imwrite(str(out), draw_detections(image, found))
+            if not cv2.imwrite(str(out), draw_detections(image, found)):
+                print(f"guandan: {out}: the annotated image could not be written", file=sys.stderr)
+                failed += 1
         sys.stdout.flush()
     if failed:
-        raise VisionError(f"{failed} of {len(args.images)} images could not be read")
+        raise VisionError(f"{failed} of {len(args.images)} images could not be read or written")
+
+
+def _folder_for(folder: str, option: str) -> None:
+    """Make the folder ``option`` writes into, or say in one line why it cannot be made."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise VisionError(f"{folder}: cannot make the folder {option} writes into ({exc.strerror or exc})") from None
 
 
 def _figures(results: list, conf: float) -> dict:
@@ -433,11 +447,13 @@ def _print_bands(rows: list[dict], measure: str) -> None:
 def cmd_eval(args: Namespace) -> None:
     from vision.evaluate import LEGIBLE, by_index_size, by_sharpness, by_suit_size, by_turn, run_detector, split_images
 
-    data = Path(args.data)
-    if not data.exists():
-        raise VisionError(f"{data}: no such dataset YAML")
+    data = _datasets([args.data])[0]
+    if not split_images(data, args.split):  # said before the models load
+        raise VisionError(f"{data}: no {args.split} images to evaluate on (--split train, val or test)")
     if args.failures and Path(args.failures).exists() and not Path(args.failures).is_dir():
         raise VisionError(f"{args.failures}: not a folder (--failures writes its close-ups into a folder)")
+    if args.failures:
+        _folder_for(args.failures, "--failures")
     detector = _detector(args)
     images = split_images(data, args.split)
     results = run_detector(detector, images, progress=not args.json)

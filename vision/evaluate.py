@@ -30,6 +30,7 @@ import yaml
 
 from engine.cards import ALL_CARDS, rank_of, suit_of
 from vision.detector import CardDetector, Detection, iou_matrix
+from vision.errors import DatasetError
 from vision.photo import detect_photo
 from vision.progress import Progress
 
@@ -149,16 +150,29 @@ LEGIBLE = Legibility()
 
 
 def read_dataset(data_yaml: Path) -> tuple[dict, Path]:
-    """A dataset YAML's contents and the folder its splits are relative to."""
-    spec = yaml.safe_load(data_yaml.read_text(encoding="utf-8"))
-    root = Path(spec.get("path") or data_yaml.parent) if isinstance(spec, dict) else data_yaml.parent
-    return spec, root
+    """A dataset YAML's contents and the folder its splits are relative to; ``DatasetError``
+    for a file that is not a dataset YAML (a recipe given by mistake, any other file)."""
+    try:
+        spec = yaml.safe_load(data_yaml.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise DatasetError(f"{data_yaml}: cannot be read as a dataset YAML ({str(exc).splitlines()[0]})") from None
+    if not isinstance(spec, dict) or not any(spec.get(split) for split in ("train", "val", "test")):
+        what = "a dataset recipe" if isinstance(spec, dict) and "splits" in spec else "not a dataset YAML"
+        raise DatasetError(f"{data_yaml}: {what} (a dataset YAML names its train and val images, as "
+                           f"'guandan dataset build RECIPE --out DIR' writes DIR/data.yaml)")
+    return spec, Path(spec.get("path") or data_yaml.parent)
 
 
 def split_images(data_yaml: Path, split: str) -> list[Path]:
+    """The images of one split, from its folder or folders (a combined dataset lists several)."""
     spec, root = read_dataset(data_yaml)
-    folder = root / spec[split]
-    return sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    if not spec.get(split):
+        raise DatasetError(f"{data_yaml}: has no {split} images")
+    folders = [root / f for f in (spec[split] if isinstance(spec[split], list) else [spec[split]])]
+    for folder in folders:
+        if not folder.is_dir():
+            raise DatasetError(f"{data_yaml}: its {split} images are not there ({folder})")
+    return sorted(p for f in folders for p in f.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
 
 
 @dataclass

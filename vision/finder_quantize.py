@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 import yaml
 
+from vision.errors import DatasetError
 from vision.evaluate import split_images
 from vision.finder import WHOLE, FinderError, letterbox, to_input, xml_of
 from vision.reader import read_model
@@ -50,8 +51,8 @@ def calibration_images(sets: list[Path], count: int = IMAGES, seed: int = 0) -> 
     for data in sets:
         try:
             found += split_images(data, "train")
-        except (KeyError, OSError, TypeError) as exc:
-            raise FinderError(f"{data}: no training images to calibrate on ({exc})") from None
+        except DatasetError as exc:
+            raise FinderError(f"{data}: no training images to calibrate on ({str(exc).split(': ', 1)[-1]})") from None
     if not found:
         raise FinderError("no training images in the calibration sets")
     pick = np.random.default_rng(seed).permutation(len(found))[:count]

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.errors import DatasetError
 from vision.evaluate import Legibility
 from vision.reader import KEY, IndexReader, ReaderError, fingerprint, pad_of, read_model, reads_of, to_tensor
 from vision.reader_train import Patches, cut_patches, join_patches
@@ -46,7 +47,9 @@ def cut_split(data: Path, split: str, **kwargs) -> Patches:
     """``cut_patches``, a dataset without that split of images said plainly."""
     try:
         return cut_patches(data, split, **kwargs)
-    except (KeyError, OSError) as exc:
+    except DatasetError as exc:
+        raise ReaderError(f"{data}: no {split} images to cut patches from ({str(exc).split(': ', 1)[-1]})") from None
+    except OSError as exc:
         raise ReaderError(f"{data}: no {split} images to cut patches from ({exc})") from None
 
 

@@ -12,6 +12,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from vision.errors import DatasetError
+from vision.evaluate import read_dataset
 from vision.finder import WHOLE
 from vision.yolo_env import prepare
 
@@ -26,14 +28,15 @@ def combine(datasets: list[str | Path], out: str | Path) -> Path:
     with its own deck styles) without copying images. The sets must name the same classes."""
     import yaml
 
-    from vision.evaluate import read_dataset
-
     specs = []
     for path in map(Path, datasets):
         if not path.exists():
             raise TrainError(f"{path}: no such dataset YAML (build one with 'guandan dataset build')")
-        spec, root = read_dataset(path)
-        if not isinstance(spec, dict) or "train" not in spec or "names" not in spec:
+        try:
+            spec, root = read_dataset(path)
+        except DatasetError as exc:
+            raise TrainError(str(exc)) from None
+        if "train" not in spec or "names" not in spec:
             raise TrainError(f"{path}: not a dataset YAML (it has no train images or class names)")
         specs.append((path, root.resolve(), spec))
     first_path, first_root, first = specs[0]
@@ -82,6 +85,10 @@ def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = 
         data = Path(data)
         if not data.exists():
             raise TrainError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
+        try:
+            read_dataset(data)  # a dataset YAML, not a recipe or another file: said now, not by ultralytics
+        except DatasetError as exc:
+            raise TrainError(str(exc)) from None
         warm = not str(model).endswith(".yaml")  # weights to go on from (ultralytics ignores them if told False)
         if warm and not Path(model).exists():
             raise TrainError(f"{model}: give a model YAML (e.g. yolo11n.yaml) or a local .pt")

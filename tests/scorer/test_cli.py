@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from scorer.cli import DEMO_RECORD
+from scorer.cli import DEMO_RECORD, main
 
 
 def guandan(*args, input=None):
@@ -164,3 +164,17 @@ def test_profiles_lists_and_shows():
     assert shown["report"]["threshold"] == 7
     bad = guandan("profiles", "nowhere")
     assert bad.returncode == 2 and "no such profile" in bad.stderr
+
+
+@pytest.mark.parametrize("args, said", [
+    (["selfplay", "--hands", "0"], "argument --hands: must be more than 0, not 0"),
+    (["selfplay", "--hands", "-3"], "argument --hands: must be more than 0, not -3"),
+    (["selfplay", "--forget-report", "1.5"], "argument --forget-report: a chance is from 0 to 1, not 1.5"),
+    (["demo", "--speed", "-1"], "argument --speed: must be more than 0, not -1"),
+    (["demo", "--speed", "nan"], "argument --speed: must be more than 0, not nan"),
+    (["demo", "--from-record", "--speed", "fast"], "argument --speed: not a number: 'fast'"),
+])
+def test_numbers_out_of_range_are_refused_by_the_options_name(args, said, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2 and said in capsys.readouterr().err

@@ -195,3 +195,45 @@ def test_eval_detector_writes_a_close_up_of_each_failure(tmp_path):
     assert (out / mine[0]["file"]).stat().st_size > 0
     refused = guandan("eval-detector", str(data), "--failures", str(data))
     assert refused.returncode == 2 and "not a folder" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_a_file_that_is_not_a_dataset_yaml_is_one_clear_line_for_every_command_that_takes_one(tmp_path):
+    """A recipe given where its built data.yaml belongs, or any other file, is named for what
+    it is before any model loads or patch is cut; so is a split with no images."""
+    recipe = Path(__file__).parents[2] / "datasets" / "zones-heldout.yaml"
+    other = tmp_path / "notes.txt"
+    other.write_text("just a line of text\n", encoding="utf-8")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("train: [unclosed\n", encoding="utf-8")
+    every = (["train-reader", "--data"], ["train-boxes", "--data"], ["quantize-reader", "--calibration"])
+    for given, said in ((recipe, "a dataset recipe"), (other, "not a dataset YAML"), (broken, "cannot be read")):
+        commands = [["eval-detector", str(given)], ["train", "--data", str(given)]]
+        if given == recipe:
+            commands += [[*command, str(given)] for command in every]
+        for command in commands:
+            done = guandan(*command)
+            assert done.returncode == 2 and "Traceback" not in done.stderr, (command, done.stderr)
+            assert f"{given}: {said}" in done.stderr, (command, done.stderr)
+    data = tmp_path / "samples.yaml"
+    data.write_text(f"path: {SAMPLES}\nval: images\nnames: {json.dumps(ALL_CARDS)}\n", encoding="utf-8")
+    done = guandan("eval-detector", str(data), "--split", "train")
+    assert done.returncode == 2 and f"{data}: has no train images" in done.stderr
+    (tmp_path / "empty").mkdir()
+    data.write_text(f"path: {SAMPLES}\ntrain: {tmp_path / 'empty'}\nval: images\n", encoding="utf-8")
+    done = guandan("eval-detector", str(data), "--split", "train")
+    assert done.returncode == 2 and "no train images to evaluate on" in done.stderr
+
+
+def test_folders_that_cannot_be_made_are_one_clear_line(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    zone = sorted((SAMPLES / "images").glob("*.jpg"))[0]
+    done = guandan("detect", str(zone), "--annotate", str(blocker / "drawn"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{blocker / 'drawn'}: cannot make the folder --annotate writes into" in done.stderr
+    data = tmp_path / "samples.yaml"
+    data.write_text(f"path: {SAMPLES}\ntrain: images\nval: images\nnames: {json.dumps(ALL_CARDS)}\n",
+                    encoding="utf-8")
+    done = guandan("eval-detector", str(data), "--failures", str(blocker / "failures"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "cannot make the folder --failures writes into" in done.stderr
