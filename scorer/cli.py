@@ -26,7 +26,7 @@ from scorer.hall.cli import add_parsers as add_hall_parsers
 from scorer.hall.errors import HallError
 from scorer.i18n import LANGS
 from scorer.rules_service import serve
-from scorer.serve_cli import ServeError
+from scorer.serve_cli import ServeError, tcp_port
 from scorer.serve_cli import add_parsers as add_serve_parsers
 from scorer.table_cli import add_parsers as add_table_parsers
 from vision.cli import VisionError
@@ -148,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--from-record", action="store_true", help="the bundled match record instead of the recording")
     p.add_argument("--no-serve", dest="serve", action="store_false",
                    help="with --from-record: only print the account")
-    p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")
+    p.add_argument("--port", type=tcp_port, default=8000, help="dashboard port (default 8000)")
     p.add_argument("--speed", type=_more_than_zero(float),
                    help="times real time (default 1 for the recording, 4 for the record)")
     p.set_defaults(func=cmd_demo)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import getpass
 import sys
-from argparse import Namespace
+from argparse import ArgumentTypeError, Namespace
 from collections.abc import Callable
 from pathlib import Path
 
@@ -61,33 +61,56 @@ def written_by_others(store: Store, table: str) -> Callable[[], list[Event]]:
     return lambda: [event_from_json(s.body) for s in feed.new()]
 
 
+def tcp_port(text: str) -> int:
+    """An argparse type: a TCP port to listen on, 1 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise ArgumentTypeError(f"a port is from 1 to 65535, not {text}")
+    return port
+
+
+def listening(app, host: str, port: int, **options):
+    """A waitress server for ``app`` already bound to ``host:port`` (``options`` go to
+    waitress); run it with ``.run()``. Bound here, in the caller's thread, so a port another
+    program holds is one clear error before anything starts, not a traceback in a server
+    thread while the command goes on printing an address that shows someone else's pages."""
+    from waitress.server import create_server
+
+    try:
+        return create_server(app, host=host, port=port, **options)
+    except OSError as exc:
+        raise ServeError(f"cannot listen on {host}:{port} ({exc.strerror or exc}): is another program, or another "
+                         f"guandan, using it? Give another --port · 无法使用端口 {port}（已被占用？请用 --port 换一个）"
+                         ) from None
+
+
 def serve_in_background(store: Store, port: int, **options) -> None:
     """The web pages of ``store`` on localhost from a daemon thread, while the calling thread
     runs the table (``options`` go to waitress)."""
     import threading
 
-    from waitress import serve as waitress_serve
-
     from web import create_app
 
-    threading.Thread(target=waitress_serve, daemon=True,
-                     kwargs={"app": create_app(store), "host": "127.0.0.1", "port": port, "threads": 64,
-                             **options}).start()
+    server = listening(create_app(store), "127.0.0.1", port, threads=64, **options)
+    threading.Thread(target=server.run, name="web", daemon=True).start()
 
 
 def serve(args: Namespace) -> None:
     from web import create_app
 
     app = create_app(open_store(args.db), secure_cookies=args.secure_cookies)
-    print(f"# http://{args.host}:{args.port}/  (store {display(args.db)})", flush=True)
     if args.debug:
+        print(f"# http://{args.host}:{args.port}/  (store {display(args.db)})", flush=True)
         app.run(host=args.host, port=args.port, debug=True, threaded=True, use_reloader=False)
         return
-    from waitress import serve as waitress_serve
-
     # every live page holds a thread and a connection for as long as it is open
-    waitress_serve(app, host=args.host, port=args.port, threads=args.threads, channel_timeout=3600,
-                   connection_limit=args.threads + 100, ident="guandan")
+    server = listening(app, args.host, args.port, threads=args.threads, channel_timeout=3600,
+                       connection_limit=args.threads + 100, ident="guandan")
+    print(f"# http://{args.host}:{args.port}/  (store {display(args.db)})", flush=True)
+    server.run()
 
 
 def user_add(args: Namespace) -> None:
@@ -145,7 +168,7 @@ def add_parsers(sub) -> None:
                        description="Serve the live hall, table pages, OBS overlays, the referee console and "
                                    "the JSON API from the event store.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=tcp_port, default=8000, help="port (default 8000)")
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
     p.add_argument("--threads", type=int, default=300,
                    help="worker threads; each live page holds one (default 300)")

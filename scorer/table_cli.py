@@ -22,7 +22,7 @@ from engine.record import violation_line
 from scorer import profiles
 from scorer.alerts import Alert
 from scorer.i18n import LANGS, alert_text
-from scorer.serve_cli import DB_HELP, open_store, record_into, serve_in_background, written_by_others
+from scorer.serve_cli import DB_HELP, open_store, record_into, serve_in_background, tcp_port, written_by_others
 from scorer.stop_signals import stop_signals
 from vision.cli import VisionError, default_weights
 from vision.progress import Progress
@@ -246,7 +246,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--level", type=_level, default="2", help=LEVEL_HELP)
     p.add_argument("--db", default="guandan.db", metavar="FILE|URL", help=DB_HELP)
     p.add_argument("--table", default="1", help="table id (default 1)")
-    p.add_argument("--port", type=int, default=8000, help="dashboard port (default 8000)")
+    p.add_argument("--port", type=tcp_port, default=8000, help="dashboard port (default 8000)")
     p.add_argument("--weights", help="detector (default: the committed model)")
     p.add_argument("--reader", help=READER_HELP)
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of the console and alerts (default zh)")

@@ -621,6 +621,7 @@ def cmd_render_game(args: Namespace) -> None:
 
     size = _size(args.size)
     out = Path(args.out)
+    _folder_for(args.out, "--out")
     bars: list[Progress] = []
 
     def progress(done: int, total: int) -> None:

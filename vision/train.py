@@ -141,6 +141,12 @@ def export(weights: str | Path, out_dir: str | Path, imgsz: int = ZONE, formats:
     weights = Path(weights)
     if not weights.exists():
         raise TrainError(f"{weights}: no such weights file")
+    if weights.suffix != ".pt":
+        raise TrainError(f"{weights}: not finder weights (a .pt file from 'guandan train')")
+    try:  # loaded before anything is written: a wrong file must not replace the finder in OUT
+        YOLO(str(weights))
+    except Exception as exc:  # ultralytics and torch say it many ways (pickle, zip, key, type errors)
+        raise TrainError(f"{weights}: not finder weights ultralytics can load ({type(exc).__name__})") from None
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     name = "finder" if imgsz == ZONE else f"finder_{imgsz}"

@@ -28,7 +28,7 @@ from scorer.hall.ingest import Ingest
 from scorer.hall.node import Node
 from scorer.hall.outbox import Outbox
 from scorer.hall.simulate import Simulation, bot_matches, pool, table_names
-from scorer.serve_cli import DB_HELP, DEFAULT_DB, ServeError, open_store
+from scorer.serve_cli import DB_HELP, DEFAULT_DB, ServeError, listening, open_store, tcp_port
 from scorer.store import Store
 
 DEFAULT_BROKER = "mqtt://127.0.0.1:1883"
@@ -82,13 +82,11 @@ def serve(args: Namespace) -> None:
     threading.Thread(target=_report, args=(ingest, stop), name="hall-report", daemon=True).start()
     try:
         if args.web:
-            from waitress import serve as waitress_serve
-
             from web import create_app
 
             app = create_app(store, hall=ingest)
-            waitress_serve(app, host=args.host, port=args.web, threads=args.threads,
-                           channel_timeout=3600, connection_limit=args.threads + 100, ident="guandan")
+            listening(app, args.host, args.web, threads=args.threads, channel_timeout=3600,
+                      connection_limit=args.threads + 100, ident="guandan").run()
         else:
             while ingest.failed is None:
                 time.sleep(1)
@@ -194,7 +192,7 @@ def add_parsers(sub) -> None:
                                     "with 'guandan serve --db FILE|URL' or --web.")
     common(s)
     s.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
-    s.add_argument("--web", type=int, metavar="PORT", help="also serve the web pages on this port")
+    s.add_argument("--web", type=tcp_port, metavar="PORT", help="also serve the web pages on this port")
     s.add_argument("--host", default="127.0.0.1", help="address for --web (default 127.0.0.1)")
     s.add_argument("--threads", type=int, default=300, help="web worker threads for --web (default 300)")
     s.set_defaults(func=serve)

@@ -178,3 +178,28 @@ def test_numbers_out_of_range_are_refused_by_the_options_name(args, said, capsys
     with pytest.raises(SystemExit) as stopped:
         main(args)
     assert stopped.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_a_port_another_program_holds_is_one_clear_line_not_a_dashboard_that_is_not_there(tmp_path):
+    """The demo and the web server bind their port before they start: one held by another
+    program (a streamer's OBS, a second guandan) is said at once, in both languages."""
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        for command in (["demo", "--from-record", "--port", str(port), "--speed", "50"],
+                        ["serve", "--port", str(port), "--db", str(tmp_path / "s.db")]):
+            done = subprocess.run([sys.executable, "-m", "scorer.cli", *command], capture_output=True, text=True,
+                                  timeout=60)
+            assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+            assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and f"无法使用端口 {port}" in done.stderr
+
+
+@pytest.mark.parametrize("command", [["demo"], ["serve"], ["run", "--camera", "0"]])
+def test_a_port_out_of_range_is_refused_by_name(command, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main([*command, "--port", "70000"])
+    said = capsys.readouterr().err
+    assert stopped.value.code == 2 and "argument --port: a port is from 1 to 65535, not 70000" in said

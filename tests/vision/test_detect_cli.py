@@ -237,3 +237,26 @@ def test_folders_that_cannot_be_made_are_one_clear_line(tmp_path):
     done = guandan("eval-detector", str(data), "--failures", str(blocker / "failures"))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "cannot make the folder --failures writes into" in done.stderr
+    done = guandan("render-game", "--out", str(blocker / "game"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "cannot make the folder --out writes into" in done.stderr
+
+
+def test_export_refuses_what_is_not_finder_weights_before_it_writes_anything(tmp_path):
+    """``guandan export`` copies the weights beside its exports: a wrong file given must be
+    refused before that copy, or it would replace the finder in models/."""
+    out = tmp_path / "models"
+    out.mkdir()
+    kept = out / "finder.pt"
+    kept.write_bytes(b"the finder the table uses")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not weights\n", encoding="utf-8")
+    broken = tmp_path / "broken.pt"
+    broken.write_bytes(b"garbage")
+    reader = Path(__file__).parents[2] / "models" / "reader.pt"  # weights, but not a finder's
+    for given, said in ((notes, "not finder weights (a .pt file"), (broken, "not finder weights ultralytics can load"),
+                        (reader, "not finder weights ultralytics can load")):
+        done = guandan("export", str(given), "--out", str(out))
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert f"{given}: {said}" in done.stderr
+    assert kept.read_bytes() == b"the finder the table uses" and sorted(out.iterdir()) == [kept]
