@@ -366,7 +366,6 @@ def read_image(path: str):
 
 
 def cmd_detect(args: Namespace) -> None:
-    import cv2
 
     from vision.annotate import draw_detections
     from vision.photo import detect_photo
@@ -390,12 +389,23 @@ def cmd_detect(args: Namespace) -> None:
                 print(f"  {d.card:3} {d.conf:5.2f}  ({x1:.0f}, {y1:.0f}) – ({x2:.0f}, {y2:.0f})")
         if args.annotate:
             out = Path(args.annotate) / Path(path).name
-            if not cv2.imwrite(str(out), draw_detections(image, found)):
+            if not _written(str(out), draw_detections(image, found)):
                 print(f"guandan: {out}: the annotated image could not be written", file=sys.stderr)
                 failed += 1
         sys.stdout.flush()
     if failed:
         raise VisionError(f"{failed} of {len(args.images)} images could not be read or written")
+
+
+def _written(path: str, image) -> bool:
+    """Whether OpenCV wrote ``image`` to ``path`` (it says no by returning False, or by raising
+    for a name whose extension it has no writer for)."""
+    import cv2
+
+    try:
+        return bool(cv2.imwrite(path, image))
+    except cv2.error:
+        return False
 
 
 def _folder_for(folder: str, option: str) -> None:
@@ -557,7 +567,6 @@ def first_frame(source: str):
 
 
 def cmd_calibrate(args: Namespace) -> None:
-    import cv2
 
     from scorer.i18n import alert_text, term
     from vision.calibrate_view import draw_calibration
@@ -565,13 +574,20 @@ def cmd_calibrate(args: Namespace) -> None:
 
     zh = args.lang == "zh"
     frame = first_frame(args.source)
+
+    def draw(calibration: Calibration | None) -> None:
+        if not _written(args.out, draw_calibration(frame, calibration)):
+            raise VisionError(f"{args.out}: 标定图无法写入（文件夹是否存在、可写？扩展名用 .png 或 .jpg）" if zh
+                              else f"{args.out}: the calibration picture could not be written (does the folder "
+                                   "exist, is it writable, is the name .png or .jpg?)")
+
     try:
         calibration = Calibration.from_image(frame)
     except CalibrationError as exc:
-        cv2.imwrite(args.out, draw_calibration(frame, None))
+        draw(None)
         where = f"（找到的内容画在 {args.out} 中）" if zh else f" (what was found is drawn in {args.out})"
         raise VisionError(alert_text(exc.code, args.lang, **exc.values) + where) from None
-    cv2.imwrite(args.out, draw_calibration(frame, calibration))
+    draw(calibration)
     found = ", ".join(map(str, calibration.markers))
     missing = ", ".join(map(str, sorted({0, 1, 2, 3} - set(calibration.markers))))
     error = calibration.error_px

@@ -139,6 +139,11 @@ def test_markers_and_calibrate_commands(tmp_path):
                         capture_output=True, text=True, timeout=60)  # Chinese by default
     assert zh.returncode == 0 and zh.stdout.startswith("找到标记 0, 1, 2, 3；重投影误差")
     assert "各出牌区的摄像分辨率（像素/厘米）：南 " in zh.stdout and "8像素/厘米以上才能可靠识牌" in zh.stdout
+    for unwritable in (tmp_path / "no-such-folder" / "cal.png", tmp_path / "cal.txt"):  # no folder, no writer
+        out = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(shot), "--out", str(unwritable),
+                              "--lang", "en"], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2 and "Traceback" not in out.stderr
+        assert f"{unwritable}: the calibration picture could not be written" in out.stderr
 
 
 def test_fine_scale_is_the_cameras_px_per_cm_over_the_zones_in_quarter_steps():
