@@ -101,8 +101,11 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
         return
     out = Path(args.out)
     tmp = out.with_suffix(out.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(out)  # whole or not at all
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(out)  # whole or not at all
+    except OSError as exc:
+        raise UserError(f"{out}: cannot be written ({exc.strerror or exc})") from None
     print(f"{out}: {len(events)} events", file=sys.stderr)
 
 
@@ -244,6 +247,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file or folder the user named that cannot be read or written
+        if exc.filename is None:
+            raise
+        print(f"guandan: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # commands that stop cleanly on Ctrl-C catch it themselves
         print("guandan: stopped (Ctrl+C)", file=sys.stderr)
         return 130

@@ -126,6 +126,8 @@ def cmd_train_reader(args: Namespace) -> None:
                      workers=args.workers, log=log)
     val = cut_sets(sets, "val", copies=1, seed=args.seed + 100, legibility=readable, pad=pad,
                    workers=args.workers, log=log)
+    if not len(train.classes) or not len(val.classes):
+        raise VisionError("no legible labelled index to learn from (training or validation images)")
     figures = train_reader(train, val, Path(args.out), epochs=args.epochs, seed=args.seed, start=start, lr=args.lr,
                            log=log, pad=pad, widths=widths, strided=args.strided, teacher=teacher,
                            reads=args.reads, device=device, batch=args.batch, minutes=args.minutes)

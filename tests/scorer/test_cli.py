@@ -203,3 +203,18 @@ def test_a_port_out_of_range_is_refused_by_name(command, capsys):
         main([*command, "--port", "70000"])
     said = capsys.readouterr().err
     assert stopped.value.code == 2 and "argument --port: a port is from 1 to 65535, not 70000" in said
+
+
+def test_an_output_file_that_cannot_be_written_is_one_line_naming_it(tmp_path):
+    """``selfplay --out`` and ``scan --out`` into a folder that is not there: the user's path,
+    why, exit 2 — the scan says so before it reads a frame."""
+    missing = tmp_path / "no-such-folder" / "match.jsonl"
+    video = tmp_path / "game.mp4"
+    from vision.render_game import render
+
+    render(11, tmp_path, size=(640, 360), max_events=1)
+    for command in (["selfplay", "--hands", "1", "--out", str(missing)], ["scan", str(video), "--out", str(missing)]):
+        done = subprocess.run([sys.executable, "-m", "scorer.cli", *command], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.startswith(f"guandan: {missing}: ") and "No such file or directory" in done.stderr

@@ -260,3 +260,17 @@ def test_export_refuses_what_is_not_finder_weights_before_it_writes_anything(tmp
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
         assert f"{given}: {said}" in done.stderr
     assert kept.read_bytes() == b"the finder the table uses" and sorted(out.iterdir()) == [kept]
+
+
+def test_training_on_sets_with_no_training_indices_is_one_clear_line(tmp_path):
+    """A held-out set (validation images only) given to train on: said, not a scheduler's
+    error about zero steps."""
+    (tmp_path / "empty").mkdir()
+    data = tmp_path / "heldout.yaml"
+    data.write_text(f"path: {SAMPLES}\ntrain: {tmp_path / 'empty'}\nval: images\nnames: {json.dumps(ALL_CARDS)}\n",
+                    encoding="utf-8")
+    for command in ("train-reader", "train-boxes"):
+        done = guandan(command, "--data", str(data), "--out", str(tmp_path / f"{command}.onnx"), "--epochs", "1")
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "no legible labelled index to learn from" in done.stderr
+        assert not (tmp_path / f"{command}.onnx").exists()
