@@ -124,9 +124,16 @@ def cmd_scan(args: Namespace) -> None:
                f"{out}: {n} events, {plays} plays, {found} alerts"))
 
 
+#: what a recording's name ends with: such a --camera that is not there is a mistyped file,
+#: not a camera that may yet come up (a /dev/video device or a stream is waited for)
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm")
+
+
 def cmd_run(args: Namespace) -> None:
     from vision.camera import LiveCamera
 
+    if "://" not in args.camera and args.camera.lower().endswith(VIDEO_SUFFIXES) and not Path(args.camera).exists():
+        raise VisionError(_say(args.lang, f"{args.camera}：没有这个录像文件", f"{args.camera}: no such video file"))
     store = open_store(args.db)
     table = args.table
     others = written_by_others(store, table)  # a referee's acts at the console, from now on
