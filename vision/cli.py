@@ -368,7 +368,6 @@ def read_image(path: str):
 
 
 def cmd_detect(args: Namespace) -> None:
-
     from vision.annotate import draw_detections
     from vision.photo import detect_photo
 
@@ -460,14 +459,14 @@ def cmd_eval(args: Namespace) -> None:
     from vision.evaluate import LEGIBLE, by_index_size, by_sharpness, by_suit_size, by_turn, run_detector, split_images
 
     data = _datasets([args.data])[0]
-    if not split_images(data, args.split):  # said before the models load
+    images = split_images(data, args.split)  # found before the models load
+    if not images:
         raise VisionError(f"{data}: no {args.split} images to evaluate on (--split train, val or test)")
-    if args.failures and Path(args.failures).exists() and not Path(args.failures).is_dir():
-        raise VisionError(f"{args.failures}: not a folder (--failures writes its close-ups into a folder)")
     if args.failures:
+        if Path(args.failures).exists() and not Path(args.failures).is_dir():
+            raise VisionError(f"{args.failures}: not a folder (--failures writes its close-ups into a folder)")
         _folder_for(args.failures, "--failures")
     detector = _detector(args)
-    images = split_images(data, args.split)
     results = run_detector(detector, images, progress=not args.json)
     report = {"data": str(data), "weights": str(detector.path), "reader": str(detector.reader.path),
               **_figures(results, args.conf)}
@@ -569,7 +568,6 @@ def first_frame(source: str):
 
 
 def cmd_calibrate(args: Namespace) -> None:
-
     from scorer.i18n import alert_text, term
     from vision.calibrate_view import draw_calibration
     from vision.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError

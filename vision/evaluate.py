@@ -155,11 +155,11 @@ def read_dataset(data_yaml: Path) -> tuple[dict, Path]:
     try:
         spec = yaml.safe_load(data_yaml.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise DatasetError(f"{data_yaml}: cannot be read as a dataset YAML ({str(exc).splitlines()[0]})") from None
+        raise DatasetError(data_yaml, f"cannot be read as a dataset YAML ({str(exc).splitlines()[0]})") from None
     if not isinstance(spec, dict) or not any(spec.get(split) for split in ("train", "val", "test")):
         what = "a dataset recipe" if isinstance(spec, dict) and "splits" in spec else "not a dataset YAML"
-        raise DatasetError(f"{data_yaml}: {what} (a dataset YAML names its train and val images, as "
-                           f"'guandan dataset build RECIPE --out DIR' writes DIR/data.yaml)")
+        raise DatasetError(data_yaml, f"{what} (a dataset YAML names its train and val images, as "
+                                      f"'guandan dataset build RECIPE --out DIR' writes DIR/data.yaml)")
     return spec, Path(spec.get("path") or data_yaml.parent)
 
 
@@ -167,11 +167,11 @@ def split_images(data_yaml: Path, split: str) -> list[Path]:
     """The images of one split, from its folder or folders (a combined dataset lists several)."""
     spec, root = read_dataset(data_yaml)
     if not spec.get(split):
-        raise DatasetError(f"{data_yaml}: has no {split} images")
+        raise DatasetError(data_yaml, f"has no {split} images")
     folders = [root / f for f in (spec[split] if isinstance(spec[split], list) else [spec[split]])]
     for folder in folders:
         if not folder.is_dir():
-            raise DatasetError(f"{data_yaml}: its {split} images are not there ({folder})")
+            raise DatasetError(data_yaml, f"its {split} images are not there ({folder})")
     return sorted(p for f in folders for p in f.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
 
 

@@ -52,7 +52,7 @@ def calibration_images(sets: list[Path], count: int = IMAGES, seed: int = 0) -> 
         try:
             found += split_images(data, "train")
         except DatasetError as exc:
-            raise FinderError(f"{data}: no training images to calibrate on ({str(exc).split(': ', 1)[-1]})") from None
+            raise FinderError(f"{data}: no training images to calibrate on ({exc.why})") from None
     if not found:
         raise FinderError("no training images in the calibration sets")
     pick = np.random.default_rng(seed).permutation(len(found))[:count]

@@ -48,7 +48,7 @@ def cut_split(data: Path, split: str, **kwargs) -> Patches:
     try:
         return cut_patches(data, split, **kwargs)
     except DatasetError as exc:
-        raise ReaderError(f"{data}: no {split} images to cut patches from ({str(exc).split(': ', 1)[-1]})") from None
+        raise ReaderError(f"{data}: no {split} images to cut patches from ({exc.why})") from None
     except OSError as exc:
         raise ReaderError(f"{data}: no {split} images to cut patches from ({exc})") from None
 

@@ -12,14 +12,26 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from vision.errors import DatasetError
-from vision.evaluate import read_dataset
 from vision.finder import WHOLE
 from vision.yolo_env import prepare
 
 
 class TrainError(ValueError):
     pass
+
+
+def _dataset(path: Path) -> tuple[dict, Path]:
+    """A dataset YAML given to train on, read (``vision.evaluate.read_dataset``), or
+    ``TrainError`` saying why it cannot be."""
+    from vision.errors import DatasetError
+    from vision.evaluate import read_dataset
+
+    if not path.exists():
+        raise TrainError(f"{path}: no such dataset YAML (build one with 'guandan dataset build')")
+    try:
+        return read_dataset(path)
+    except DatasetError as exc:
+        raise TrainError(str(exc)) from None
 
 
 def combine(datasets: list[str | Path], out: str | Path) -> Path:
@@ -30,12 +42,7 @@ def combine(datasets: list[str | Path], out: str | Path) -> Path:
 
     specs = []
     for path in map(Path, datasets):
-        if not path.exists():
-            raise TrainError(f"{path}: no such dataset YAML (build one with 'guandan dataset build')")
-        try:
-            spec, root = read_dataset(path)
-        except DatasetError as exc:
-            raise TrainError(str(exc)) from None
+        spec, root = _dataset(path)
         if "train" not in spec or "names" not in spec:
             raise TrainError(f"{path}: not a dataset YAML (it has no train images or class names)")
         specs.append((path, root.resolve(), spec))
@@ -83,12 +90,7 @@ def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = 
         if not str(data):
             raise TrainError("give the dataset: --data DATA.yaml (build one with 'guandan dataset build')")
         data = Path(data)
-        if not data.exists():
-            raise TrainError(f"{data}: no such dataset YAML (build one with 'guandan dataset build')")
-        try:
-            read_dataset(data)  # a dataset YAML, not a recipe or another file: said now, not by ultralytics
-        except DatasetError as exc:
-            raise TrainError(str(exc)) from None
+        _dataset(data)  # a dataset YAML, not a recipe or another file: said now, not by ultralytics
         warm = not str(model).endswith(".yaml")  # weights to go on from (ultralytics ignores them if told False)
         if warm and not Path(model).exists():
             raise TrainError(f"{model}: give a model YAML (e.g. yolo11n.yaml) or a local .pt")
