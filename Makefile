@@ -20,6 +20,7 @@ system:
 
 test: $(STAMP) system
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 bench: $(STAMP) system

@@ -25,7 +25,7 @@ from hardware import protocol as p  # noqa: E402
 from hardware.driver import ClockDriver  # noqa: E402
 from hardware.ptypair import PtyPair  # noqa: E402
 from hardware.runner import ClockRunner, Rotation  # noqa: E402
-from scorer import profiles  # noqa: E402
+from rulebook import profiles  # noqa: E402
 
 
 def main() -> None:

@@ -11,16 +11,16 @@ them shows what the refiner costs, and one more without it reads with the full-p
 reader instead of the 8-bit one: what 8 bits save; one more with the full-precision box
 refiner and second look instead of the 8-bit ones; one with the first look alone, what the
 second costs). ``guandan detect`` and ``eval-detector`` look at a 320 zone four ways by
-default, the finder seeing it at each quarter turn (``vision.turns``; the 320 row with 4
+default, the finder seeing it at each quarter turn (``vision.live.turns``; the 320 row with 4
 views), and at a 640 image once (the 640 row with 1 view); the 640 row with 4 views is
 ``--views 4``. At 640 the finder is the 8-bit one (``guandan detect``'s default; one row with
 the full-precision 640 finder shows what 8 bits save). The last row is a 1920-pixel photo
 (the zone scaled up six times) searched as ``guandan detect`` searches one, at every scale
-tile by tile (``vision.photo``); it is timed over a tenth of the runs. Two rows marked *seat
+tile by tile (``vision.live.photo``); it is timed over a tenth of the runs. Two rows marked *seat
 zone* read a 260×560 zone as the live loop rectifies one at 10 px/cm (two sample zones side
-by side, ``vision.detector.detect_tiled``, as upright cards with the finder's boxes): in one
-whole look of the free-shape twin (``vision.finder``; what the live loop does) and in two
-overlapping 320 tiles (what it did before the twenty-fifth session).
+by side, ``vision.live.detector.detect_tiled``, as upright cards with the finder's boxes): in one
+whole look of the free-shape twin (``vision.live.finder``; what the live loop does) and in two
+overlapping 320 tiles (what it did before 2026-12-04).
 Targets on this 2-core machine, exported backend: 640 ≤ 40 ms, 320 ≤ 12 ms (median). The
 machine is printed first (``benchmarks.machine``): the 8-bit networks take about twice as long
 on a core with AVX2 alone as on one with AVX-512 VNNI. The
@@ -43,8 +43,8 @@ if not __package__:  # run as a file: make the project importable
 import cv2  # noqa: E402
 
 from benchmarks.machine import describe  # noqa: E402
-from vision.detector import CardDetector, detect_tiled  # noqa: E402
-from vision.photo import detect_photo  # noqa: E402
+from vision.live.detector import CardDetector, detect_tiled  # noqa: E402
+from vision.live.photo import detect_photo  # noqa: E402
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 

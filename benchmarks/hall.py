@@ -31,10 +31,10 @@ from pathlib import Path
 if not __package__:  # run as a file: make the project importable
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from scorer.hall.broker import parse_broker  # noqa: E402
-from scorer.hall.node import Node  # noqa: E402
-from scorer.hall.outbox import Outbox  # noqa: E402
-from scorer.hall.simulate import Simulation, bot_matches, pool, table_names  # noqa: E402
+from hall.broker import parse_broker  # noqa: E402
+from hall.node import Node  # noqa: E402
+from hall.outbox import Outbox  # noqa: E402
+from hall.simulate import Simulation, bot_matches, pool, table_names  # noqa: E402
 from tests.hall.broker import Cable, Mosquitto  # noqa: E402
 
 HALL = "bench"

@@ -1,6 +1,6 @@
 """The whole table pipeline on rendered games: plays read, alerts, result, latency, speed.
 
-Renders games with ``vision.render_game`` (held-out deck styles, random felt, camera tilt,
+Renders games with ``vision.synth.render_game`` (held-out deck styles, random felt, camera tilt,
 light and noise; some with injected illegal plays), scans each video with the same
 ``TableRuntime`` as ``guandan scan``, and compares the scanned record with the truth:
 
@@ -11,7 +11,7 @@ light and noise; some with injected illegal plays), scans each video with the sa
 - the hand's result (finishing order) must be the same;
 - the referee's work: the fewest acts at the console (corrections, missed plays put in,
   events voided)
-  that make the record's plays and passes the truth's (``scorer.compare.referee_fixes``),
+  that make the record's plays and passes the truth's (``table.compare.referee_fixes``),
   and whether the record so fixed replays to the right result with no false alert;
 - latency: scanned event time minus the moment the cards lay still (video time, so the
   waiting for a zone to settle is in it), plus the time the runtime took over that frame;
@@ -25,7 +25,7 @@ Run: ``.venv/bin/python benchmarks/table.py [--games 3] [--size 1920x1080] [--il
 ``--videos DIR`` keeps the rendered games there and scans them again on the next run instead
 of rendering them anew (a 1080p whole hand takes about 6 minutes to render here);
 ``--every N`` reads only every N-th frame, as a node too slow for its camera would (its
-pace as ``scorer.pace`` judges it), to see what that costs.
+pace as ``table.pace`` judges it), to see what that costs.
 """
 
 from __future__ import annotations
@@ -45,12 +45,13 @@ if not __package__:  # run as a file: make the project importable
 from benchmarks.machine import describe  # noqa: E402
 from engine.events import PlayCards, with_corrections  # noqa: E402
 from engine.record import Record, parse_lines, replay  # noqa: E402
-from scorer import profiles  # noqa: E402
-from scorer.compare import key, matched_plays, plays_of, referee_fixes, with_fixes  # noqa: E402
-from scorer.table_runtime import TableRuntime  # noqa: E402
-from vision.camera import VideoFile  # noqa: E402
-from vision.detector import CardDetector, committed_finder  # noqa: E402
-from vision.render_game import render  # noqa: E402
+from rulebook import profiles  # noqa: E402
+from scorer.live_table import build_table  # noqa: E402
+from table.compare import key, matched_plays, plays_of, referee_fixes, with_fixes  # noqa: E402
+from table.runtime import TableRuntime  # noqa: E402
+from vision.live.camera import VideoFile  # noqa: E402
+from vision.live.detector import CardDetector, committed_finder  # noqa: E402
+from vision.synth.render_game import render  # noqa: E402
 
 
 def alerts_by_play(match, events) -> Counter:
@@ -79,7 +80,7 @@ def scan(video_path: Path, detector: CardDetector, profile,
     """Scan a video; returns the runtime, each frame's processing time and each event's.
     ``every``: take only every so many frames, as a loop that slow would take a live camera's."""
     video = VideoFile(str(video_path))
-    runtime = TableRuntime(detector, profile, table=video_path.parent.name)
+    runtime = build_table(detector, profile, table=video_path.parent.name).runtime  # as guandan scan builds it
     frame_ms, event_ms = [], []
     while (frame := video.read()) is not None:
         if frame.number % every:

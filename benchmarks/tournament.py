@@ -19,7 +19,7 @@ if not __package__:  # run as a file, this folder would shadow the ``engine`` pa
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from engine.tournament import Pair, Tournament  # noqa: E402
-from scorer import profiles  # noqa: E402
+from rulebook import profiles  # noqa: E402
 
 LEVELS = "23456789TJQKA"
 

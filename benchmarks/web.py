@@ -24,7 +24,7 @@ from pathlib import Path
 if not __package__:  # run as a file: make the project importable
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from scorer.store import Store  # noqa: E402
+from store.event_store import Store  # noqa: E402
 
 
 def free_port() -> int:

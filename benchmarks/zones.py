@@ -7,7 +7,7 @@ rectified as the live runtime rectifies it and read as the live runtime reads it
 finder's boxes, the suit reader beside each index, one look); a card counts as read right
 when a detection of it at the working confidence is in its zone. Two ways of rectifying:
 
-- *plain*: one warp straight to 10 px/cm (``vision.calibration.rectify_zone``);
+- *plain*: one warp straight to 10 px/cm (``vision.live.calibration.rectify_zone``);
 - *finer*: warped ``fine_scale`` times finer and shrunk by area, where the camera's own
   px/cm at the zone allows (1440p, 4K; a 1080p camera over the whole table gets the plain
   warp either way). A plain warp of a 4K frame takes one camera pixel in four and aliases.
@@ -27,10 +27,10 @@ if not __package__:  # run as a file: make the project importable
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from benchmarks.machine import describe  # noqa: E402
-from vision.calibration import Calibration, fine_scale, rectify_zone  # noqa: E402
-from vision.detector import CardDetector, committed_finder, detect_tiled  # noqa: E402
-from vision.grouping import own_side  # noqa: E402
-from vision.render_game import Renderer, TableState  # noqa: E402
+from vision.live.calibration import Calibration, fine_scale, rectify_zone  # noqa: E402
+from vision.live.detector import CardDetector, committed_finder, detect_tiled  # noqa: E402
+from vision.live.grouping import own_side  # noqa: E402
+from vision.synth.render_game import Renderer, TableState  # noqa: E402
 
 ROWS = {"S": ["C7", "S7", "C5", "S5", "CA", "SA"], "N": ["S2", "C2", "SK", "CK", "S9", "C9"],
         "E": ["C4", "S4", "C8", "S8", "ST", "CT"], "W": ["H3", "D3", "HQ", "DQ", "C3", "S3"]}

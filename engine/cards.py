@@ -74,6 +74,13 @@ def parse_card(text: object) -> str:
 
     Accepts the platform form (``"S5"``, ``"HT"``, ``"SB"``) and, for people typing,
     lower case and ``10`` for ``T`` (``"h10"``).
+
+    >>> parse_card("h10"), parse_card("SB")
+    ('HT', 'SB')
+    >>> parse_card("X5")
+    Traceback (most recent call last):
+        ...
+    engine.cards.InvalidCard: not a card: 'X5' (suit S/H/C/D then rank 2-9 T J Q K A, or SB/HR for the jokers)
     """
     if not isinstance(text, str):
         raise InvalidCard(f"not a card: {text!r} (expected a string such as 'S5')")
@@ -129,6 +136,11 @@ def order(rank: str, level: str) -> int:
 
 
 def card_order(card: str, level: str) -> int:
+    """``order`` of the card's rank: at level 2 a 2 outranks an ace.
+
+    >>> card_order("SA", "2"), card_order("H2", "2"), card_order("HR", "2")
+    (14, 15, 17)
+    """
     return order(_RANK_OF[card], level)
 
 

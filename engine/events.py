@@ -1,386 +1,73 @@
-"""The events of a game record (DESIGN §3; documented in docs/record-format.md).
+"""The events of a game record (DESIGN §3; documented in docs/record-format.md): the one
+place that names them all, and reads each from its JSON line.
 
 Each event is one JSON object on one line with ``seq``, ``t`` and ``type``. Events say
 what happened at the table — a deal, a tribute, a play, a pass, a report — and nothing
 that can be derived: turn order, legality, levels and scores are recomputed on replay.
+They are defined by kind — the table's (``engine.table_events``), the clock's
+(``engine.clock_events``), the referee's (``engine.referee_events``) — and gathered here,
+so a caller names one module whatever the event.
 
-``Event.from_json`` checks shape and card names and raises ``RecordError`` for a broken
+``event_from_json`` checks shape and card names and raises ``RecordError`` for a broken
 record (a tool's mistake); whether a player acted legally is the state machine's
 question and never raises.
+
+>>> event = event_from_json({"seq": 3, "t": 12.5, "type": "play", "seat": "N", "cards": ["s5", "H5"]})
+>>> event
+PlayCards(seq=3, t=12.5, seat='N', cards=('S5', 'H5'), reading=None, confidence=None)
+>>> event.to_json()
+{'seq': 3, 't': 12.5, 'type': 'play', 'seat': 'N', 'cards': ['S5', 'H5']}
+>>> event_from_json({"seq": 4, "t": 13, "type": "pass", "seat": "X"})
+Traceback (most recent call last):
+    ...
+engine.event_base.RecordError: 'seat' must be one of E, S, W, N, got 'X'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
 from engine.cards import InvalidCard, parse_card, parse_cards, parse_level
+from engine.clock_events import CLOCK_ACTIONS, Overrun, Pause, Press, Resume
+from engine.event_base import Event, RecordError
 from engine.plays import TYPES
+from engine.referee_events import (
+    BY_CAMERA,
+    AlertDone,
+    CameraNote,
+    Correction,
+    LevelAdjust,
+    Missed,
+    Penalty,
+    Struck,
+    with_corrections,
+)
 from engine.seats import SEATS, SIDES
-
-FORMAT = "guandan-record/1"
-
-
-class RecordError(ValueError):
-    """A record line that cannot be understood; ``line`` is 1-based when known, else
-    ``seq`` may name the event at fault (for the caller that knows its line)."""
-
-    def __init__(self, message: str, line: int | None = None, seq: int | None = None) -> None:
-        super().__init__(f"line {line}: {message}" if line else message)
-        self.line = line
-        self.message = message
-        self.seq = seq
-
-
-@dataclass(frozen=True)
-class Event:
-    """Fields every event has: its number in the record and seconds since the start."""
-
-    seq: int
-    t: float
-
-    type = ""  # each subclass names its JSON type
-
-    def to_json(self) -> dict:
-        out: dict = {"seq": self.seq, "t": self.t, "type": self.type}
-        out.update(self._fields())
-        return out
-
-    def _fields(self) -> dict:
-        return {}
-
-
-@dataclass(frozen=True)
-class Header(Event):
-    """First line: format version, rule profile, and who sits where."""
-
-    profile: str = "jiangsu"
-    table: str = ""
-    players: dict = field(default_factory=dict)
-    start_levels: dict = field(default_factory=lambda: {"EW": "2", "NS": "2"})
-    #: whose level the first hand is played at (matters only when start levels differ,
-    #: as when a match is resumed from a paper score sheet)
-    declarers: str = "EW"
-    #: whether the record can hold the players' spoken card counts (报牌): a camera table
-    #: cannot hear them, so there a report not in the record is not a missed report
-    reports_heard: bool = True
-    type = "header"
-
-    def _fields(self) -> dict:
-        fields = {"format": FORMAT, "profile": self.profile, "table": self.table,
-                  "players": dict(self.players), "start_levels": dict(self.start_levels),
-                  "declarers": self.declarers}
-        if not self.reports_heard:
-            fields["reports_heard"] = False
-        return fields
-
-
-@dataclass(frozen=True)
-class Deal(Event):
-    """A hand is dealt. ``hands`` when known (bots, online play); ``None`` at a camera
-    table, where hands are hidden. ``leader``: who leads the first hand (the holder of
-    the turned card); later hands' leaders follow from the tribute."""
-
-    hands: dict | None = None
-    leader: str | None = None
-    type = "deal"
-
-    def _fields(self) -> dict:
-        out: dict = {}
-        if self.hands is not None:
-            out["hands"] = {s: list(self.hands[s]) for s in SEATS}
-        if self.leader is not None:
-            out["leader"] = self.leader
-        return out
-
-
-@dataclass(frozen=True)
-class _Handover(Event):
-    """One card passed between two seats after the deal: ``seat`` gives ``card``; ``to``
-    when the record knows the receiver. Tribute and its return are written alike."""
-
-    seat: str = "E"
-    card: str = ""
-    to: str | None = None
-
-    def _fields(self) -> dict:
-        out = {"seat": self.seat, "card": self.card}
-        if self.to is not None:
-            out["to"] = self.to
-        return out
-
-
-@dataclass(frozen=True)
-class Tribute(_Handover):
-    """进贡: ``seat`` gives ``card``; ``to`` when the record knows the receiver."""
-
-    type = "tribute"
-
-
-@dataclass(frozen=True)
-class Resist(Event):
-    """抗贡: the player(s) owing tribute show both big jokers and pay none."""
-
-    seats: tuple[str, ...] = ()
-    type = "resist"
-
-    def _fields(self) -> dict:
-        return {"seats": list(self.seats)}
-
-
-@dataclass(frozen=True)
-class GiveBack(_Handover):
-    """还贡: a receiver of tribute gives one card back."""
-
-    type = "return"
-
-
-@dataclass(frozen=True)
-class PlayCards(Event):
-    """A play laid on the table; ``cards`` in the order laid (left to right as the player
-    sees them). ``reading`` is ``[type, rank]`` when declared or read from the layout.
-    ``confidence`` (0–1) is the camera's, when a camera read the cards: a low one is put
-    before a referee instead of being trusted silently."""
-
-    seat: str = "E"
-    cards: tuple[str, ...] = ()
-    reading: tuple[str, str] | None = None
-    confidence: float | None = None
-    type = "play"
-
-    def _fields(self) -> dict:
-        out: dict = {"seat": self.seat, "cards": list(self.cards)}
-        if self.reading is not None:
-            out["reading"] = list(self.reading)
-        if self.confidence is not None:
-            out["confidence"] = self.confidence
-        return out
-
-
-@dataclass(frozen=True)
-class Pass(Event):
-    """过 / 不要: the seat passes (taps the table or presses its button)."""
-
-    seat: str = "E"
-    type = "pass"
-
-    def _fields(self) -> dict:
-        return {"seat": self.seat}
-
-
-@dataclass(frozen=True)
-class Report(Event):
-    """报牌: the seat says how many cards it holds."""
-
-    seat: str = "E"
-    count: int = 0
-    type = "report"
-
-    def _fields(self) -> dict:
-        return {"seat": self.seat, "count": self.count}
-
-
-@dataclass(frozen=True)
-class TimeCalled(Event):
-    """The referee calls time on the match (比赛时间到)."""
-
-    type = "time_called"
-
-
-@dataclass(frozen=True)
-class Forfeit(Event):
-    """A side forfeits the match (弃权), e.g. a no-show or a match-loss penalty."""
-
-    side: str = "EW"
-    reason: str = ""
-    by: str = ""
-    type = "forfeit"
-
-    def _fields(self) -> dict:
-        return {"side": self.side, "reason": self.reason, "by": self.by}
-
-
-#: the ``by`` of a correction the table's camera made itself, reading a hand's plays again
-#: together (``vision.recount``), not a referee
-BY_CAMERA = "camera"
-
-
-@dataclass(frozen=True)
-class Correction(Event):
-    """A referee's correction of a misread play or pass (event ``target``): the cards that
-    were really laid (none: it was a pass), or with ``void`` that it never happened at all
-    (the camera made it up: cards knocked into a zone, a hand's cards shown by mistake).
-    The original line stays in the record; replay uses the latest correction in its place."""
-
-    target: int = 0
-    cards: tuple[str, ...] = ()
-    by: str = ""
-    why: str = ""
-    void: bool = False
-    type = "correction"
-
-    def _fields(self) -> dict:
-        out = {"target": self.target, "cards": list(self.cards), "by": self.by, "why": self.why}
-        if self.void:
-            out["void"] = True
-        return out
-
-
-@dataclass(frozen=True)
-class Struck(Event):
-    """A play or pass a correction voided, as replay takes it (``with_corrections``): kept
-    in its place for the log, acting on nothing. Never a line of a record."""
-
-    struck: Event | None = None
-    type = "struck"
-
-    @property
-    def seat(self) -> str:
-        return self.struck.seat
-
-
-@dataclass(frozen=True)
-class Missed(Event):
-    """A play or pass the camera never recorded, put in by a referee: ``seat`` laid ``cards``
-    (none: it passed) just before event ``before`` (a play or pass), or, with no ``before``,
-    here, after everything recorded so far. Replay takes it in its place, as if the table's
-    record had held it all along; its own line stays where it was written, with who put it
-    in and why (``with_corrections``). A later correction may target it by its own seq."""
-
-    seat: str = "E"
-    cards: tuple[str, ...] = ()
-    before: int | None = None
-    by: str = ""
-    why: str = ""
-    type = "missed"
-
-    def _fields(self) -> dict:
-        out: dict = {"seat": self.seat, "cards": list(self.cards), "by": self.by, "why": self.why}
-        if self.before is not None:
-            out["before"] = self.before
-        return out
-
-    def as_event(self) -> PlayCards | Pass:
-        """The play or pass as the table saw it, under this line's seq."""
-        if self.cards:
-            return PlayCards(seq=self.seq, t=self.t, seat=self.seat, cards=self.cards)
-        return Pass(seq=self.seq, t=self.t, seat=self.seat)
-
-
-@dataclass(frozen=True)
-class LevelAdjust(Event):
-    """A referee moves a side's level (降级 / 升级 as a penalty or a correction)."""
-
-    side: str = "EW"
-    levels: int = 0
-    by: str = ""
-    why: str = ""
-    type = "level_adjust"
-
-    def _fields(self) -> dict:
-        return {"side": self.side, "levels": self.levels, "by": self.by, "why": self.why}
-
-
-@dataclass(frozen=True)
-class Penalty(Event):
-    """A referee applies a penalty to a seat, usually the one an alert proposed."""
-
-    seat: str = "E"
-    penalty: str = "warning"
-    alert: int | None = None
-    by: str = ""
-    why: str = ""
-    type = "penalty"
-
-    def _fields(self) -> dict:
-        return {"seat": self.seat, "penalty": self.penalty, "alert": self.alert, "by": self.by, "why": self.why}
-
-
-@dataclass(frozen=True)
-class CameraNote(Event):
-    """What a table's camera told its operator about a play or a zone, kept for the referee:
-    ``code`` names the note (worded in each language by ``scorer.i18n.ALERTS``), ``values``
-    fill its wording, ``seat`` is the seat it is about. Acts on nothing: the referee's
-    queue shows it (a card it could not read, a reading it mended), with the means to act."""
-
-    code: str = ""
-    values: dict = field(default_factory=dict)
-    seat: str | None = None
-    type = "camera_note"
-
-    def _fields(self) -> dict:
-        out: dict = {"code": self.code, "values": dict(self.values)}
-        if self.seat is not None:
-            out["seat"] = self.seat
-        return out
-
-
-@dataclass(frozen=True)
-class AlertDone(Event):
-    """A referee acknowledges an alert (event ``alert``) or dismisses it with a reason."""
-
-    alert: int = 0
-    action: str = "ack"
-    by: str = ""
-    why: str = ""
-    type = "alert_done"
-
-    def _fields(self) -> dict:
-        return {"alert": self.alert, "action": self.action, "by": self.by, "why": self.why}
-
-
-@dataclass(frozen=True)
-class Press(Event):
-    """A button on the table clock: a seat's (E S W N) or the referee call button (R).
-    What a press means — end of turn, out of turn, a call — is derived on replay."""
-
-    seat: str = "E"
-    type = "press"
-
-    def _fields(self) -> dict:
-        return {"seat": self.seat}
-
-
-@dataclass(frozen=True)
-class Overrun(Event):
-    """The clock saw ``seat`` run past its limit for ``action`` (读秒 overrun), and the
-    profile's escalation made it ``penalty`` (the referee confirms or dismisses it)."""
-
-    seat: str = "E"
-    action: str = "play"
-    limit: int = 0
-    elapsed: float = 0.0
-    penalty: str = "warning"
-    type = "clock_overrun"
-
-    def _fields(self) -> dict:
-        return {"seat": self.seat, "action": self.action, "limit": self.limit,
-                "elapsed": self.elapsed, "penalty": self.penalty}
-
-
-@dataclass(frozen=True)
-class Pause(Event):
-    """The referee stops the clock."""
-
-    reason: str = ""
-    type = "pause"
-
-    def _fields(self) -> dict:
-        return {"reason": self.reason}
-
-
-@dataclass(frozen=True)
-class Resume(Event):
-    """The referee restarts the clock."""
-
-    type = "resume"
-
+from engine.table_events import (
+    FORMAT,
+    Deal,
+    Forfeit,
+    GiveBack,
+    Header,
+    Pass,
+    PlayCards,
+    Report,
+    Resist,
+    TimeCalled,
+    Tribute,
+)
+
+__all__ = [
+    "BY_CAMERA", "CLOCK_ACTIONS", "EVENT_TYPES", "FORMAT",
+    "AlertDone", "CameraNote", "Correction", "Deal", "Event", "Forfeit", "GiveBack", "Header",
+    "LevelAdjust", "Missed", "Overrun", "Pass", "Pause", "Penalty", "PlayCards", "Press",
+    "RecordError", "Report", "Resist", "Resume", "Struck", "TimeCalled", "Tribute",
+    "event_from_json", "with_corrections",
+]
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (Header, Deal, Tribute, Resist, GiveBack, PlayCards, Pass, Report, TimeCalled, Forfeit,
                 Press, Overrun, Pause, Resume, Correction, Missed, LevelAdjust, Penalty, AlertDone, CameraNote)
 }
-CLOCK_ACTIONS = ("tribute", "return", "first_lead", "play")
 
 
 def _seat(data: dict, key: str = "seat") -> str:
@@ -573,39 +260,3 @@ def event_from_json(data: object) -> Event:
     if cls is Resume:
         return Resume(**base)
     return TimeCalled(**base)
-
-
-def with_corrections(events: list[Event]) -> list[Event]:
-    """The events as the table really went. A referee's ``Missed`` play or pass moves from
-    its own line to just before the event it names (several before one event keep their
-    order); each play or pass a referee corrected is replaced, in its place, by the latest
-    correction (no cards: a pass; ``void``: a ``Struck`` event). Correction lines stay
-    where they were written, so the log shows who corrected what and why. A ``Missed``
-    placed before an event that is not a play or pass of the record breaks the record."""
-    placed = sorted((e for e in events if isinstance(e, Missed) and e.before is not None), key=lambda e: e.seq)
-    latest = {e.target: e for e in events if isinstance(e, Correction)}
-    if not placed and not latest:
-        return list(events)
-    out = [e for e in events if not (isinstance(e, Missed) and e.before is not None)]
-    for missed in placed:
-        at = next((i for i, e in enumerate(out) if e.seq == missed.before
-                   and isinstance(e, (PlayCards, Pass, Missed))), None)
-        if at is None:
-            raise RecordError(f"the missed play at seq {missed.seq} is put before event {missed.before}, "
-                              "which is not a play or pass of the record", seq=missed.seq)
-        out.insert(at, missed)
-    return [_as_corrected(e, latest.get(e.seq)) for e in out]
-
-
-def _as_corrected(event: Event, fix: Correction | None) -> Event:
-    if fix is None:
-        return event
-    if fix.void and isinstance(event, (PlayCards, Pass, Missed)):
-        return Struck(seq=event.seq, t=event.t, struck=event)
-    if isinstance(event, Missed):
-        return replace(event, cards=fix.cards)
-    if isinstance(event, (PlayCards, Pass)):
-        if fix.cards:  # the referee's cards: no longer the camera's doubtful read
-            return PlayCards(seq=event.seq, t=event.t, seat=event.seat, cards=fix.cards)
-        return Pass(seq=event.seq, t=event.t, seat=event.seat)
-    return event

@@ -39,7 +39,13 @@ def _fits(laid: tuple[str, ...], play: Play, wild: str) -> bool:
 
 
 def reading_from_layout(cards, level) -> Play | None:
-    """The one reading the laid order gives, or ``None`` when it does not decide."""
+    """The one reading the laid order gives, or ``None`` when it does not decide.
+
+    >>> print(reading_from_layout(["H2", "S4", "C5", "D6", "S7"], "2"))  # H2 laid where the 3 goes
+    Straight 3 [H2 S4 C5 D6 S7]
+    >>> print(reading_from_layout(["S4", "C5", "D6", "S7", "H2"], "2"))  # ...where the 8 goes
+    Straight 4 [H2 S4 C5 D6 S7]
+    """
     laid = parse_cards(cards)
     level = parse_level(level)
     readings = classify(laid, level)
@@ -56,7 +62,11 @@ def reading_from_layout(cards, level) -> Play | None:
 def laid_out(play: Play, level) -> tuple[str, ...]:
     """``play``'s cards in the order a player lays them to show this reading: a sequence
     from its lowest place up, each wildcard in the place of the card it stands for (so
-    ``reading_from_layout`` reads the same play back); any other play as it is."""
+    ``reading_from_layout`` reads the same play back); any other play as it is.
+
+    >>> laid_out(Play("Straight", "4", ("H2", "S4", "C5", "D6", "S7")), "2")
+    ('S4', 'C5', 'D6', 'S7', 'H2')
+    """
     if play.type not in SEQUENCES:
         return play.cards
     wild = wildcard(parse_level(level))

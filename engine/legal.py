@@ -114,6 +114,18 @@ def legal_plays(hand, prev: Play | None, level) -> list[Play]:
     On a lead that is every combination the hand holds; otherwise every play that
     ``beats`` prev. Weakest first, by ``strength``: the generator emits each type in
     ascending rank, so only the (few) bombs need sorting.
+
+    >>> for play in legal_plays(["S3", "H3", "D5", "HR"], None, "2"):
+    ...     print(play)
+    Single 3 [S3]
+    Single 3 [H3]
+    Single 5 [D5]
+    Single R [HR]
+    Pair 3 [S3 H3]
+    >>> legal_plays(["S3", "H3", "D5", "HR"], Play("Single", "4", ("S4",)), "2")
+    [Play(type='Single', rank='5', cards=('D5',)), Play(type='Single', rank='R', cards=('HR',))]
+    >>> legal_plays(["S3", "H2", "D5"], Play("Pair", "4", ("S4", "C4")), "2")  # H2: the wildcard
+    [Play(type='Pair', rank='5', cards=('H2', 'D5'))]
     """
     level = parse_level(level)
     cards = sort_cards(parse_cards(hand))

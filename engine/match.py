@@ -141,6 +141,9 @@ def match_result(profile: Profile, winner: str | None, reason: str, level_index:
 
 
 class Match:
+    """The state of one match, advanced by ``push`` event by event; ``history`` says how
+    each was taken and ``result`` is set once the match is over."""
+
     def __init__(self, profile: Profile, header: Header | None = None) -> None:
         self.profile = profile
         self.header = header or Header(seq=0, t=0.0, profile=profile.name)
@@ -187,7 +190,25 @@ class Match:
 
     def push(self, event: Event) -> Entry:
         """Apply the next event of the record. Raises ``RecordError`` only for a record
-        that breaks the format (sequence out of order, a deal after the match ended…)."""
+        that breaks the format (sequence out of order, a deal after the match ended…).
+
+        What a player did wrong is no error: the ``Entry`` returned lists it, and the match
+        goes on as the table did (``profile`` is a ``Profile``, as ``rulebook.profiles.load``
+        reads one):
+
+        >>> match = Match(profile)
+        >>> match.push(Deal(seq=1, t=0.0, leader="E")).hand
+        1
+        >>> entry = match.push(PlayCards(seq=2, t=3.5, seat="E", cards=("S3", "H3", "C3")))
+        >>> print(entry.reading)
+        Trips 3 [S3 H3 C3]
+        >>> match.push(Pass(seq=3, t=5.0, seat="E")).violations  # N plays next, not E
+        [Violation(code='out_of_turn', seat='E', seq=3, detail={'expected': 'N'})]
+        >>> match.push(Pass(seq=3, t=6.0, seat="N"))
+        Traceback (most recent call last):
+            ...
+        engine.event_base.RecordError: seq 3 does not follow 3
+        """
         if event.seq <= self._last_seq or event.seq in self._placed:
             raise RecordError(f"seq {event.seq} does not follow {self._last_seq}")
         if isinstance(event, Correction) and not self._replaying:

@@ -18,7 +18,7 @@ Swiss draw (积分编排), ``swiss_draw``
     opponent it has not met, whose old opponent takes another stranded pair (or the bye).
     (d) Whatever is still stranded goes to an exact search: augmenting paths in the graph
     "has not met", plus a bye vertex joined to the pairs that may take the bye (Edmonds'
-    blossom algorithm, ``engine.matching``), neighbours offered nearest place first. A
+    blossom algorithm, ``engine.blossom``), neighbours offered nearest place first. A
     maximum matching of that graph is exactly a draw with the fewest rematches and a
     lawful bye, so rules 1–2 hold with no search budget to run out. (e) Pairs still
     stranded then (rematches nobody can avoid) meet in order of place.
@@ -48,7 +48,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from engine.matching import FREE, maximum_matching
+from engine.blossom import FREE, maximum_matching
 
 
 def swiss_draw(order: Sequence[str], met: Mapping[str, set[str]], byes: Mapping[str, int]

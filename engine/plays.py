@@ -104,6 +104,15 @@ def classify(cards, level) -> list[Play]:
     """Every reading of ``cards`` as a combination under ``level``; empty if none.
 
     Raises ``InvalidCard`` for strings that are not cards or a card seen three times.
+
+    >>> classify(["H9", "S9"], "2")  # the cards come back in canonical order
+    [Play(type='Pair', rank='9', cards=('S9', 'H9'))]
+    >>> for play in classify(["H2", "S4", "C5", "D6", "S7"], "2"):  # H2, the wildcard, is a 3 or an 8
+    ...     print(play)
+    Straight 3 [H2 S4 C5 D6 S7]
+    Straight 4 [H2 S4 C5 D6 S7]
+    >>> classify(["S9", "H8"], "2")
+    []
     """
     cards = sort_cards(parse_cards(cards))
     level = parse_level(level)
@@ -258,6 +267,15 @@ def beats(play: Play, prev: Play | None, level) -> bool:
 
     A non-bomb beats only a higher play of the same type (every type has a fixed size);
     any bomb beats every non-bomb; bombs compare on the ladder, then by rank.
+
+    >>> nines, tens = classify(["S9", "H9"], "2")[0], classify(["ST", "DT"], "2")[0]
+    >>> beats(tens, nines, "2"), beats(nines, tens, "2"), beats(nines, None, "2")
+    (True, False, True)
+    >>> beats(nines, classify(["SA", "HA"], "9")[0], "9")  # at level 9, nines rank above aces
+    True
+    >>> bomb = classify(["S3", "H3", "C3", "D3"], "2")[0]
+    >>> beats(bomb, tens, "2"), beats(tens, bomb, "2")  # a bomb beats every non-bomb
+    (True, False)
     """
     if play.is_pass:
         return False

@@ -1,13 +1,13 @@
 """Rule profiles: every point on which the events' rule books disagree, as data.
 
 RULES.md names each disagreement; each is a field here, and the values for each event live
-in TOML files (``scorer/profiles/*.toml``) rather than in ``if`` chains. The dataclass
+in TOML files (``rulebook/profiles/*.toml``) rather than in ``if`` chains. The dataclass
 fields *are* the schema: a key the schema lacks, or a field the file lacks, is an error
 naming the file and the dotted key, so a typo in a tournament's profile cannot silently
 fall back to some default.
 
-This module only turns already-read data into a ``Profile``; reading files is the
-composition root's job (the engine does no I/O).
+This module only turns already-read data into a ``Profile``; reading the files is
+``rulebook.profiles.load``'s job (the engine does no I/O).
 """
 
 from __future__ import annotations

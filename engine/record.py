@@ -39,7 +39,21 @@ def violation_line(violation: Violation, t: float) -> dict:
 
 def parse_lines(lines: Iterable[str]) -> Record:
     """Read a record; blank lines and violation lines (derived: replay finds them again) are
-    skipped; the first event must be the header."""
+    skipped; the first event must be the header.
+
+    >>> record = parse_lines([
+    ...     '{"seq": 0, "t": 0, "type": "header", "format": "guandan-record/1", "profile": "jiangsu"}',
+    ...     '{"seq": 1, "t": 1, "type": "deal", "leader": "E"}',
+    ...     '',
+    ...     '{"seq": 2, "t": 4, "type": "play", "seat": "E", "cards": ["S5", "H5"]}',
+    ... ])
+    >>> record.header.profile, [event.type for event in record.events], record.lines
+    ('jiangsu', ['header', 'deal', 'play'], [1, 2, 4])
+    >>> parse_lines(['{"seq": 0, "t": 0, "type": "deal"}'])
+    Traceback (most recent call last):
+        ...
+    engine.event_base.RecordError: line 1: the first line must be the header ("type": "header")
+    """
     events: list[Event] = []
     numbers: list[int] = []
     for number, text in enumerate(lines, start=1):
@@ -74,8 +88,19 @@ def read_line(text: str) -> Event | None:
 
 
 def replay(record: Record, profile_for: Callable[[str], Profile]) -> Match:
-    """Rebuild the match; ``profile_for`` maps the header's profile name to a ``Profile``.
-    A ``RecordError`` carries the line of the event that broke the record."""
+    """Rebuild the match; ``profile_for`` maps the header's profile name to a ``Profile``
+    (``rulebook.profiles.load`` does). A ``RecordError`` carries the line of the event that
+    broke the record.
+
+    >>> record = parse_lines([
+    ...     '{"seq": 0, "t": 0, "type": "header", "format": "guandan-record/1", "profile": "jiangsu"}',
+    ...     '{"seq": 1, "t": 1, "type": "deal", "leader": "E"}',
+    ...     '{"seq": 2, "t": 4, "type": "play", "seat": "N", "cards": ["S5", "H5"]}',
+    ... ])
+    >>> match = replay(record, {"jiangsu": profile}.get)
+    >>> match.violations
+    [Violation(code='out_of_turn', seat='N', seq=2, detail={'expected': 'E'})]
+    """
     line_of = {}
     last = record.header.seq
     for event, number in zip(record.events[1:], record.lines[1:], strict=True):
@@ -97,5 +122,11 @@ def replay(record: Record, profile_for: Callable[[str], Profile]) -> Match:
 
 
 def dumps(events: Iterable[Event]) -> str:
-    """The record as JSON Lines text (UTF-8, one event a line)."""
+    """The record as JSON Lines text (UTF-8, one event a line).
+
+    >>> from engine.events import Deal, Pass
+    >>> print(dumps([Deal(seq=1, t=1.0, leader="E"), Pass(seq=2, t=2.5, seat="N")]), end="")
+    {"seq": 1, "t": 1.0, "type": "deal", "leader": "E"}
+    {"seq": 2, "t": 2.5, "type": "pass", "seat": "N"}
+    """
     return "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in events)

@@ -189,7 +189,7 @@ class Tournament:
     """A tournament's settings and history; every rule question is a method here.
 
     Methods that score a table return the ``Outcome`` without keeping it: the caller
-    stores it (``scorer.tournament_store``) and the next rebuild sees it, so a refused or
+    stores it (``store.tournament_store``) and the next rebuild sees it, so a refused or
     abandoned entry leaves nothing behind.
     """
 

@@ -3,7 +3,7 @@
 The engine records what it sees and goes on; a referee decides. Each violation has a
 stable ``code`` (the referee console, the overlay and the record key on it), the seat,
 the record ``seq`` of the event it refers to, the rule it breaks, and details. Wording
-for people, in Chinese and English, lives with the user-facing code (``scorer.i18n``).
+for people, in Chinese and English, lives with the user-facing code (``rulebook.i18n``).
 """
 
 from __future__ import annotations

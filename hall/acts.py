@@ -4,7 +4,7 @@ A record's seqs are its table's: at a camera table the runtime and the table's c
 write one store, and the node relays it to the hall seq for seq. An act made at the hall
 server therefore is not written there. It goes down to the node as a retained message,
 ``tables/<table>/acts/<id>`` (``{"id", "act", "fields", "by", "at"}``); the node builds it
-against the table's own record, exactly as the table's console would (``scorer.referee_acts``),
+against the table's own record, exactly as the table's console would (``store.referee_acts``),
 stores it under the next free seq — the camera runtime takes it in from the store as it
 takes the console's acts — and answers on ``tables/<table>/replies/<id>``: recorded as
 which seq, or refused and why. Then it clears the retained message. The act comes back up
@@ -32,9 +32,9 @@ from dataclasses import dataclass, replace
 from engine.events import RecordError
 from engine.profile import Profile
 from engine.record import parse_lines, replay
-from scorer import profiles
-from scorer.referee_acts import build_act
-from scorer.store import ActTaken, SeqTaken, Store, StoreError
+from rulebook import profiles
+from store.event_store import ActTaken, SeqTaken, Store, StoreError
+from store.referee_acts import build_act
 
 log = logging.getLogger("guandan.hall.acts")
 
@@ -73,7 +73,7 @@ class TableActs:
 
     def take(self, table: str, act_id: str, payload: bytes) -> dict:
         """Store the act (once), or refuse it; returns the reply for the hall server. The
-        node's ``acts`` (``scorer.hall.node.ActTaker``), for a node of this one table."""
+        node's ``acts`` (``hall.node.ActTaker``), for a node of this one table."""
         if table != self.table:
             raise ValueError(f"acts for table {self.table} were handed one for table {table}")
         taken = self.store.act_taken(act_id)

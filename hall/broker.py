@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
 
-from scorer.hall.errors import HallError
+from hall.errors import HallError
 
 DEFAULT_PORT = 1883
 KEEPALIVE_S = 10  # a node that dies silently is declared offline (last will) within 1.5× this

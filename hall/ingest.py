@@ -14,7 +14,7 @@ or a node's status says the broker acknowledged events the server never got (a b
 killed before it saved its queue), the server asks the node to send them again.
 
 Its console's referee acts on a node's table go down to the node (``send_act``,
-``scorer.hall.acts``) and come back up with the table's record.
+``hall.acts``) and come back up with the table's record.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 import paho.mqtt.client as mqtt
 
 from engine.events import Header, RecordError, event_from_json
-from scorer.hall import topics
-from scorer.hall.acts import SentActs, act_message
-from scorer.hall.broker import BrokerAddress, connect, new_client
-from scorer.hall.errors import HallError
-from scorer.hall.presence import Presence
-from scorer.store import Store
+from hall import topics
+from hall.acts import SentActs, act_message
+from hall.broker import BrokerAddress, connect, new_client
+from hall.errors import HallError
+from hall.presence import Presence
+from store.event_store import Store
 
 log = logging.getLogger("guandan.hall.ingest")
 

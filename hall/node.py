@@ -9,7 +9,7 @@ the rest. The hall server may ask for a range again (``resend``) after a broker 
 messages it had acknowledged; the node rewinds that table's rows and sends them again.
 
 A camera table's node also takes referee acts made at the hall server's console
-(``acts``, ``scorer.hall.acts``): the act arrives retained on ``tables/<table>/acts/<id>``,
+(``acts``, ``hall.acts``): the act arrives retained on ``tables/<table>/acts/<id>``,
 the pump hands it to ``acts`` (which stores it in the table's record), publishes the reply
 and clears the retained message. A node without ``acts`` says so in its status, and the
 hall server keeps refusing acts for its tables.
@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 import paho.mqtt.client as mqtt
 
-from scorer.hall import topics
-from scorer.hall.broker import BrokerAddress, connect, new_client
-from scorer.hall.outbox import Outbox
+from hall import topics
+from hall.broker import BrokerAddress, connect, new_client
+from hall.outbox import Outbox
 
 log = logging.getLogger("guandan.hall.node")
 

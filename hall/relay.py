@@ -3,10 +3,10 @@ to the hall server.
 
 ``guandan run --hall BROKER`` keeps the table's own store — its dashboard and its referee
 console go on working whatever the hall's network does — and relays every event of the
-table's record, in seq order, to the node's outbox (``scorer.hall.node``), from where it
+table's record, in seq order, to the node's outbox (``hall.node``), from where it
 reaches the broker. Relaying what the store holds, rather than what the camera runtime
 records, takes the referee's acts at the table's console along with the camera's events
-(the runtime takes them in too: ``scorer.table_runtime``), so the hall's copy of the record
+(the runtime takes them in too: ``table.runtime``), so the hall's copy of the record
 is the table's, seq for seq. A restart relays from the start again: the outbox ignores
 what it already holds.
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import threading
 
-from scorer.hall.node import Node
-from scorer.store import Store, TableFeed
+from hall.node import Node
+from store.event_store import Store, TableFeed
 
 RELAY_EVERY_S = 0.2
 

@@ -17,10 +17,10 @@ import time
 from collections.abc import Sequence
 
 from engine.bots import self_play
-from scorer import profiles
-from scorer.hall.broker import BrokerAddress
-from scorer.hall.node import Node
-from scorer.hall.outbox import Outbox
+from hall.broker import BrokerAddress
+from hall.node import Node
+from hall.outbox import Outbox
+from rulebook import profiles
 
 TICK_S = 0.01
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from scorer.hall.errors import HallError
+from hall.errors import HallError
 
 QOS = 1
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")

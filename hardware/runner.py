@@ -20,10 +20,10 @@ import threading
 import time
 from collections.abc import Callable
 
+from engine import timing as c
 from engine.events import Event, Overrun, Pass, Pause, PlayCards, Press, Resume, TimeCalled
 from engine.match import Match
 from engine.seats import next_seat
-from hardware import clock as c
 from hardware.driver import ClockDriver, Connected, Lost, Pressed
 
 TICK_S = 0.1
@@ -60,6 +60,10 @@ class MatchTurns:
         #: a camera table has no deal button: a press with cards laid, when no hand is in
         #: play, deals it (``deal(seat)`` records the deal and says whether it did)
         self.deal = deal
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
 
     def awaiting(self) -> tuple[str, tuple[str, ...]]:
         hand = self.match.hand
@@ -193,8 +197,7 @@ class ClockRunner:
                             elapsed=round(out.elapsed, 1), penalty=out.penalty)
                 self._notice(out)
             elif isinstance(out, c.TimeUp):
-                match = getattr(self.turns, "match", None)
-                if match is None or not match.over:
+                if not getattr(self.turns, "over", False):  # turns with no match never are
                     self.record(TimeCalled)
                 self._notice(out)
 

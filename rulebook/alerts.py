@@ -1,7 +1,7 @@
 """What the table runtime tells its operator: an alert is a code and values, worded on output.
 
 The runtime, like the engine, speaks in codes; whoever prints an alert (``guandan run``,
-``scan``, the demo) words it in the reader's language (``scorer.i18n.ALERTS``), so one
+``scan``, the demo) words it in the reader's language (``rulebook.i18n.ALERTS``), so one
 runtime serves a Chinese referee and an English streamer alike, and tests can check what
 happened without depending on the wording.
 """
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.i18n import DEFAULT_LANG, alert_text
+from rulebook.i18n import DEFAULT_LANG, alert_text
 
 
 @dataclass(frozen=True)
 class Alert:
-    """One alert: ``code`` is a key of ``scorer.i18n.ALERTS``; ``values`` fill its wording."""
+    """One alert: ``code`` is a key of ``rulebook.i18n.ALERTS``; ``values`` fill its wording."""
 
     code: str
     values: tuple[tuple[str, object], ...] = ()

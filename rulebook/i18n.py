@@ -99,7 +99,7 @@ VIOLATIONS: dict[str, tuple[str, str]] = {
 }
 
 
-# What the table runtime and the camera tell the operator and the referee (scorer.alerts).
+# What the table runtime and the camera tell the operator and the referee (rulebook.alerts).
 # ``{seat}`` is worded by alert_text (南 / S), ``{act}`` is a TERMS key (进贡 / tribute).
 ALERTS: dict[str, tuple[str, str]] = {
     "camera_up": ("摄像头已连接", "camera up"),

@@ -33,7 +33,7 @@ from engine.events import (
 )
 from engine.match import Entry, Match
 from engine.plays import JOKER_RANK, Play
-from scorer.i18n import TERMS, camera_note_text, level_name, term, violation
+from rulebook.i18n import TERMS, camera_note_text, level_name, term, violation
 
 
 def rank_name(rank: str, lang: str) -> str:

@@ -15,7 +15,7 @@ import unicodedata
 from pathlib import Path
 
 from engine.tournament import Outcome, Table, Tournament
-from scorer.i18n import level_name
+from rulebook.i18n import level_name
 
 WORDS: dict[str, tuple[str, str]] = {
     "swiss": ("积分编排制", "Swiss"), "roundrobin": ("分组循环赛", "round robin"),

@@ -19,12 +19,14 @@ from engine.bots import self_play
 from engine.events import RecordError
 from engine.profile import ProfileError
 from engine.record import dumps, parse_lines, replay
-from scorer import profiles, tournament_cli
-from scorer.account import account
+from hall.errors import HallError
+from rulebook import profiles
+from rulebook.i18n import LANGS
+from rulebook.narration import account
+from scorer import tournament_cli
 from scorer.clock_cli import ClockUsageError, run_clock
-from scorer.hall.cli import add_parsers as add_hall_parsers
-from scorer.hall.errors import HallError
-from scorer.i18n import LANGS
+from scorer.demo import run_camera_demo, serve_record_demo
+from scorer.hall_cli import add_parsers as add_hall_parsers
 from scorer.rules_service import serve
 from scorer.serve_cli import ServeError, tcp_port
 from scorer.serve_cli import add_parsers as add_serve_parsers
@@ -71,8 +73,6 @@ def cmd_demo(args: argparse.Namespace) -> None:
     if not args.from_record:
         if not args.serve:
             raise UserError("--no-serve goes with --from-record (the camera demo is the dashboard)")
-        from scorer.demo import run_camera_demo
-
         args.speed = args.speed or 1.0
         run_camera_demo(args)
         return
@@ -81,8 +81,6 @@ def cmd_demo(args: argparse.Namespace) -> None:
     for line in account(match, args.lang):
         print(line)
     if args.serve:
-        from scorer.demo import serve_record_demo
-
         args.speed = args.speed or 4.0
         serve_record_demo(args, DEMO_RECORD)
 

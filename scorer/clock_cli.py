@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import sys
 from argparse import Namespace
-from typing import TYPE_CHECKING
 
-from hardware import clock as c
+from engine import timing as c
 from hardware.driver import ClockDriver, Connected, Lost, PortMatch
+from hardware.emulator import DeviceEmulator, keyboard
+from hardware.ptypair import PtyPair, PtyPairError
 from hardware.runner import ClockRunner, Rotation
-from scorer import profiles
-from scorer.i18n import term
+from rulebook import profiles
+from rulebook.i18n import term
 from scorer.stop_signals import StopRequest, stop_signals
-
-if TYPE_CHECKING:
-    from hardware.emulator import DeviceEmulator
 
 
 class ClockUsageError(ValueError):
@@ -71,9 +69,6 @@ def run_clock(args: Namespace) -> None:
         port = args.port
         try:
             if port == "emulator":
-                from hardware.emulator import DeviceEmulator
-                from hardware.ptypair import PtyPair, PtyPairError
-
                 try:
                     pair = PtyPair()
                     pair.plug()
@@ -107,8 +102,6 @@ def _run(args: Namespace, profile: profiles.Profile, port: str | None, match: Po
         print(f"# {'等待计时器' if lang == 'zh' else 'waiting for the clock box on'} {port or args.usb}", flush=True)
         runner.start()
         if emulator is not None and sys.stdin.isatty():
-            from hardware.emulator import keyboard
-
             keyboard(emulator, stop)
         else:
             stop.wait()

@@ -17,19 +17,21 @@ up until Ctrl-C.
 from __future__ import annotations
 
 import secrets
-import threading
-import time
 from argparse import Namespace
 from pathlib import Path
 
 from engine.events import Pass, PlayCards
 from engine.record import Record, parse_lines
-from scorer.account import entry_lines
-from scorer.compare import matched_plays, plays_of
-from scorer.i18n import term
-from scorer.serve_cli import record_into, serve_in_background, written_by_others
+from rulebook import profiles
+from rulebook.i18n import term
+from rulebook.narration import entry_lines
+from scorer.live_table import build_table, serve_in_background, table_detector
+from scorer.playback import play_back
 from scorer.stop_signals import stop_signals
-from scorer.store import Store
+from store.event_store import Store
+from table.compare import matched_plays, plays_of
+from vision.live.camera import LiveCamera
+from vision.live.detector import committed_finder
 
 VAR = Path(__file__).resolve().parent.parent / "var"
 DATA = Path(__file__).resolve().parent / "data"
@@ -76,7 +78,7 @@ def _ready(due: tuple[float, str, bool], runtime, t: float) -> bool:
     at, seat, laid = due
     if t < at:
         return False
-    return not laid or bool(runtime.zones[seat].tracker.new_cards()) or t >= at + WAIT_S
+    return not laid or bool(runtime.seats.zones[seat].tracker.new_cards()) or t >= at + WAIT_S
 
 
 def _serve(store: Store, port: int, stop_words: str, password: str, lang: str) -> None:
@@ -90,35 +92,28 @@ def _serve(store: Store, port: int, stop_words: str, password: str, lang: str) -
 
 
 def run_camera_demo(args: Namespace) -> None:
-    from scorer import profiles
-    from scorer.table_cli import start_clock
-    from scorer.table_runtime import TableRuntime
-    from vision.camera import LiveCamera
-    from vision.detector import CardDetector, committed_finder
-
     truth = parse_lines(DEMO_TRUTH.read_text(encoding="utf-8").splitlines())
     store, password = fresh_store()
     lang = args.lang
-
-    into_store = record_into(store, "demo")
-
-    def write(event) -> None:  # stored, and told as it happens
-        into_store(event)
-        if event.type != "header":
-            for line in entry_lines(runtime.match, runtime.match.history[-1], lang):
-                print(line, flush=True)
-
     what = ("一段俯拍牌桌录像，实时经过整条摄像流水线（标定、识牌、跟踪、规则引擎、计时器）" if lang == "zh"
             else "a table filmed from above, read live by the whole camera pipeline")
     print(f"# {DEMO_VIDEO.name}: {what}", flush=True)
-    detector = CardDetector(committed_finder(), boxes=False)  # the live loop reads cards, not tight boxes
-    runtime = TableRuntime(detector, profiles.load(truth.header.profile), table="demo",
-                           record=write, evidence=lambda seq, jpeg: store.put_frame("demo", seq, jpeg),
-                           alert=lambda alert: print(f"! {alert.text(lang)}", flush=True), auto_commit=False,
-                           outside=written_by_others(store, "demo"))  # the referee console's acts
+    live = build_table(table_detector(committed_finder()), profiles.load(truth.header.profile), table="demo",
+                       store=store, clock="emulator", alert=lambda alert: print(f"! {alert.text(lang)}", flush=True))
+    runtime = live.runtime
+    told = len(runtime.match.history)
+
+    def tell_new_entries() -> None:  # every event printed as it happens (the clock's too)
+        nonlocal told
+        with runtime.lock:
+            for entry in runtime.match.history[told:]:
+                for line in entry_lines(runtime.match, entry, lang):
+                    print(line, flush=True)
+            told = len(runtime.match.history)
+
     runtime.warm_up()
     with stop_signals() as stop:  # Ctrl-C stops the demo between frames, never half-way through one
-        clock, box = start_clock("emulator", runtime)
+        live.start()
         camera = None
         try:
             _serve(store, args.port, f"{args.speed:g}× real time; Ctrl-C stops", password, lang)
@@ -127,13 +122,16 @@ def run_camera_demo(args: Namespace) -> None:
             while not camera.ended and not stop.is_set():
                 frame = camera.latest(timeout=0.5)
                 if frame is None:
+                    tell_new_entries()
                     continue
                 runtime.process(frame)
                 while due and _ready(due[0], runtime, frame.t):
-                    box.press(due.pop(0)[1])
+                    live.box.press(due.pop(0)[1])
+                tell_new_entries()
             if stop.wait(1.0):  # the last press's round trip through the serial line
                 return
-            clock.stop()  # the players have left the table: no more turns to time
+            live.close()  # the players have left the table: no more turns to time
+            tell_new_entries()
             _report(truth, runtime, lang)
             print("# " + ("录像已结束；仪表板继续运行，Ctrl-C 退出" if lang == "zh"
                           else "the recording has ended; the dashboard stays up until Ctrl-C"), flush=True)
@@ -141,7 +139,7 @@ def run_camera_demo(args: Namespace) -> None:
         finally:
             if camera is not None:
                 camera.stop()
-            clock.stop()
+            live.close()
 
 
 def _report(truth: Record, runtime, lang: str) -> None:
@@ -159,18 +157,6 @@ def _report(truth: Record, runtime, lang: str) -> None:
     if hand is not None and hand.outcome is not None:
         order = " ".join(term(s, lang) for s in hand.outcome.order)
         print(f"# {term('finishing', lang)}: {order}", flush=True)
-
-
-def play_back(store: Store, table: str, record: Record, speed: float, stop: threading.Event | None = None) -> None:
-    """Store the record's events (the table already made) as if they were happening now,
-    ``speed`` times faster; ``stop`` ends it early."""
-    stop = stop or threading.Event()
-    start = time.monotonic()
-    for event in record.events[1:]:
-        wait = event.t / speed - (time.monotonic() - start)
-        if wait > 0 and stop.wait(wait):
-            return
-        store.append(table, [event.to_json()])
 
 
 def serve_record_demo(args: Namespace, record_path: Path) -> None:

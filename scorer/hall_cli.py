@@ -19,17 +19,18 @@ from pathlib import Path
 
 from engine.events import RecordError
 from engine.record import parse_lines
-from scorer import profiles
-from scorer.db import display
-from scorer.hall import topics
-from scorer.hall.broker import check_reachable, parse_broker
-from scorer.hall.errors import HallError
-from scorer.hall.ingest import Ingest
-from scorer.hall.node import Node
-from scorer.hall.outbox import Outbox
-from scorer.hall.simulate import Simulation, bot_matches, pool, table_names
+from hall import topics
+from hall.broker import check_reachable, parse_broker
+from hall.errors import HallError
+from hall.ingest import Ingest
+from hall.node import Node
+from hall.outbox import Outbox
+from hall.simulate import Simulation, bot_matches, pool, table_names
+from rulebook import profiles
 from scorer.serve_cli import DB_HELP, DEFAULT_DB, ServeError, listening, open_store, tcp_port
-from scorer.store import Store
+from store.db import display
+from store.event_store import Store
+from web import create_app
 
 DEFAULT_BROKER = "mqtt://127.0.0.1:1883"
 DEFAULT_HALL = "main"
@@ -82,8 +83,6 @@ def serve(args: Namespace) -> None:
     threading.Thread(target=_report, args=(ingest, stop), name="hall-report", daemon=True).start()
     try:
         if args.web:
-            from web import create_app
-
             app = create_app(store, hall=ingest)
             listening(app, args.host, args.web, threads=args.threads, channel_timeout=3600,
                       connection_limit=args.threads + 100, ident="guandan").run()

@@ -15,7 +15,7 @@ from engine.hand import correct_tributes
 from engine.legal import legal_plays
 from engine.plays import PASS_TYPE, TYPES, InvalidPlay, Play, beats, classify, parse_play, strength
 from engine.profile import Profile, ProfileError
-from scorer import profiles
+from rulebook import profiles
 
 
 class BadRequest(ValueError):

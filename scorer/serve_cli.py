@@ -12,14 +12,17 @@ from __future__ import annotations
 import getpass
 import sys
 from argparse import ArgumentTypeError, Namespace
-from collections.abc import Callable
 from pathlib import Path
 
-from engine.events import Event, Header, RecordError, event_from_json
+from waitress.server import create_server
+
+from engine.events import Header, RecordError
 from engine.record import parse_lines
-from scorer import profiles
-from scorer.db import display, is_url
-from scorer.store import SeqTaken, Store, StoreError, TableFeed
+from rulebook import profiles
+from scorer.playback import play_back
+from store.db import display, is_url
+from store.event_store import Store, StoreError
+from web import create_app
 
 DEFAULT_DB = "guandan.db"
 DB_HELP = (f"event store: a SQLite file (default {DEFAULT_DB}) or a PostgreSQL database, "
@@ -40,27 +43,6 @@ def open_store(path: str, must_exist: bool = False) -> Store:
         raise ServeError(str(exc)) from None
 
 
-def record_into(store: Store, table: str) -> Callable[[Event], None]:
-    """A live table's record sink: its header makes the table, every event after it is
-    appended. An event whose seq another writer has taken raises ``SeqTaken`` (the store
-    itself would skip it silently, as a resend)."""
-    def write(event: Event) -> None:
-        if isinstance(event, Header):
-            store.add_table(table, event.to_json())
-        elif store.append(table, [event.to_json()]) == [None]:
-            raise SeqTaken(f"table {table!r} already has an event {event.seq}")
-
-    return write
-
-
-def written_by_others(store: Store, table: str) -> Callable[[], list[Event]]:
-    """A live table's view of what else is written to its record (a referee's acts at the
-    console, by the web server in this process or another): each call returns the events
-    stored since the last call, in seq order, its own among them (the runtime skips those)."""
-    feed = TableFeed(store, table, after_id=store.last_id())
-    return lambda: [event_from_json(s.body) for s in feed.new()]
-
-
 def tcp_port(text: str) -> int:
     """An argparse type: a TCP port to listen on, 1 to 65535."""
     try:
@@ -77,8 +59,6 @@ def listening(app, host: str, port: int, **options):
     waitress); run it with ``.run()``. Bound here, in the caller's thread, so a port another
     program holds is one clear error before anything starts, not a traceback in a server
     thread while the command goes on printing an address that shows someone else's pages."""
-    from waitress.server import create_server
-
     try:
         return create_server(app, host=host, port=port, **options)
     except OSError as exc:
@@ -87,20 +67,7 @@ def listening(app, host: str, port: int, **options):
                          ) from None
 
 
-def serve_in_background(store: Store, port: int, **options) -> None:
-    """The web pages of ``store`` on localhost from a daemon thread, while the calling thread
-    runs the table (``options`` go to waitress)."""
-    import threading
-
-    from web import create_app
-
-    server = listening(create_app(store), "127.0.0.1", port, threads=64, **options)
-    threading.Thread(target=server.run, name="web", daemon=True).start()
-
-
 def serve(args: Namespace) -> None:
-    from web import create_app
-
     app = create_app(open_store(args.db), secure_cookies=args.secure_cookies)
     if args.debug:
         print(f"# http://{args.host}:{args.port}/  (store {display(args.db)})", flush=True)
@@ -156,8 +123,6 @@ def table_load(args: Namespace) -> None:
         store.append(table, body)
         print(f"table {table}: {len(body)} events stored in {display(args.db)}")
         return
-    from scorer.demo import play_back
-
     play_back(store, table, record, args.speed)
     print(f"table {table}: {len(body)} events played back into {display(args.db)}")
 

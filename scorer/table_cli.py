@@ -9,7 +9,6 @@ follow, and optionally the table clock whose button presses commit plays.
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
 import os
 import sys
@@ -17,38 +16,41 @@ from argparse import Namespace
 from pathlib import Path
 
 from engine.cards import InvalidCard, parse_level
-from engine.events import event_from_json
 from engine.record import violation_line
-from scorer import profiles
-from scorer.alerts import Alert
-from scorer.i18n import LANGS, alert_text
-from scorer.serve_cli import DB_HELP, open_store, record_into, serve_in_background, tcp_port, written_by_others
+from hall import topics
+from hall.acts import TableActs
+from hall.broker import check_reachable, parse_broker
+from hall.node import Node
+from hall.outbox import Outbox
+from hall.relay import Relay
+from rulebook import profiles
+from rulebook.alerts import Alert
+from rulebook.i18n import LANGS, alert_text
+from scorer.live_table import build_table, table_detector
+from scorer.serve_cli import DB_HELP, open_store, tcp_port
 from scorer.stop_signals import stop_signals
 from vision.cli import VisionError, default_weights
-from vision.progress import Progress
+from vision.live.camera import LiveCamera, VideoFile
+from vision.live.detector import CardDetector, DetectorError
+from vision.progress import progress_bar
 
 
 def _say(lang: str, zh: str, en: str) -> str:
     return zh if lang == "zh" else en
 
 
-def _runtime(args: Namespace, **kwargs):
-    from scorer.table_runtime import TableRuntime
-    from vision.detector import CardDetector, DetectorError
-
+def _detector(args: Namespace) -> CardDetector:
     try:
-        # the live loop reads cards; the box refiner's tighter boxes are for photos and overlays' sake
-        detector = CardDetector(args.weights or default_weights(), imgsz=320, boxes=False, reader=args.reader)
+        return table_detector(args.weights or default_weights(), args.reader)
     except DetectorError as exc:
         raise VisionError(str(exc)) from None
-    return TableRuntime(detector, profiles.load(args.profile), level=args.level, **kwargs)
 
 
 class ScanWriter:
     """Writes a scan's record line by line (flushed: a killed scan keeps what it read), each
     event followed by the violations the engine found on it.
 
-    A correction (the camera reading the hand's plays again, ``vision.recount``) can
+    A correction (the camera reading the hand's plays again, ``vision.live.recount``) can
     withdraw a violation already written, say a duplicate card that was an earlier play's
     misreading. Lines already written stay as they are until the scan ends; then, if any
     violation line no longer holds, ``rewrite`` writes the record again whole (to a new file
@@ -56,28 +58,35 @@ class ScanWriter:
 
     def __init__(self, f) -> None:
         self.f = f
-        self.match = None  # set once the runtime exists; the header comes before it
+        self.runtime = None  # set once the runtime exists; the header comes before it
         self.written: set[str] = set()  # the violations written (their JSON)
 
-    def write(self, event) -> None:
+    def append(self, event) -> bool:
         lines = [event.to_json()]
-        if self.match is not None:
-            for v in self.match.violations:
+        if self.runtime is not None:
+            for v in self.runtime.match.violations:
                 key = _key(v)
                 if key not in self.written:
                     self.written.add(key)
                     lines.append(violation_line(v, event.t))
         self.f.write(_jsonl(lines))
         self.f.flush()
+        return True
+
+    def others(self) -> list:
+        return []  # a scan's record has no other writer
+
+    def evidence(self, seq: int, draw) -> None:
+        pass  # a scan keeps no frames
 
     def stale(self) -> bool:
         """Some violation written has since been withdrawn by a correction."""
-        return bool(self.written - {_key(v) for v in self.match.violations})
+        return bool(self.written - {_key(v) for v in self.runtime.match.violations})
 
     def rewrite(self, path: Path, events: list) -> None:
         """The whole record again: each event followed by the violations now found on it."""
         found: dict[int, list] = {}
-        for v in self.match.violations:
+        for v in self.runtime.match.violations:
             found.setdefault(v.seq, []).append(v)
         lines = []
         for event in events:
@@ -97,8 +106,6 @@ def _key(violation) -> str:
 
 
 def cmd_scan(args: Namespace) -> None:
-    from vision.camera import VideoFile
-
     try:
         video = VideoFile(args.video)
     except OSError as exc:
@@ -107,9 +114,10 @@ def cmd_scan(args: Namespace) -> None:
     alerts: list[Alert] = []
     with out.open("w", encoding="utf-8") as f:
         writer = ScanWriter(f)
-        runtime = _runtime(args, table=Path(args.video).stem, record=writer.write, alert=alerts.append)
-        writer.match = runtime.match
-        with Progress(video.frames, "scan", unit="frame") as bar:
+        runtime = build_table(_detector(args), profiles.load(args.profile), table=Path(args.video).stem, link=writer,
+                              alert=alerts.append, level=args.level).runtime
+        writer.runtime = runtime
+        with progress_bar(video.frames or None, "scan", unit="frame") as bar:
             while (frame := video.read()) is not None:
                 runtime.process(frame)
                 bar.update()
@@ -130,31 +138,25 @@ VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm")
 
 
 def cmd_run(args: Namespace) -> None:
-    from vision.camera import LiveCamera
-
     if "://" not in args.camera and args.camera.lower().endswith(VIDEO_SUFFIXES) and not Path(args.camera).exists():
         raise VisionError(_say(args.lang, f"{args.camera}：没有这个录像文件", f"{args.camera}: no such video file"))
     store = open_store(args.db)
     table = args.table
-    others = written_by_others(store, table)  # a referee's acts at the console, from now on
-    stored = [event_from_json(s.body) for s in store.events(table)] if store.has_table(table) else []
-    runtime = _runtime(args, table=table, record=record_into(store, table),
-                       evidence=lambda seq, jpeg: store.put_frame(table, seq, jpeg),
-                       alert=lambda alert: print(f"! {alert.text(args.lang)}", file=sys.stderr, flush=True),
-                       auto_commit=args.clock is None, resume=stored or None, outside=others)
-    if stored:
-        print(_say(args.lang, f"# 第{table}桌：接着已存的{len(stored)}条记录继续",
-                   f"# table {table}: going on from its {len(stored)} stored events"), file=sys.stderr)
+    say = lambda alert: print(f"! {alert.text(args.lang)}", file=sys.stderr, flush=True)  # noqa: E731
+    live = build_table(_detector(args), profiles.load(args.profile), table=table, store=store, clock=args.clock,
+                       alert=say, level=args.level, resume=True)
+    runtime = live.runtime
+    if live.resumed:
+        print(_say(args.lang, f"# 第{table}桌：接着已存的{len(runtime.events)}条记录继续",
+                   f"# table {table}: going on from its {len(runtime.events)} stored events"), file=sys.stderr)
     hall = _hall_relay(args, store, table) if args.hall else None
     runtime.warm_up()
     recording = Path(args.camera).is_file()  # a video file stands in for the camera, in real time
     with stop_signals() as stop:  # Ctrl-C stops the table between frames, never half-way through one
         camera = LiveCamera(args.camera, paced=recording,
                             on_status=lambda up, why: print(f"# {alert_text(why, args.lang)}", file=sys.stderr)).start()
-        clock = None
         try:
-            clock = start_clock(args.clock, runtime)[0] if args.clock else None
-            serve_in_background(store, args.port)
+            live.start(args.port)
             url = f"http://127.0.0.1:{args.port}/table/{table}"
             print(_say(args.lang, f"# 第{table}桌实时记分：{url}", f"# live table {table}: {url}"), flush=True)
             while not camera.ended and not stop.is_set():
@@ -168,23 +170,15 @@ def cmd_run(args: Namespace) -> None:
                 stop.wait()
         finally:
             camera.stop()
-            if clock is not None:
-                clock.stop()
+            live.close()
             if hall is not None:
                 hall.close()
 
 
 def _hall_relay(args: Namespace, store, table: str):
-    """The table as a node of a hall (``scorer.hall.relay``), taking the referee acts made
-    at the hall server's console into its store (``scorer.hall.acts``); checked before the
+    """The table as a node of a hall (``hall.relay``), taking the referee acts made
+    at the hall server's console into its store (``hall.acts``); checked before the
     camera starts, so a mistyped broker address stops the command at once."""
-    from scorer.hall import topics
-    from scorer.hall.acts import TableActs
-    from scorer.hall.broker import check_reachable, parse_broker
-    from scorer.hall.node import Node
-    from scorer.hall.outbox import Outbox
-    from scorer.hall.relay import Relay
-
     broker = parse_broker(args.hall)
     check_reachable(broker)
     topics.check_name("table", table)
@@ -194,29 +188,6 @@ def _hall_relay(args: Namespace, store, table: str):
     print(_say(args.lang, f"# 第{table}桌记录同步到赛场服务器 {broker}（赛场 {args.hall_name}）",
                f"# table {table}'s record goes to the hall at {broker} (hall {args.hall_name})"), file=sys.stderr)
     return relay
-
-
-def start_clock(port: str, runtime):
-    """The table clock on ``port`` (or on a device emulator over a pseudo-terminal pair, for
-    ``emulator``) driving ``runtime``'s turns; returns the runner and the emulated box
-    (None for a real one), whose ``press`` a script can use."""
-    from hardware.driver import ClockDriver
-    from hardware.runner import ClockRunner, MatchTurns
-
-    box = None
-    if port == "emulator":
-        from hardware.emulator import DeviceEmulator
-        from hardware.ptypair import PtyPair
-
-        pair = PtyPair()
-        pair.plug()
-        atexit.register(pair.close)  # socat is a process of its own: it must not outlive us
-        box = DeviceEmulator(pair.device_end).start()
-        port = pair.host_end
-    driver = ClockDriver(port).start()
-    runner = ClockRunner(driver, runtime.match.profile, MatchTurns(runtime.match, runtime.zone, runtime.deal),
-                         recorder=runtime.record)
-    return runner.start(), box
 
 
 def _level(text: str) -> str:

@@ -1,6 +1,6 @@
 """``guandan tournament …``: create a tournament, draw its rounds, enter results, print
 standings and score sheets. The rules live in ``engine.tournament``, the file in
-``scorer.tournament_store``, the wording in ``scorer.tournament_report``.
+``store.tournament_store``, the wording in ``rulebook.tournament_report``.
 
 Every action takes ``--db FILE|URL`` (default ``guandan.db``; a ``postgresql://`` URL for
 a server), ``--json`` and ``--lang``.
@@ -27,10 +27,9 @@ from engine.match import Match
 from engine.profile import ProfileError
 from engine.record import parse_lines, replay
 from engine.tournament import FORMATS, SEEDINGS, Pair, Tournament, TournamentError, arrange, planned_rounds
-from scorer import profiles
-from scorer.db import DATABASE_ERRORS, display
-from scorer.i18n import LANGS
-from scorer.tournament_report import (
+from rulebook import profiles
+from rulebook.i18n import LANGS
+from rulebook.tournament_report import (
     draw_lines,
     result_line,
     sheet_html,
@@ -40,7 +39,8 @@ from scorer.tournament_report import (
     word,
     write_csv,
 )
-from scorer.tournament_store import StoreError, TournamentStore
+from store.db import DATABASE_ERRORS, display
+from store.tournament_store import StoreError, TournamentStore
 
 DEFAULT_DB = "guandan.db"
 _PLAYER_SEPARATORS = re.compile(r"[/、;；]")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The index finder trained on a lent machine with an NVIDIA accelerator and many cores
-# (models/README.md, twenty-eighth session). The finder was only ever trained on our two
+# (docs/experiments.md, 2026-12-04). The finder was only ever trained on our two
 # cores, about fifteen epochs on 2,800 training deck styles; here fresh training decks are
 # rendered one process a core and the committed finder is trained on from its weights on the
 # accelerator for what is left of a time budget (MINUTES, rendering included: ultralytics'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The index reader trained on a lent machine with an NVIDIA accelerator and many cores
-# (models/README.md, twenty-sixth session). Fresh training decks are rendered there, one
+# (docs/experiments.md, 2026-12-04). Fresh training decks are rendered there, one
 # process a core; their patches are cut likewise; the committed reader is widened (Net2Net:
 # it first reads exactly as before) and trained on the accelerator for what is left of the
 # run's time budget (MINUTES, rendering included), the epochs fitted to it. The best epoch's weights land in OUT as they are found, so a run cut
@@ -8,9 +8,9 @@
 #
 # Usage: scripts/gpu-reader.sh OUT MINUTES RECIPE...
 #   e.g. scripts/gpu-reader.sh /tmp/out 5 datasets/zones-train-h.yaml datasets/zones-train-i.yaml
-# Needs python3 with torch, OpenCV, Pillow, PyYAML and onnx (not the scorer's other packages:
+# Needs python3 with torch, OpenCV, Pillow, PyYAML, onnx and tqdm (not the scorer's other packages:
 # it runs `python -m vision`), and the training fonts (scripts/system-packages.sh).
-# On this workplace's lent machines (twenty-sixth session): a call carries at most 64 MiB and the
+# On the lent machines (as of 2026-12-04): a call carries at most 64 MiB and the
 # tracked tree is a little over, so move the model files other than models/reader.pt aside for
 # the call; the machine has no fonts of ours, so carry the training fonts this machine draws
 # (vision.synth.fonts.fonts_for("train", ...) under /usr, 13 MB as .tar.xz) in a folder that

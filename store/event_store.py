@@ -1,7 +1,7 @@
 """The event store: every table's record, evidence frames and referee accounts.
 
 A SQLite file by default, or a PostgreSQL database given as ``postgresql://…`` (a hall
-whose store lives on a server; ``scorer.db`` holds what differs). SQLite runs in WAL mode,
+whose store lives on a server; ``store.db`` holds what differs). SQLite runs in WAL mode,
 so the web server reads while a table node writes; on either engine a commit survives a
 process killed mid-write, and an uncommitted write leaves nothing behind. Events are
 stored as the record's own JSON lines, keyed by (table, seq): appending is idempotent, so
@@ -22,9 +22,9 @@ from pathlib import Path
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from scorer.db import DATABASE_ERRORS, Connection, Database, OpenError, display
+from store.db import DATABASE_ERRORS, Connection, Database, OpenError, display
 
-#: migration N (1-based) brings a store from version N-1 to N (tokens: ``scorer.db``)
+#: migration N (1-based) brings a store from version N-1 to N (tokens: ``store.db``)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 1: tables, events, frames, users, tokens, settings
         "CREATE TABLE tables (id TEXT PRIMARY KEY, name TEXT NOT NULL, profile TEXT NOT NULL, "

@@ -3,7 +3,7 @@ table's record as stored.
 
 Two places turn a referee's act into an event: the web console (a table's own, or a hall
 server's for a table made there) and a table's node taking an act sent down from the hall
-server's console (``scorer.hall.acts``). Both build it here, so an act means the same
+server's console (``hall.acts``). Both build it here, so an act means the same
 wherever it was made and is refused for the same reasons.
 """
 

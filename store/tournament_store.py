@@ -11,7 +11,7 @@ Durability (SQLite; on PostgreSQL the server's commit gives the same)
       a result the referee saw accepted survives even a power cut; ``NORMAL`` would only
       survive the process dying.
     - Every write is one transaction that takes the write lock first (``BEGIN IMMEDIATE``;
-      an advisory lock on PostgreSQL, ``scorer.db``): a whole round's draw goes in
+      an advisory lock on PostgreSQL, ``store.db``): a whole round's draw goes in
       together with its ``rounds`` row or not at all, so a process killed mid-draw leaves
       no half-written round; the round's primary key means two processes cannot both
       draw it.
@@ -35,9 +35,9 @@ from pathlib import Path
 
 from engine.profile import Profile
 from engine.tournament import Outcome, Pair, Table, Tournament
-from scorer.db import DATABASE_ERRORS, INTEGRITY_ERRORS, Database, OpenError, display, is_url
+from store.db import DATABASE_ERRORS, INTEGRITY_ERRORS, Database, OpenError, display, is_url
 
-#: migration N (1-based) brings a file from version N-1 to N (tokens: ``scorer.db``)
+#: migration N (1-based) brings a file from version N-1 to N (tokens: ``store.db``)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         """CREATE TABLE tournament (

@@ -1,6 +1,6 @@
 """Whether the live loop keeps up with its camera.
 
-The loop takes only a live camera's newest frame (``vision.camera.LiveCamera``): while one
+The loop takes only a live camera's newest frame (``vision.live.camera.LiveCamera``): while one
 frame is read the camera's next ones are dropped, by design. But a table node too slow for
 its camera reads so few frames that a play is recorded late — a still zone is read over
 ``LOOKS`` frames after its cards stop moving — and the operator would not know why. The
@@ -27,7 +27,7 @@ WINDOW_S = 10.0
 RECOVER = 1.25
 
 
-#: what ``Pace`` reports, as alert codes (``scorer.i18n.ALERTS``)
+#: what ``Pace`` reports, as alert codes (``rulebook.i18n.ALERTS``)
 BEHIND, CAUGHT_UP, SLOW_CAMERA = "camera_behind", "camera_caught_up", "camera_slow"
 CODES = (BEHIND, CAUGHT_UP, SLOW_CAMERA)
 #: a frame this long after the one before it, numbered next, means the camera sent nothing
@@ -37,7 +37,7 @@ GAP_S = 1.0
 
 @dataclass(frozen=True)
 class PaceReport:
-    """A change the operator should hear of, as an alert code (``scorer.i18n.ALERTS``):
+    """A change the operator should hear of, as an alert code (``rulebook.i18n.ALERTS``):
     ``camera_behind`` (the loop drops frames and reads too few), ``camera_caught_up``, or
     ``camera_slow`` (the camera itself sends too few, none dropped); at ``fps`` frames read a
     second of the camera's ``camera_fps``, over the last ``seconds``."""

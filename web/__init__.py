@@ -14,14 +14,15 @@ from typing import TYPE_CHECKING
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from scorer import profiles
-from scorer.store import Store
+from rulebook import profiles
+from store.event_store import Store
+from web import api, pages, referee
 from web.auth import LoginLimiter, csrf_token
 from web.hub import Hub
 from web.replays import Replays
 
 if TYPE_CHECKING:
-    from scorer.hall.ingest import Ingest
+    from hall.ingest import Ingest
 
 
 def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start_hub: bool = True,
@@ -48,8 +49,6 @@ def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start
     )
     app.json.ensure_ascii = False
     app.jinja_env.globals["csrf_token"] = csrf_token
-
-    from web import api, pages, referee
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)

@@ -20,11 +20,12 @@ import time
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, stream_with_context
 
 from engine.events import Header, RecordError, event_from_json
-from scorer.hall.errors import HallError
-from scorer.referee_acts import REFEREE_ACTS, act_fields, build_act
-from scorer.store import StoreError
+from hall.errors import HallError
+from store.event_store import StoreError
+from store.referee_acts import REFEREE_ACTS, act_fields, build_act
 from web.auth import api_writer
 from web.openapi import openapi
+from web.snapshot import TableView
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -142,8 +143,6 @@ def table_stream(table: str):
 
 def _delayed(hub, view, delay: float):
     """A stream that shows the table as it stood ``delay`` seconds ago."""
-    from scorer.snapshot import TableView
-
     store = current_app.config["STORE"]
     table = view.table
     late = TableView(table, view.profile_for)
@@ -291,7 +290,7 @@ def _check_replays(table: str, new: list[dict]) -> None:
 def record_act(table: str, act: str, fields: dict, user: str) -> dict:
     """Build, check and store a referee's act as the table's next event. On a hall server's
     console, an act on a table whose record comes from its node goes down to the node
-    instead (``scorer.hall.acts``): the answer then is ``{"sent": id, …}``, and the act
+    instead (``hall.acts``): the answer then is ``{"sent": id, …}``, and the act
     appears in the record when the node has stored it."""
     hall = current_app.config["HALL"]
     route = hall.route(table) if hall is not None else None

@@ -14,9 +14,9 @@ import threading
 import time
 from dataclasses import dataclass
 
-from scorer import profiles
-from scorer.snapshot import TableView
-from scorer.store import Store
+from rulebook import profiles
+from store.event_store import Store
+from web.snapshot import TableView
 
 POLL_S = 0.01
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import request, session
 
-from scorer.i18n import LANGS, TERMS, VIOLATIONS
+from rulebook.i18n import LANGS, TERMS, VIOLATIONS
 
 PAGE: dict[str, tuple[str, str]] = {
     "hall": ("赛场总览", "Hall"), "table": ("牌桌", "Table"), "referee": ("裁判台", "Referee console"),

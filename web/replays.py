@@ -22,7 +22,7 @@ from engine.events import Correction, Event, Missed, RecordError
 from engine.match import Match
 from engine.profile import Profile
 from engine.record import parse_lines, read_line, replay
-from scorer.store import StoredEvent
+from store.event_store import StoredEvent
 
 ProfileFor = Callable[[str], Profile]
 

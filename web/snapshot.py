@@ -15,10 +15,10 @@ from engine.events import BY_CAMERA, AlertDone, CameraNote, Correction, Penalty,
 from engine.match import Match
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER
-from hardware.clock import action_limit
-from scorer.account import entry_lines, result_lines
-from scorer.i18n import camera_note_text, violation
-from scorer.store import StoredEvent
+from engine.timing import action_limit
+from rulebook.i18n import camera_note_text, violation
+from rulebook.narration import entry_lines, result_lines
+from store.event_store import StoredEvent
 
 LOG_LINES = 60
 #: a camera read below this confidence goes to the referee's queue (docs/web.md)
@@ -114,7 +114,7 @@ class TableView:
             if confidence is not None and confidence < LOW_CONFIDENCE:
                 items.append(("low_confidence", e.event.seat, "", {"confidence": confidence,
                                                                     "cards": list(e.event.cards)}))
-            # the camera corrected an earlier play (vision.recount): a referee should look at
+            # the camera corrected an earlier play (vision.live.recount): a referee should look at
             # that play, whose own low-confidence alert the correction has replaced
             camera = isinstance(e.event, Correction) and e.event.by == BY_CAMERA
             if camera:

@@ -5,7 +5,7 @@ from collections import Counter
 
 from engine.bots import self_play
 from engine.match import Match
-from scorer import profiles
+from rulebook import profiles
 
 
 def test_mistakes_are_lower_singles_that_do_not_beat_and_the_game_goes_on():

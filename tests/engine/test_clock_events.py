@@ -4,8 +4,8 @@ import pytest
 
 from engine.events import RecordError
 from engine.record import parse_lines, replay
-from scorer import profiles
-from scorer.account import account
+from rulebook import profiles
+from rulebook.narration import account
 
 HEADER = '{"seq":0,"t":0,"type":"header","format":"guandan-record/1","profile":"linyi"}'
 DEAL = '{"seq":1,"t":1,"type":"deal","leader":"E"}'

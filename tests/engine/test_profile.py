@@ -3,7 +3,7 @@
 import pytest
 
 from engine.profile import ProfileError
-from scorer import profiles
+from rulebook import profiles
 
 
 @pytest.mark.parametrize("name", ["jiangsu", "linyi", "linyi_notice", "linquan"])

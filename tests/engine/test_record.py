@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine.bots import self_play
 from engine.events import RecordError
 from engine.record import dumps, parse_lines, replay, violation_line
-from scorer import profiles
+from rulebook import profiles
 
 
 def _state(match):

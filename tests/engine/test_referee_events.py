@@ -9,8 +9,8 @@ from engine.bots import self_play
 from engine.events import Correction, Missed, RecordError
 from engine.match import Match
 from engine.record import parse_lines, replay
-from scorer import profiles
-from scorer.account import account
+from rulebook import profiles
+from rulebook.narration import account
 
 HEADER = '{"seq":0,"t":0,"type":"header","format":"guandan-record/1","profile":"linquan"}'
 DEAL = '{"seq":1,"t":1,"type":"deal","leader":"E"}'

@@ -2,8 +2,8 @@
 
 import pytest
 
-from hardware import clock as c
-from scorer import profiles
+from engine import timing as c
+from rulebook import profiles
 
 
 def shows(outputs):

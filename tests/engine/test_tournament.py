@@ -27,7 +27,7 @@ from engine.tournament import (
     parse_final_level,
     planned_rounds,
 )
-from scorer import profiles
+from rulebook import profiles
 from tests.engine.test_tournament_pairing import fewest_rematches
 
 

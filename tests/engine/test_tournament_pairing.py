@@ -1,5 +1,5 @@
 """Who plays whom: the Swiss draw against brute force, round-robin schedules, groups and
-knockout brackets (engine/pairing.py, engine/matching.py)."""
+knockout brackets (engine/pairing.py, engine/blossom.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.matching import FREE, maximum_matching
+from engine.blossom import FREE, maximum_matching
 from engine.pairing import bracket, bracket_positions, make_groups, round_robin, swiss_draw
 
 

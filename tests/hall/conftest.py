@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from engine.bots import self_play
-from scorer import profiles
-from scorer.hall.broker import BrokerAddress, parse_broker
-from scorer.hall.ingest import Ingest
-from scorer.hall.outbox import Outbox
-from scorer.store import Store
+from hall.broker import BrokerAddress, parse_broker
+from hall.ingest import Ingest
+from hall.outbox import Outbox
+from rulebook import profiles
+from store.event_store import Store
 from tests.hall.broker import Mosquitto
 
 HALL = "test"

@@ -12,13 +12,13 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from engine.events import event_from_json
-from scorer.hall import topics
-from scorer.hall.acts import SentActs, TableActs, act_message
-from scorer.hall.node import Node
-from scorer.hall.outbox import Outbox
-from scorer.hall.relay import Relay
-from scorer.serve_cli import record_into
-from scorer.store import SeqTaken, Store
+from hall import topics
+from hall.acts import SentActs, TableActs, act_message
+from hall.node import Node
+from hall.outbox import Outbox
+from hall.relay import Relay
+from store.event_store import SeqTaken, Store
+from table.record_link import StoreLink
 from tests.hall.broker import needs_mosquitto
 from tests.hall.conftest import HALL, match, stored, wait_for
 from web import create_app
@@ -30,7 +30,7 @@ def _table(tmp_path, events: int = 6) -> tuple[Store, list[dict]]:
     """A camera table's own store, its first ``events`` written as the runtime writes them."""
     table = Store(tmp_path / "table.db")
     record = match("t1")
-    write = record_into(table, "t1")
+    write = StoreLink(table, "t1").append
     for body in record[:events]:
         write(event_from_json(body))
     return table, record
@@ -130,7 +130,7 @@ def test_an_act_made_at_the_hall_goes_down_to_the_table_and_comes_back_with_its_
     act = r.get_json()["sent"]
     assert len(stored(store, "t1")) == 6  # not written at the hall: its seq is the table's to give
     wait_for(lambda: table.next_seq("t1") == 7, what="the act at the table")
-    write = record_into(table, "t1")  # the camera goes on after it
+    write = StoreLink(table, "t1").append  # the camera goes on after it
     for n, body in enumerate(record[6:12], start=7):
         write(event_from_json({**body, "seq": n}))
     wait_for(lambda: stored(store, "t1") == stored(table, "t1") and len(stored(table, "t1")) == 13,

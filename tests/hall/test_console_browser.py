@@ -8,13 +8,13 @@ import subprocess
 import sys
 
 from engine.events import event_from_json
-from scorer.hall.acts import TableActs
-from scorer.hall.broker import parse_broker
-from scorer.hall.node import Node
-from scorer.hall.outbox import Outbox
-from scorer.hall.relay import Relay
-from scorer.serve_cli import record_into
-from scorer.store import Store
+from hall.acts import TableActs
+from hall.broker import parse_broker
+from hall.node import Node
+from hall.outbox import Outbox
+from hall.relay import Relay
+from store.event_store import Store
+from table.record_link import StoreLink
 from tests.hall.broker import free_port, needs_mosquitto
 from tests.hall.conftest import HALL, match, wait_for
 from tests.hall.test_cli import _listening
@@ -30,7 +30,7 @@ def test_a_referee_at_the_hall_adjusts_a_camera_tables_levels(tmp_path, broker, 
                                "--db", str(db), "--hall", HALL, "--web", str(web)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     table = Store(tmp_path / "table.db")
-    write = record_into(table, "t1")
+    write = StoreLink(table, "t1").append
     for body in match("t1")[:6]:
         write(event_from_json(body))
     node = Node(parse_broker(broker.url), Outbox(tmp_path / "outbox.db"), ["t1"], hall=HALL,

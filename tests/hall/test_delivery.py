@@ -11,10 +11,10 @@ import uuid
 import paho.mqtt.client as mqtt
 import pytest
 
-from scorer.hall.broker import parse_broker
-from scorer.hall.ingest import Ingest
-from scorer.hall.node import Node
-from scorer.hall.outbox import Outbox
+from hall.broker import parse_broker
+from hall.ingest import Ingest
+from hall.node import Node
+from hall.outbox import Outbox
 from tests.hall.broker import Mosquitto, needs_mosquitto
 from tests.hall.conftest import HALL, match, stored, wait_for
 

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from scorer.hall.broker import parse_broker
-from scorer.hall.node import Node
+from hall.broker import parse_broker
+from hall.node import Node
 from tests.hall.broker import Cable, needs_mosquitto
 from tests.hall.conftest import HALL, match, state, stored, wait_for
 

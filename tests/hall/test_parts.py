@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.hall import topics
-from scorer.hall.broker import BrokerAddress, parse_broker
-from scorer.hall.errors import HallError
-from scorer.hall.outbox import Outbox
+from hall import topics
+from hall.broker import BrokerAddress, parse_broker
+from hall.errors import HallError
+from hall.outbox import Outbox
 
 
 def test_broker_addresses():

@@ -10,9 +10,9 @@ import sys
 
 import paho.mqtt.client as mqtt
 
-from scorer.hall import topics
-from scorer.hall.node import Node
-from scorer.hall.presence import Presence
+from hall import topics
+from hall.node import Node
+from hall.presence import Presence
 from tests.hall.broker import needs_mosquitto
 from tests.hall.conftest import HALL, match, state, wait_for
 

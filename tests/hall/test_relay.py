@@ -4,10 +4,10 @@ and the referee's acts at the table's console — reaches the hall's store seq f
 from __future__ import annotations
 
 from engine.events import event_from_json
-from scorer.hall.node import Node
-from scorer.hall.relay import Relay
-from scorer.serve_cli import record_into
-from scorer.store import Store
+from hall.node import Node
+from hall.relay import Relay
+from store.event_store import Store
+from table.record_link import StoreLink
 from tests.hall.broker import needs_mosquitto
 from tests.hall.conftest import HALL, match, stored, wait_for
 from web import create_app
@@ -20,7 +20,7 @@ def test_the_tables_record_and_its_referees_acts_reach_the_hall(tmp_path, addres
     table = Store(tmp_path / "table.db")  # the table's own store (guandan run --db)
     table.add_user("li", "s3cret-pass")
     record = match("t1")
-    write = record_into(table, "t1")  # as the camera runtime writes
+    write = StoreLink(table, "t1").append  # as the camera runtime writes
     for body in record[:6]:
         write(event_from_json(body))
     relay = Relay(table, "t1", Node(address, outbox, ["t1"], hall=HALL).start(), every=0.05).start()

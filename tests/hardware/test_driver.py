@@ -12,7 +12,7 @@ from hardware.driver import HOLD_S, ClockDriver, CommandFailed, Connected, Lost,
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
 from hardware.runner import ClockRunner, Rotation
-from scorer import profiles
+from rulebook import profiles
 from tests.hardware.waiting import until
 
 

@@ -9,7 +9,7 @@ from hardware.driver import ClockDriver
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
 from hardware.runner import ClockRunner, MatchTurns, Rotation
-from scorer import profiles
+from rulebook import profiles
 from tests.hardware.waiting import until
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scorer.alerts import Alert
-from scorer.i18n import ALERTS, alert_text
-from scorer.pace import CODES as PACE_CODES
-from vision.calibration import Calibration, CalibrationError
+from rulebook.alerts import Alert
+from rulebook.i18n import ALERTS, alert_text
+from table.pace import CODES as PACE_CODES
+from vision.live.calibration import Calibration, CalibrationError
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = {"seat": "E", "seconds": 5.0, "found": 1, "missing": "2, 3, 4", "px": 5.3, "least": 6.0, "good": 8.0,
@@ -35,7 +35,8 @@ def test_each_alert_has_the_same_blanks_in_both_languages_and_chinese_words(code
 
 def test_every_code_the_runtime_the_camera_and_calibration_use_is_worded():
     used = set()
-    for path in ("scorer/table_runtime.py", "vision/camera.py", "vision/calibration.py"):
+    for path in ("table/runtime.py", "table/mending.py", "table/handovers.py", "vision/live/seat_reading.py",
+                 "vision/live/camera.py", "vision/live/calibration.py"):
         source = (ROOT / path).read_text(encoding="utf-8")
         used |= set(re.findall(r'Alert\.of\("(\w+)"', source))
         used |= set(re.findall(r'_status\((?:True|False), "(\w+)"\)', source))

@@ -152,7 +152,7 @@ def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_e
     assert not list(tmp_path.glob("guandan-pty-*"))  # the emulated clock's serial pair went with it
     # the referee console can be tried: the account printed is in the demo's store
     from scorer.demo import REFEREE, VAR
-    from scorer.store import Store
+    from store.event_store import Store
 
     said = re.search(rf"# referee console http://127.0.0.1:{port}/referee +\(user {REFEREE}, password (\S+)\)", out)
     assert said and Store(VAR / "demo.db").check_password(REFEREE, said.group(1))
@@ -210,7 +210,7 @@ def test_an_output_file_that_cannot_be_written_is_one_line_naming_it(tmp_path):
     why, exit 2 — the scan says so before it reads a frame."""
     missing = tmp_path / "no-such-folder" / "match.jsonl"
     video = tmp_path / "game.mp4"
-    from vision.render_game import render
+    from vision.synth.render_game import render
 
     render(11, tmp_path, size=(640, 360), max_events=1)
     for command in (["selfplay", "--hands", "1", "--out", str(missing)], ["scan", str(video), "--out", str(missing)]):

@@ -1,4 +1,4 @@
-"""The event store (scorer/store.py) on SQLite and on a real PostgreSQL server: idempotent
+"""The event store (store/event_store.py) on SQLite and on a real PostgreSQL server: idempotent
 appends by (table, seq), global ids that readers can follow, migrations applied exactly
 once, a writer killed mid-write, clear errors for a store that cannot be opened, and the
 commands with a URL."""
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import DEMO_RECORD
-from scorer.store import MIGRATIONS, ActTaken, SeqTaken, Store, StoreError
-from scorer.tournament_store import StoreError as TournamentStoreError
-from scorer.tournament_store import TournamentStore
+from store.event_store import MIGRATIONS, ActTaken, SeqTaken, Store, StoreError
+from store.tournament_store import StoreError as TournamentStoreError
+from store.tournament_store import TournamentStore
 from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,7 +175,7 @@ def test_threads_writing_while_a_reader_follows_the_global_id(store):
 
 WRITER = r"""
 import sys
-from scorer.store import Store
+from store.event_store import Store
 
 store = Store(sys.argv[1])
 batch = 0

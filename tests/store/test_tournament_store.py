@@ -1,4 +1,4 @@
-"""The tournament store (scorer/tournament_store.py) on SQLite and on a real PostgreSQL
+"""The tournament store (store/tournament_store.py) on SQLite and on a real PostgreSQL
 server: schema and migrations, corrections kept as new rows, whole-or-nothing draws, and a
 writer killed mid-stream losing nothing it had committed."""
 
@@ -14,9 +14,9 @@ import psycopg
 import pytest
 
 from engine.tournament import Pair, Table, Tournament
-from scorer import profiles
-from scorer.db import INTEGRITY_ERRORS, is_url
-from scorer.tournament_store import MIGRATIONS, StoreError, TournamentStore
+from rulebook import profiles
+from store.db import INTEGRITY_ERRORS, is_url
+from store.tournament_store import MIGRATIONS, StoreError, TournamentStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -147,8 +147,8 @@ def test_a_result_for_a_table_not_in_the_draw_is_refused_by_the_store(db_target)
 
 WRITER = r"""
 import sys
-from scorer import profiles
-from scorer.tournament_store import TournamentStore
+from rulebook import profiles
+from store.tournament_store import TournamentStore
 
 store = TournamentStore.open(sys.argv[1])
 while True:

@@ -5,10 +5,10 @@ import random
 from engine.bots import self_play
 from engine.events import Deal, Pass, PlayCards
 from engine.record import Record, replay
-from scorer import profiles
-from scorer.account import account
-from scorer.compare import actions, matched_plays, plays_of, referee_fixes, with_fixes
-from scorer.i18n import term
+from rulebook import profiles
+from rulebook.i18n import term
+from rulebook.narration import account
+from table.compare import actions, matched_plays, plays_of, referee_fixes, with_fixes
 
 
 def truth_hand(seed: int = 2):

@@ -1,7 +1,7 @@
 """Whether the live loop keeps up with its camera: judged from the frames it takes, their
 numbers (what the camera sent) and times (what the loop read a second)."""
 
-from scorer.pace import BEHIND, CAUGHT_UP, GAP_S, MIN_FPS, RECOVER, SLOW_CAMERA, WINDOW_S, Pace
+from table.pace import BEHIND, CAUGHT_UP, GAP_S, MIN_FPS, RECOVER, SLOW_CAMERA, WINDOW_S, Pace
 
 
 def take(pace: Pace, camera_fps: float, every: int, seconds: float, start: int = 0) -> list:

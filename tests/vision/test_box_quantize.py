@@ -1,4 +1,4 @@
-"""The box refiner in 8 bits (``guandan quantize-boxes``, ``vision.box_quantize``).
+"""The box refiner in 8 bits (``guandan quantize-boxes``, ``vision.training.box_quantize``).
 
 Calibrated on the smoke set here (the committed one on training decks, models/README.md):
 it must load as a box refiner, keep its framing, leave its first convolution and its head
@@ -16,11 +16,11 @@ import onnx
 import pytest
 
 from tests.vision.test_reader_quantize import only_first_and_head_kept
-from vision.box_quantize import quantize_boxes
-from vision.box_refiner import BoxRefiner
-from vision.detector import BOX_REFINERS, MODELS, CardDetector, committed_finder, reader_in
-from vision.reader import ReaderError
-from vision.reader_train import cut_patches, join_patches
+from vision.live.box_refiner import BoxRefiner
+from vision.live.detector import BOX_REFINERS, MODELS, CardDetector, committed_finder, reader_in
+from vision.live.reader import ReaderError
+from vision.training.box_quantize import quantize_boxes
+from vision.training.reader_train import cut_patches, join_patches
 
 ROOT = Path(__file__).parents[2]
 BOXES = ROOT / "models" / "boxes.onnx"

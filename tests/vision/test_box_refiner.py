@@ -1,5 +1,5 @@
-"""The detector's boxes: the box refiner and its second look (vision/box_refiner.py,
-vision/box_train.py) — their coordinates, their training path, the committed refiner drawing
+"""The detector's boxes: the box refiner and its second look (vision/live/box_refiner.py,
+vision/training/box_train.py) — their coordinates, their training path, the committed refiner drawing
 tighter boxes than the finder's and its second look tighter still — and one reading per index."""
 
 import json
@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 import torch
 
-from vision.box_refiner import REACH, SECOND_LOOK_PAD, BoxRefiner, boxes_from, targets, turned
-from vision.box_train import box_iou, cut_box_patches, shaken, train_boxes
-from vision.detector import MODELS, CardDetector, Detection, committed_finder, one_per_index
-from vision.evaluate import Legibility, label_for, read_labels
-from vision.reader import PATCH, ReaderError, patch
+from vision.live.box_refiner import REACH, SECOND_LOOK_PAD, BoxRefiner, boxes_from, targets, turned
+from vision.live.detector import MODELS, CardDetector, Detection, committed_finder, one_per_index
+from vision.live.reader import PATCH, ReaderError, patch
 from vision.synth.build import build
+from vision.training.box_train import box_iou, cut_box_patches, shaken, train_boxes
+from vision.training.evaluate import Legibility, label_for, read_labels
 
 ROOT = Path(__file__).parents[2]
 SAMPLES = sorted((ROOT / "datasets" / "samples" / "images").glob("*.jpg"))

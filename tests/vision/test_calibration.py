@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import (
+from vision.live.calibration import (
     Calibration,
     CalibrationError,
     fine_scale,
@@ -17,7 +17,7 @@ from vision.calibration import (
     zone_point_to_table,
     zone_size,
 )
-from vision.table_canvas import camera_homography, camera_view, canvas_to_table, table_canvas
+from vision.synth.table_canvas import camera_homography, camera_view, canvas_to_table, table_canvas
 
 PX = 8.0
 
@@ -144,6 +144,24 @@ def test_markers_and_calibrate_commands(tmp_path):
                               "--lang", "en"], capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and "Traceback" not in out.stderr
         assert f"{unwritable}: the calibration picture could not be written" in out.stderr
+
+
+def test_calibrating_from_a_video_says_nothing_of_images_and_markers_help_shows_one_percent_sign(tmp_path):
+    """A video is a source as good as a picture: no "not an image" on the way to calibrating
+    from its first frame; and the markers' description says "100%", not "100%%"."""
+    image, _ = frame()
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (image.shape[1], image.shape[0]))
+    for _ in range(3):
+        writer.write(image)
+    writer.release()
+    out = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(video), "--out",
+                          str(tmp_path / "cal.png"), "--lang", "en"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "markers 0, 1, 2, 3 found" in out.stdout
+    assert "not an image" not in out.stderr
+    shown = subprocess.run([sys.executable, "-m", "scorer.cli", "markers", "--help"], capture_output=True, text=True,
+                           timeout=60).stdout
+    assert "100%." in shown and "%%" not in shown
 
 
 def test_fine_scale_is_the_cameras_px_per_cm_over_the_zones_in_quarter_steps():

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera import LiveCamera, VideoFile
+from vision.live.camera import LiveCamera, VideoFile
 
 
 def write_video(path, frames=30, fps=30.0, size=(160, 120)):

@@ -5,8 +5,8 @@ or a play that beats, are taken."""
 from collections import Counter
 
 from engine.plays import classify
-from vision.combination import as_beating, as_combination, as_plain_straight
-from vision.deck import Reread
+from vision.live.combination import as_beating, as_combination, as_plain_straight
+from vision.live.deck import Reread
 
 NONE: tuple = ()
 

@@ -14,10 +14,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import CardDetector, committed_finder
-from vision.evaluate import ImageResult, card_level, label_for, read_labels, run_detector
-from vision.reader import patch
-from vision.suit_reader import SURE, SuitReader
+from vision.live.detector import CardDetector, committed_finder
+from vision.live.reader import patch
+from vision.live.suit_fold import SURE
+from vision.live.suit_reader import SuitReader
+from vision.training.evaluate import ImageResult, card_level, label_for, read_labels, run_detector
 
 MODELS = Path(__file__).parents[2] / "models"
 #: what the committed model must read of the sample zones' labelled indices, and the most

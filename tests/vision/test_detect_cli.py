@@ -166,6 +166,7 @@ def test_eval_detector_writes_a_close_up_of_each_failure(tmp_path):
     out = tmp_path / "failures"
     done = guandan("eval-detector", str(data), "--json", "--failures", str(out))
     assert done.returncode == 0, done.stderr
+    assert "evaluating" not in done.stderr and "writing failures" not in done.stderr  # JSON: no progress bars
     report = json.loads(done.stdout)
     counts = report["failures"]["by_kind"]
     assert (counts["wrong"], counts["missed"], counts["false"], counts["duplicate"]) == \
@@ -184,7 +185,13 @@ def test_eval_detector_writes_a_close_up_of_each_failure(tmp_path):
     assert sum(r["labelled"] for r in by_sign.values()) == len(labelled) - 1
     assert by_sign[(4, 5)]["labelled"] == 1 and by_sign[(4, 5)]["wrong"] == 1
     assert by_sign[(6, 8)]["labelled"] == len(labelled) - 2
-    printed = guandan("eval-detector", str(data)).stdout  # as a person reads it: empty bands say so
+    shown = guandan("eval-detector", str(data))
+    # its progress on stderr, drawn (off a terminal) only as it starts and as it ends (read as
+    # text, each carriage return ends a line)
+    n = len(list((tmp_path / "images").glob("*.jpg")))
+    start, end = (line for line in shown.stderr.splitlines() if "evaluating" in line)
+    assert start.startswith("evaluating:   0%") and end.startswith("evaluating: 100%") and f"{n}/{n}" in end
+    printed = shown.stdout  # as a person reads it: empty bands say so
     table = printed.split("legible indices read right, by the suit sign's height in sharp pixels:\n")[1]
     assert table.startswith("      0-3: no indices\n      3-4: no indices\n      4-5:     0/1 ")
     # by camera sharpness: the changed label at 11 px/cm, the rest at 18; the 6 px/cm one is

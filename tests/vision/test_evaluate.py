@@ -1,10 +1,10 @@
-"""The detector's figures (vision/evaluate.py): COCO-style AP and card-level matching."""
+"""The detector's figures (vision/training/evaluate.py): COCO-style AP and card-level matching."""
 
 import numpy as np
 import pytest
 
-from vision.detector import Detection
-from vision.evaluate import (
+from vision.live.detector import Detection
+from vision.training.evaluate import (
     LEGIBLE,
     ImageResult,
     Legibility,

@@ -1,4 +1,4 @@
-"""The failure close-ups of ``eval-detector --failures`` (vision/failures.py): each failure
+"""The failure close-ups of ``eval-detector --failures`` (vision/training/failures.py): each failure
 counted as the figures count it, drawn where it lies, listed in a sheet."""
 
 import csv
@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import Detection
-from vision.evaluate import ImageResult, card_level
-from vision.failures import HEIGHT, Sharpness, caption, failures, write_failures
+from vision.live.detector import Detection
+from vision.training.evaluate import ImageResult, card_level
+from vision.training.failures import HEIGHT, Sharpness, caption, failures, write_failures
 
 
 def scene() -> ImageResult:

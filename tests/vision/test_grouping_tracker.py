@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from vision.detector import Detection
-from vision.grouping import Laid, group_cards, own_side
-from vision.tracker import Cleared, Settled, ZoneTracker, motion, thumbnail
+from vision.live.detector import Detection
+from vision.live.grouping import Laid, group_cards, own_side
+from vision.live.tracker import Cleared, Settled, ZoneTracker, motion, thumbnail
 
 PX = 10.0  # rectified zones are 10 px/cm
 

@@ -1,15 +1,15 @@
-"""The deck's inks (vision.inks): measured on drawn and rendered indices, learnt per table."""
+"""The deck's inks (vision.live.inks): measured on drawn and rendered indices, learnt per table."""
 
 import cv2
 import numpy as np
 import pytest
 
 from engine.cards import suit_of
-from vision.calibration import Calibration, rectify_zone
-from vision.detector import CardDetector, committed_finder, detect_tiled
-from vision.grouping import own_side
-from vision.inks import DeckInks, Split, black_split, hue, hue_apart, ink, red_split, two_inks
-from vision.render_game import Renderer, TableState
+from vision.live.calibration import Calibration, rectify_zone
+from vision.live.detector import CardDetector, committed_finder, detect_tiled
+from vision.live.grouping import own_side
+from vision.live.inks import DeckInks, Split, black_split, hue, hue_apart, ink, red_split, two_inks
+from vision.synth.render_game import Renderer, TableState
 from vision.synth.style import styles
 
 PAPER = (236, 240, 244)  # BGR, a cool white

@@ -1,9 +1,9 @@
-"""Looks at a still zone pooled into one reading (vision/looks.py)."""
+"""Looks at a still zone pooled into one reading (vision/live/looks.py)."""
 
 import pytest
 
-from vision.detector import Detection
-from vision.looks import iou, pool
+from vision.live.detector import Detection
+from vision.live.looks import iou, pool
 
 BOX = (10.0, 10.0, 20.0, 30.0)
 NEAR = (11.0, 10.0, 21.0, 31.0)  # the same index, found a pixel away in the next frame

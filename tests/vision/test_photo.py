@@ -1,14 +1,14 @@
-"""Whole photographs (vision/photo.py): the scales and tiles the finder looks at, and what that finds."""
+"""Whole photographs (vision/live/photo.py): the scales and tiles the finder looks at, and what that finds."""
 
 import numpy as np
 import pytest
 
 from engine.cards import ALL_CARDS
-from vision.detector import CardDetector, committed_finder, tile_starts
-from vision.evaluate import ImageResult, card_level
-from vision.photo import detect_photo, scales
+from vision.live.detector import CardDetector, committed_finder, tile_starts
+from vision.live.photo import detect_photo, scales
 from vision.synth.scene import SceneConfig, render_scene
 from vision.synth.style import styles
+from vision.training.evaluate import ImageResult, card_level
 
 
 def test_a_photo_is_looked_at_whole_then_twice_as_fine_each_time_down_to_its_own_pixels():

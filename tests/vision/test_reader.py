@@ -1,4 +1,4 @@
-"""The index reader's patches (vision/reader.py): framing, turning, borders, and model errors."""
+"""The index reader's patches (vision/live/reader.py): framing, turning, borders, and model errors."""
 
 from pathlib import Path
 
@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reader import CLASSES, PAD, PATCH, IndexReader, ReaderError, patch, to_tensor
+from vision.live.reader import CLASSES, PAD, PATCH, IndexReader, ReaderError, patch, to_tensor
 
 
 def marked_image() -> np.ndarray:
@@ -60,7 +60,7 @@ def test_a_missing_or_foreign_model_is_a_clear_error(tmp_path):
 
 
 def committed_reader():
-    from vision.reader_train import load_net
+    from vision.training.reader_net import load_net
 
     return load_net(Path(__file__).parents[2] / "models" / "reader.pt")
 
@@ -68,7 +68,7 @@ def committed_reader():
 def test_a_widened_reader_reads_exactly_as_the_narrow_one_did():
     import torch
 
-    from vision.reader_train import widen, widths_of
+    from vision.training.reader_net import widen, widths_of
 
     narrow = committed_reader()
     assert widths_of(narrow.state_dict()) == (16, 32, 96, 128)  # the committed reader, widened once already
@@ -89,7 +89,7 @@ def test_a_widened_reader_reads_exactly_as_the_narrow_one_did():
 
 
 def test_widening_only_widens():
-    from vision.reader_train import build_net, widen
+    from vision.training.reader_net import build_net, widen
 
     with pytest.raises(ValueError, match="widening only"):
         widen(committed_reader(), (16, 32, 48, 128))
@@ -100,8 +100,8 @@ def test_widening_only_widens():
 def test_a_reader_taught_at_its_teachers_widths_begins_reading_exactly_as_it_does():
     import torch
 
-    from vision.reader_distil import narrowed
-    from vision.reader_train import is_strided, widths_of
+    from vision.training.reader_distil import narrowed
+    from vision.training.reader_net import is_strided, widths_of
 
     teacher = committed_reader()
     widths = widths_of(teacher.state_dict())
@@ -115,8 +115,8 @@ def test_a_narrower_taught_reader_keeps_the_channels_that_weigh_most():
     import torch
     import torch.nn as nn
 
-    from vision.reader_distil import narrowed
-    from vision.reader_train import build_net, widths_of
+    from vision.training.reader_distil import narrowed
+    from vision.training.reader_net import build_net, widths_of
 
     teacher = build_net((16, 32, 96, 128)).eval()
     with torch.no_grad():
@@ -139,7 +139,8 @@ def test_a_narrower_taught_reader_keeps_the_channels_that_weigh_most():
 def test_a_strided_reader_exports_reads_and_widens_as_a_strided_one(tmp_path):
     import torch
 
-    from vision.reader_train import build_net, export_onnx, is_strided, widen, widths_of
+    from vision.training.reader_net import build_net, is_strided, widen, widths_of
+    from vision.training.reader_train import export_onnx
 
     net = build_net((16, 32, 64, 128), strided=True).eval()
     assert is_strided(net.state_dict()) and not is_strided(build_net().state_dict())
@@ -157,8 +158,8 @@ def test_a_strided_reader_exports_reads_and_widens_as_a_strided_one(tmp_path):
 def test_a_reader_that_says_it_reads_once_reads_each_patch_once(tmp_path):
     import torch
 
-    from vision.reader import softmax
-    from vision.reader_train import export_onnx
+    from vision.live.reader import softmax
+    from vision.training.reader_train import export_onnx
 
     net = committed_reader()
     once = IndexReader(export_onnx(net, tmp_path / "once.onnx", reads=1))
@@ -178,7 +179,7 @@ def test_a_reader_that_says_it_reads_once_reads_each_patch_once(tmp_path):
 
 def sample_patches(pad: float) -> np.ndarray:
     """Patches around the committed sample zones' labelled indices."""
-    from vision.evaluate import label_for, read_labels
+    from vision.training.evaluate import label_for, read_labels
 
     patches = []
     for path in sorted((Path(__file__).parents[2] / "datasets" / "samples" / "images").glob("*.jpg")):

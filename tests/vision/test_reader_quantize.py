@@ -1,4 +1,4 @@
-"""The index reader in 8 bits (``guandan quantize-reader``, ``vision.reader_quantize``).
+"""The index reader in 8 bits (``guandan quantize-reader``, ``vision.training.reader_quantize``).
 
 Calibrated on the smoke set here (the committed one on training decks, models/README.md):
 it must load as a reader, keep its framing, leave its first convolution and head in full
@@ -15,10 +15,10 @@ import numpy as np
 import onnx
 import pytest
 
-from vision.detector import reader_beside
-from vision.reader import IndexReader, ReaderError
-from vision.reader_quantize import kept_in_full_precision, quantize_reader
-from vision.reader_train import cut_patches, join_patches
+from vision.live.detector import reader_beside
+from vision.live.reader import IndexReader, ReaderError
+from vision.training.reader_quantize import kept_in_full_precision, quantize_reader
+from vision.training.reader_train import cut_patches, join_patches
 
 ROOT = Path(__file__).parents[2]
 READER = ROOT / "models" / "reader.onnx"
@@ -106,7 +106,7 @@ def guandan(*args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("command,option,what", [("quantize-reader", "--reader", "reader"),
                                                  ("quantize-boxes", "--boxes", "box refiner")])
 def test_the_command_says_what_is_wrong(command: str, option: str, what: str, tmp_path: Path):
-    """quantize-reader and quantize-boxes (the box refiner's, ``vision.box_quantize``)."""
+    """quantize-reader and quantize-boxes (the box refiner's, ``vision.training.box_quantize``)."""
     missing = guandan(command, "--calibration", str(tmp_path / "none.yaml"))
     assert missing.returncode != 0 and "no such dataset YAML" in missing.stderr and "Traceback" not in missing.stderr
     (tmp_path / "data.yaml").write_text("path: .\ntrain: images\nval: images\n")

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 import torch
 
-from vision.reader import NOT_AN_INDEX
-from vision.reader_train import cut_sets, epochs_within, load_net, train_reader
+from vision.live.reader import NOT_AN_INDEX
+from vision.training.reader_net import load_net
+from vision.training.reader_train import cut_sets, epochs_within, train_reader
 
 ROOT = Path(__file__).parents[2]
 
@@ -116,7 +117,7 @@ def test_the_lent_machines_script_wants_its_arguments():
 
 
 def test_the_finder_trains_with_processes_loading_its_images(smoke, tmp_path):
-    from vision.train import train
+    from vision.training.train import train
 
     best = train(smoke, tmp_path / "run", epochs=1, imgsz=320, batch=8, workers=2, device="cpu")
     assert best.exists() and (tmp_path / "run" / "weights" / "last.pt").exists()

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from engine.record import parse_lines, replay
-from scorer import profiles
-from vision.calibration import Calibration, rectify_zone
-from vision.render_game import Renderer, render
+from rulebook import profiles
+from vision.live.calibration import Calibration, rectify_zone
+from vision.synth.render_game import Renderer, render
 
 
 def test_a_short_clip_has_its_truth_and_a_readable_table(tmp_path):
@@ -38,7 +38,7 @@ def test_later_hands_show_their_tribute_return_and_resistance_on_the_table():
     from engine.bots import self_play
     from engine.events import Deal, GiveBack, Resist, Tribute
     from engine.record import dumps
-    from vision.render_game import hide, stage
+    from vision.synth.render_game import hide, stage
 
     rules = profiles.load("jiangsu")
     seen = {"tribute": 0, "return": 0, "resist": 0}

@@ -14,7 +14,7 @@ import urllib.request
 
 from tests.hall.broker import needs_mosquitto
 from tests.ports import free_port
-from vision.render_game import render
+from vision.synth.render_game import render
 
 
 class Table:
@@ -86,9 +86,9 @@ def test_run_sends_the_tables_record_to_a_hall(tmp_path):
     the table's record, seq for seq, with a referee act made at the hall server's console,
     which went down to the table and came back; a mistyped broker stops the command in one
     line."""
-    from scorer.hall.broker import parse_broker
-    from scorer.hall.ingest import Ingest
-    from scorer.store import Store
+    from hall.broker import parse_broker
+    from hall.ingest import Ingest
+    from store.event_store import Store
     from tests.hall.broker import Mosquitto
     from tests.hall.conftest import wait_for
 

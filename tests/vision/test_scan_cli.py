@@ -4,10 +4,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 from engine.record import parse_lines, replay
-from scorer import profiles
-from vision.render_game import render
+from rulebook import profiles
+from vision.synth.render_game import render
 
 
 def test_scan_reads_a_rendered_game_into_a_record_that_replays(tmp_path):
@@ -52,7 +53,7 @@ def test_scan_takes_the_level_of_a_match_filmed_from_midway_and_refuses_a_bad_on
 
 
 def test_a_violation_a_correction_withdraws_is_not_left_in_the_scan_record(tmp_path):
-    """The camera corrects an earlier misread pair (vision.recount): the duplicate card the
+    """The camera corrects an earlier misread pair (vision.live.recount): the duplicate card the
     engine saw meanwhile no longer holds, so the finished record does not claim it."""
     from engine.match import Match
     from scorer.table_cli import ScanWriter
@@ -71,11 +72,11 @@ def test_a_violation_a_correction_withdraws_is_not_left_in_the_scan_record(tmp_p
     match = Match(profiles.load("linyi"), events[0])
     with out.open("w", encoding="utf-8") as f:
         writer = ScanWriter(f)
-        writer.write(events[0])
-        writer.match = match
+        writer.append(events[0])
+        writer.runtime = SimpleNamespace(match=match)  # the runtime, as far as the writer looks at it
         for event in events[1:]:
             match.push(event)
-            writer.write(event)
+            writer.append(event)
     written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [v["code"] for v in written if v["type"] == "violation"] == ["duplicate_card"]  # as it was seen
     assert writer.stale()

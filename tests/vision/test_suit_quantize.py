@@ -1,4 +1,4 @@
-"""The suit reader in 8 bits (``guandan quantize-suits``, ``vision.suit_quantize``).
+"""The suit reader in 8 bits (``guandan quantize-suits``, ``vision.training.suit_quantize``).
 
 Calibrated here on a few rendered rows (the committed one on 1,000, models/README.md): it
 must load as a suit reader looking at the same area, leave its first convolution and head
@@ -17,11 +17,11 @@ import onnx
 import pytest
 
 from tests.vision.test_reader_quantize import only_first_and_head_kept
-from vision.detector import SUIT_READERS, reader_in
-from vision.reader import ReaderError
-from vision.suit_quantize import quantize_suits
-from vision.suit_reader import SuitReader
-from vision.suit_train import render_patches
+from vision.live.detector import SUIT_READERS, reader_in
+from vision.live.reader import ReaderError
+from vision.live.suit_reader import SuitReader
+from vision.training.suit_quantize import quantize_suits
+from vision.training.suit_train import render_patches
 
 ROOT = Path(__file__).parents[2]
 SUITS = ROOT / "models" / "suits.onnx"

@@ -1,6 +1,6 @@
 """The suit reader: its patch, how its opinion folds into the index reader's, training and
-the committed model on rendered rows of held-out deck styles (vision/suit_reader.py,
-vision/suit_train.py)."""
+the committed model on rendered rows of held-out deck styles (vision/live/suit_reader.py,
+vision/training/suit_train.py)."""
 
 import json
 import subprocess
@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from engine.cards import ALL_CARDS, SUITS
-from vision.reader import CLASSES, NOT_AN_INDEX, IndexReader, ReaderError
-from vision.suit_reader import SURE, VIEW, SuitReader, View, suit_patch, with_suits
-from vision.suit_train import build_net, export_onnx, measure, render_patches
+from vision.live.reader import CLASSES, NOT_AN_INDEX, IndexReader, ReaderError
+from vision.live.suit_fold import SURE, with_suits
+from vision.live.suit_reader import VIEW, SuitReader, View, suit_patch
+from vision.training.suit_train import build_net, export_onnx, measure, render_patches
 
 MODELS = __import__("pathlib").Path(__file__).resolve().parents[2] / "models"
 

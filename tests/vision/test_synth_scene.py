@@ -172,7 +172,7 @@ def test_save_sample_zones():
 
 def _index_upright(canvas: np.ndarray, box, turn_deg: float, side: float) -> np.ndarray:
     """The index in ``box`` cut turned back by ``turn_deg``, in a patch ``side`` pixels wide."""
-    from vision.reader import patch
+    from vision.live.reader import patch
 
     scale = side / max(box[2] - box[0], box[3] - box[1])
     return patch(canvas.astype(np.uint8), box, angle=turn_deg, scale=scale, pad=0.3).astype(np.float64).mean(axis=2)

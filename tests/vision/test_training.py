@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 import torch
 
-from vision.detector import CardDetector, Detection
-from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
-from vision.finder import OpenVinoFinder
-from vision.reader import CLASSES, PAD, IndexReader
-from vision.reader_train import cut_patches, train_reader
+from vision.live.detector import CardDetector, Detection
+from vision.live.finder import OpenVinoFinder
+from vision.live.reader import CLASSES, PAD, IndexReader
 from vision.synth.build import build
-from vision.train import TrainError, combine, export, train
+from vision.training.evaluate import Legibility, label_for, read_labels, read_meta, split_images
+from vision.training.reader_train import cut_patches, train_reader
+from vision.training.train import TrainError, combine, export, train
 
 RECIPE = Path(__file__).parents[2] / "datasets" / "smoke.yaml"
 
@@ -157,8 +157,8 @@ def test_int8_export_without_calibration_images_is_refused(tmp_path):
 
 
 def test_a_calibration_set_without_training_images_is_refused(tmp_path):
-    from vision.finder import FinderError
-    from vision.finder_quantize import quantize_finder
+    from vision.live.finder import FinderError
+    from vision.training.finder_quantize import quantize_finder
 
     data = tmp_path / "data.yaml"
     data.write_text("path: .\nval: images/val\nnames: {0: index}\n", encoding="utf-8")

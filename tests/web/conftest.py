@@ -11,7 +11,7 @@ import pytest
 
 from engine.record import parse_lines
 from scorer.cli import DEMO_RECORD
-from scorer.store import Store
+from store.event_store import Store
 from tests.ports import free_port
 from web import create_app
 

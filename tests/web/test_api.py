@@ -252,7 +252,7 @@ def test_a_low_confidence_read_is_an_alert_until_a_referee_settles_it(client, to
 
 
 def test_a_camera_correction_puts_the_corrected_play_before_a_referee(client, token):
-    """The table's camera read the hand again and corrected an earlier play (vision.recount):
+    """The table's camera read the hand again and corrected an earlier play (vision.live.recount):
     the referee's queue shows that play, with its evidence frame, until someone settles it."""
     auth = {"Authorization": f"Bearer {token}"}
     client.post("/api/tables", json={"id": "t10", "header": header_json()}, headers=auth)

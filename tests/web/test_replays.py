@@ -8,9 +8,9 @@ import pytest
 
 from engine.events import RecordError
 from engine.record import parse_lines, replay
-from scorer import profiles
+from rulebook import profiles
 from scorer.cli import DEMO_RECORD
-from scorer.store import StoredEvent
+from store.event_store import StoredEvent
 from tests.web.conftest import header_json
 from web import replays
 from web.replays import Replays

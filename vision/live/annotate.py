@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detector import Detection
+from vision.live.detector import Detection
 
 
 def draw_detections(image: np.ndarray, detections: list[Detection]) -> np.ndarray:

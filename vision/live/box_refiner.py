@@ -6,14 +6,14 @@ by less than 0.85 IoU, at 8 px/cm an index is a dozen pixels tall and one pixel 
 tenth of it. The readings were right; only the boxes were loose, and a box is what a
 stream overlay draws and what mAP50-95 scores (``models/README.md``).
 
-The refiner looks at the same close patch the reader reads (``vision.reader.patch``: the
+The refiner looks at the same close patch the reader reads (``vision.live.reader.patch``: the
 box's longer side plus a margin, scaled to 40×40) and says where the index's four edges
 lie in it. Its answer is in units of the patch's side, from the patch's centre, so one
 network fits every index size; the new box is mapped back to image pixels. Each patch is
 also read turned a half turn, as the reader reads it, and the two answers averaged: a
 card's two corners are half-turn copies, so the refiner learnt both views.
 
-Trained by ``vision.box_train`` (``guandan train-boxes``) on patches cut around rendered
+Trained by ``vision.training.box_train`` (``guandan train-boxes``) on patches cut around rendered
 indices from the finder's own boxes and from boxes shaken as the finder's are; run by
 OpenVINO.
 
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reader import PAD, load_model, pad_of, patch, run
+from vision.live.reader import PAD, load_model, pad_of, patch, run
 
 Box = tuple[float, float, float, float]
 #: the most a refined edge may move, in patch sides: the finder's box found the index, so a
@@ -64,7 +64,7 @@ def turned(edges: np.ndarray) -> np.ndarray:
 
 
 def _frame(boxes: np.ndarray, pad: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each box's patch: its side and centre in pixels (as ``vision.reader.patch`` frames it)."""
+    """Each box's patch: its side and centre in pixels (as ``vision.live.reader.patch`` frames it)."""
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     side = np.maximum(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1.0) * (1.0 + pad)
     return side, (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2

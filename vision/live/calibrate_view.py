@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.calibration import TABLE_CM, Calibration, find_markers, zone_size, zone_to_table
+from vision.live.calibration import TABLE_CM, Calibration, find_markers, zone_size, zone_to_table
 
 SEAT_COLOURS = {"E": (60, 180, 255), "S": (80, 220, 80), "W": (255, 160, 60), "N": (200, 90, 220)}
 

@@ -32,7 +32,7 @@ MIN_PX_PER_CM, GOOD_PX_PER_CM = 6.0, 8.0
 class CalibrationError(ValueError):
     """The markers cannot give a homography; the message says what is wrong, in English for
     ``guandan calibrate``, and ``code`` with ``values`` let a console word it in Chinese too
-    (``scorer.i18n.ALERTS``)."""
+    (``rulebook.i18n.ALERTS``)."""
 
     def __init__(self, code: str, message: str, **values: object) -> None:
         super().__init__(message)

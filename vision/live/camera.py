@@ -86,7 +86,7 @@ class LiveCamera:
 
     def _status(self, up: bool, why: str) -> None:
         """Tell ``on_status`` when the camera goes up or down; ``why`` is a code the console
-        words in its language (``scorer.i18n.ALERTS``: camera_up, camera_stopped …)."""
+        words in its language (``rulebook.i18n.ALERTS``: camera_up, camera_stopped …)."""
         if up != self.up:
             self.up = up
             if self.on_status is not None:

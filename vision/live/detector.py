@@ -1,7 +1,7 @@
 """The card detector: corner indices found in an image and read, whatever backend runs the model.
 
 Two steps. The *finder*, a one-class YOLO, boxes every corner index; the *reader*
-(``vision.reader``) says which card each box shows, or that it shows none. ``CardDetector``
+(``vision.live.reader``) says which card each box shows, or that it shows none. ``CardDetector``
 loads the finder as PyTorch weights (``.pt``, for training), ONNX (``.onnx``) or OpenVINO
 (a ``*_openvino_model`` folder, the fastest on our CPUs) and returns the same ``Detection``
 values from each: the card's platform name, the confidence and the box in pixels of the
@@ -21,12 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import ALL_CARDS
-from vision.box_refiner import BoxRefiner
-from vision.finder import FinderError, OpenVinoFinder
-from vision.reader import NOT_AN_INDEX, IndexReader, ReaderError, fingerprint, made_from
-from vision.suit_reader import SuitReader
-from vision.turns import VIEWS, boxes_back, merge, turned
-from vision.yolo_env import prepare
+from vision.live.box_refiner import BoxRefiner
+from vision.live.boxes import iou_matrix
+from vision.live.finder import FinderError, OpenVinoFinder
+from vision.live.reader import NOT_AN_INDEX, IndexReader, ReaderError, fingerprint, made_from
+from vision.live.suit_reader import SuitReader
+from vision.live.turns import VIEWS, boxes_back, merge, turned
+from vision.live.yolo_env import prepare
 
 CONFIDENCE = 0.25
 FIND = 0.05
@@ -40,19 +41,19 @@ SAME_INDEX = 0.3
 WHOLE = 1024
 RUNNERS_UP = 3  # how many other readings of an index a detection keeps
 RUNNER_UP_FLOOR = 0.01  # a runner-up less likely than this is no candidate
-MODELS = Path(__file__).resolve().parent.parent / "models"
+MODELS = Path(__file__).resolve().parents[2] / "models"
 #: the index reader's files by preference: the 8-bit one (``guandan quantize-reader``; it reads
 #: the held-out decks as the full-precision one does, in about 70 % of its time) while it was
 #: made from the ONNX one, then the ONNX one (what training goes on from; ``reader_in``)
 READERS = ("reader_int8.xml", "reader.onnx")
-#: the suit reader (``vision.suit_reader``, used on upright cards) by the same preference: the
+#: the suit reader (``vision.live.suit_reader``, used on upright cards) by the same preference: the
 #: 8-bit one (``guandan quantize-suits``) while it was made from the ONNX one, then that
 SUIT_READERS = ("suits_int8.xml", "suits.onnx")
-#: the box refiner (``vision.box_refiner``, drawing each read index's box again) by the same
+#: the box refiner (``vision.live.box_refiner``, drawing each read index's box again) by the same
 #: preference: the 8-bit one (``guandan quantize-boxes``) while it was made from the ONNX one
 BOX_REFINERS = ("boxes_int8.xml", "boxes.onnx")
 #: the box refiner's second look (the box drawn once more, framed closer, from the first
-#: look's; ``vision.box_refiner``) by the same preference
+#: look's; ``vision.live.box_refiner``) by the same preference
 SECOND_LOOKS = ("boxes_second_int8.xml", "boxes_second.onnx")
 #: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
 FINDERS = {320: (MODELS / "finder_int8_openvino_model", MODELS / "finder_openvino_model", MODELS / "finder.onnx",
@@ -67,7 +68,7 @@ class Detection:
     conf: float
     box: tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
     #: the reader's runners-up for this index, likeliest first, as (card, confidence): what it
-    #: is if it cannot be ``card`` (a third copy of a card, ``vision.deck``)
+    #: is if it cannot be ``card`` (a third copy of a card, ``vision.live.deck``)
     others: tuple[tuple[str, float], ...] = ()
 
     def to_json(self) -> dict:
@@ -82,7 +83,7 @@ def detect_tiled(detector: CardDetector, image: np.ndarray, tile: int = 320, ove
     whole zone where the finder can take its shape (``CardDetector.looks_whole``), else in
     overlapping tiles — and read in the whole zone, so that no patch is cut short by a
     tile's edge. An index cut by one tile's edge lies whole in the next; the same card found
-    twice in the overlap is merged by ``vision.grouping``. ``conf`` overrides the detector's
+    twice in the overlap is merged by ``vision.live.grouping``. ``conf`` overrides the detector's
     threshold; ``upright`` and ``quarters`` as for ``CardDetector.detect``; ``whole=False``
     looks in tiles even where the finder could look at the whole zone (to compare the two)."""
     if max(image.shape[:2]) <= tile:
@@ -122,17 +123,6 @@ def find_tiled(detector: CardDetector, image: np.ndarray, floor: float, tile: in
                     continue  # cut by this tile's edge: the neighbouring tile sees it whole
                 found.append(((x1 + x0, y1 + y0, x2 + x0, y2 + y0), f))
     return found
-
-
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The IoU of every box in ``a`` (N×4, x1 y1 x2 y2) with every box in ``b`` (M×4): N×M."""
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = lambda r: (r[:, 2] - r[:, 0]) * (r[:, 3] - r[:, 1])  # noqa: E731
-    return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
 
 
 def one_per_index(detections: list[Detection]) -> list[Detection]:
@@ -208,10 +198,10 @@ class CardDetector:
         box), or False for the finder's own boxes (the live loop, which needs cards, not
         tight boxes, saves its time); by default the committed refiner and its second look
         where present. ``views``: how many ways the finder looks at an image
-        (``vision.turns.VIEWS``: 1 as it is, 2 with a half turn, 4 at each quarter turn),
+        (``vision.live.turns.VIEWS``: 1 as it is, 2 with a half turn, 4 at each quarter turn),
         each view costing one finder's time. ``sideways``: cards may lie any way round, so
         each index is also read a quarter turn round where its neighbours read surer so
-        (``vision.reader.IndexReader.sideways``; twice the reader's time) — for photos and
+        (``vision.live.reader.IndexReader.sideways``; twice the reader's time) — for photos and
         any-angle zones; not where the cards lie upright (``detect(upright=True)``)."""
         path = Path(weights)
         if not path.exists():
@@ -225,7 +215,7 @@ class CardDetector:
         self.conf = conf
         self.iou = iou
         #: the finder can look at a whole zone of any shape at its own scale (a free-shape
-        #: OpenVINO export, ``vision.finder.OpenVinoFinder.find_whole``)
+        #: OpenVINO export, ``vision.live.finder.OpenVinoFinder.find_whole``)
         self.looks_whole = False
         #: the finder on a list of images (the views), each letterboxed into its input
         self._find_views = self._openvino(path, imgsz) if path.is_dir() else self._ultralytics(path)
@@ -240,7 +230,7 @@ class CardDetector:
              whole: bool = False) -> list[tuple[tuple[float, float, float, float], float]]:
         """The finder's boxes (pixels of ``image``) and confidences, from ``floor`` up, looking
         at the image turned by each of ``quarters`` (quarter turns; by default the detector's
-        views), what the views found merged (``vision.turns.merge``). ``whole``: the image
+        views), what the views found merged (``vision.live.turns.merge``). ``whole``: the image
         looked at whole at its own scale, not letterboxed into the finder's size (only where
         ``looks_whole``)."""
         if whole and not self.looks_whole:
@@ -256,7 +246,7 @@ class CardDetector:
         return merge(views, self.iou)
 
     def _openvino(self, folder: Path, imgsz: int):
-        """An OpenVINO export, run directly (``vision.finder``): what the live loop runs."""
+        """An OpenVINO export, run directly (``vision.live.finder``): what the live loop runs."""
         try:
             finder = OpenVinoFinder(folder)
         except FinderError as exc:

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.cards import rank_of
-from vision.calibration import PX_PER_CM, seat_of, zone_point_to_table
-from vision.detector import Detection
+from vision.live.calibration import PX_PER_CM, seat_of, zone_point_to_table
+from vision.live.detector import Detection
 
 #: offsets between a card's index centres, cm (poker 6.3 × 8.8 and bridge 5.7 × 8.8 cards,
 #: indices about 1 × 2 cm, small or jumbo): across (top-left → top-right) and down
@@ -93,7 +93,7 @@ def _reading(corners: list[Detection], rivals: list[Detection]
     likeliest and runners-up, averaged), scaled to the card's own confidence. Taken at its
     surest reading instead, a name only one corner read could outweigh the card's own name,
     which the other corner's doubt had already lowered, and the hand's recount
-    (``vision.recount``) would change a card read right: game 108's single 2 of spades was
+    (``vision.live.recount``) would change a card read right: game 108's single 2 of spades was
     read S2 0.51 (C2 0.34) on one corner and C2 0.43 (S2 0.31) on the other, became S2 at
     0.30 with C2 at 0.43, and was recounted to C2; now C2 stands at 0.28."""
     best = max(corners, key=lambda d: d.conf)
@@ -136,7 +136,7 @@ def own_side(seat: str, detections: list[Detection], px_per_cm: float = PX_PER_C
     Neighbouring zones overlap at their corners (DESIGN §5): a long row laid by East reaches
     into the corner of North's zone, turned a quarter round. Read there, its indices would
     make North lay cards it never touched. A point belongs to the seat whose direction from
-    the table's centre it lies most along (``vision.calibration.seat_of``)."""
+    the table's centre it lies most along (``vision.live.calibration.seat_of``)."""
     if not detections:
         return []
     centres = np.array([((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in (d.box for d in detections)])

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.cards import is_joker, rank_of, suit_of
-from vision.detector import Detection
+from vision.live.detector import Detection
 
 #: a pixel of an index box is ink where it absorbs at least this much of the paper's light
 INK = 0.25

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from vision.detector import RUNNERS_UP, Detection
+from vision.live.detector import RUNNERS_UP, Detection
 
 SAME_INDEX_IOU = 0.5
 

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.calibration import BORDER_CM, DICTIONARY, MARKER_CM, MARKERS
+from vision.live.calibration import BORDER_CM, DICTIONARY, MARKER_CM, MARKERS
 
 DPI = 300
 A4_CM = (21.0, 29.7)

@@ -5,7 +5,7 @@ letterboxed whole into its 640-pixel input keeps that only by luck: a 1920-pixel
 table at 12–24 px/cm has 15–35-pixel indices, shrunk to 5–12, and a phone's 4032-pixel
 close-up has indices of a hundred pixels. So the finder looks at the photo at each scale from
 the whole photo in one input up to the photo's own pixels, each twice the one before, tile
-by overlapping tile, and what the looks found is merged (``vision.turns.merge``: boxes that
+by overlapping tile, and what the looks found is merged (``vision.live.turns.merge``: boxes that
 overlap by the finder's NMS threshold are one index, at the surest look's confidence). The
 photo is shrunk by area, never sampled (a plain resize of a 4K photo to 640 would alias its
 indices away). The reader then reads every box in the photo itself, at full resolution.
@@ -18,8 +18,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.detector import CardDetector, Detection, find_tiled
-from vision.turns import Found, merge
+from vision.live.detector import CardDetector, Detection, find_tiled
+from vision.live.turns import Found, merge
 
 
 def scales(width: int, height: int, imgsz: int) -> list[float]:
@@ -34,7 +34,7 @@ def scales(width: int, height: int, imgsz: int) -> list[float]:
 
 def find_photo(detector: CardDetector, image: np.ndarray, floor: float) -> Found:
     """The finder's boxes (pixels of ``image``) and confidences from ``floor``, at every
-    scale of ``scales``, tile by tile (``vision.detector.find_tiled``, tiles overlapping by a
+    scale of ``scales``, tile by tile (``vision.live.detector.find_tiled``, tiles overlapping by a
     quarter, so an index cut by one tile's edge lies whole in the next), merged."""
     height, width = image.shape[:2]
     tile = detector.imgsz

@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from engine.cards import ALL_CARDS
+from vision.live.suit_fold import with_suits
 
 PATCH = 40
 PAD = 0.2  # how much wider than the box a patch is, unless the reader says otherwise
@@ -78,12 +79,19 @@ def to_tensor(patches: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(patches.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
 
+#: how every model is compiled for the CPU: for one answer at a time, and in full precision
+#: wherever the model is not itself 8-bit — OpenVINO would otherwise compute in bfloat16 on a
+#: processor with AMX (a recent Xeon), where the same frame then reads differently (a 4K
+#: camera's club ace read as a spade) from every other processor the figures were measured on
+CPU_CONFIG = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": "f32"}
+
+
 def with_pixel_input(model, rgb: bool = False):
     """``model`` (an OpenVINO model taking N×3×H×W floats in [0, 1]) made to take images as
     OpenCV holds them, N×H×W×3 bytes, BGR: the scaling, channel order and layout are done
     inside the compiled network, not by numpy before it — a copy of every pixel saved, about
     half a millisecond a busy zone for the finder and as much for the reader on our CPUs
-    (``docs/benchmarks.md``, twenty-third session). ``rgb``: the network wants RGB (the
+    (``docs/experiments.md``, 2026-12-03, evening). ``rgb``: the network wants RGB (the
     finder, trained by ultralytics); the patch readers learnt on BGR."""
     import openvino as ov
     from openvino.preprocess import ColorFormat, PrePostProcessor
@@ -119,7 +127,7 @@ def metadata(path: Path) -> dict[str, str]:
 def said(path: Path, name: str, default: str, model=None) -> str:
     """What a patch model says of how it was trained (``name``: the index reader's ``pad`` or
     ``reads``, the suit reader's ``reach``): its ONNX metadata, or an 8-bit OpenVINO model's
-    runtime information under ``["guandan", name]`` (``vision.reader_quantize``; ``model``:
+    runtime information under ``["guandan", name]`` (``vision.training.reader_quantize``; ``model``:
     the model already read); ``default`` if nothing."""
     if path.suffix == ".onnx":
         return metadata(path).get(name, default)
@@ -141,7 +149,7 @@ def pad_of(path: Path, model=None) -> float:
 def reads_of(path: Path, model=None) -> int:
     """How many ways the reader reads each patch (``READS`` unless it says otherwise): 2, as
     cut and half turned, the two readings averaged; 1, as cut, for a reader taught to read at
-    once what its teacher read both ways (``vision.reader_distil``)."""
+    once what its teacher read both ways (``vision.training.reader_distil``)."""
     given = said(path, "reads", str(READS), model)
     if given not in ("1", "2"):
         raise ReaderError(f"{path}: its reads metadata must be 1 or 2, not {given!r}")
@@ -185,7 +193,7 @@ def load_model(path: Path, classes: int, what: str):
     given = model.outputs[0].get_partial_shape()[-1]
     if given.is_dynamic or given.get_length() != classes:
         raise ReaderError(f"{path}: gives {given} classes, a {what} gives {classes}")
-    compiled = ov.Core().compile_model(with_pixel_input(model.clone()), "CPU", {"PERFORMANCE_HINT": "LATENCY"})
+    compiled = ov.Core().compile_model(with_pixel_input(model.clone()), "CPU", CPU_CONFIG)
     return model, compiled.create_infer_request()
 
 
@@ -223,7 +231,7 @@ class IndexReader:
         The reader learnt indices mostly upright or upside down, as players lay them; one
         lying sideways — a side seat's cards in a photo of the whole table — it read much
         worse (held-out zones turned a quarter: 318 legible indices read right against 362
-        as they lay; ``models/README.md``, twenty-seventh session). So each patch is also
+        as they lay; ``docs/experiments.md``, 2026-12-04). So each patch is also
         read a quarter turn round (and three quarters), and read that way where its
         neighbourhood reads surer so: the surest card's probability either way, summed over
         the indices weighted by how near they lie (a Gaussian of ``NEIGHBOURHOOD`` times
@@ -242,8 +250,8 @@ class IndexReader:
              suits: np.ndarray | None = None, sideways: bool = False) -> list[list[tuple[int, float]]]:
         """For each box its ``ranked`` likeliest classes, likeliest first, as (class,
         probability); class ``NOT_AN_INDEX`` for no index. The runners-up matter when the
-        likeliest is impossible, such as a third copy of a card (``vision.deck``). ``suits``:
-        the suit reader's N×4 opinion of the same boxes, folded in (``vision.suit_reader``).
+        likeliest is impossible, such as a third copy of a card (``vision.live.deck``). ``suits``:
+        the suit reader's N×4 opinion of the same boxes, folded in (``vision.live.suit_reader``).
         ``sideways``: the cards may lie any way round, so read each index also a quarter
         turn round where its neighbours read surer so (``sideways``)."""
         if not boxes:
@@ -251,8 +259,6 @@ class IndexReader:
         patches = np.stack([patch(image, b, pad=self.pad) for b in boxes])
         probs = self.sideways(patches, np.asarray(boxes, np.float64)) if sideways else self.probabilities(patches)
         if suits is not None:
-            from vision.suit_reader import with_suits
-
             probs = with_suits(probs, suits)
         order = np.argsort(-probs, axis=1)[:, :ranked]
         return [[(int(c), float(probs[i, c])) for c in row] for i, row in enumerate(order)]

@@ -1,21 +1,21 @@
 """The suit reader: a card's suit from its index *and the pips beside and below it*.
 
-The index reader (``vision.reader``) sees a corner index closely framed, and on some decks
+The index reader (``vision.live.reader``) sees a corner index closely framed, and on some decks
 the suit sign printed in the index is a blot of four or five pixels in a table camera's
 zone: a spade and a club are then the same blot (``models/README.md``: most of its wrong
 readings). The big pips of a 4–10 lie in the strip of the card that a row of overlapping
 cards leaves visible, just right of or below the top-left index, at twice the index sign's
 size. This reader looks at that area, anchored at the index box, and says only which suit
-it shows; ``with_suits`` folds its opinion into the index reader's.
+it shows; ``vision.live.suit_fold`` folds its opinion into the index reader's.
 
 The area is the box's top-left corner extended right and down by multiples of the box's
 longer side ``s`` (a ``View``'s reach; the committed reader's: about 2.5 × 3.5 cm of a
 card), so one reader fits every index size. A reader carries its view (ONNX metadata
 ``reach``, and its input's size), so readers that look further can be trained and compared.
-It assumes upright cards, as a rectified seat zone shows them (``vision.calibration``:
+It assumes upright cards, as a rectified seat zone shows them (``vision.live.calibration``:
 cards lie facing their owner); a card's other corners give it an area beside the card,
 where it learnt to fall back on the index's own sign. Trained on rendered rows of cards
-(``vision.suit_train``); run by OpenVINO, about 1.5 ms for a busy zone's 22 patches.
+(``vision.training.suit_train``); run by OpenVINO, about 1.5 ms for a busy zone's 22 patches.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
-from vision.reader import ReaderError, load_model, run, said, softmax
+from engine.cards import SUITS
+from vision.live.reader import ReaderError, load_model, run, said, softmax
 
 
 @dataclass(frozen=True)
@@ -50,10 +50,6 @@ class View:
 
 
 VIEW = View()  # a reader without a stored view has this one
-#: the suit reader is heard only where it is at least this sure of a suit: where pips lie in
-#: its view it is, and there it knows better than the index reader; elsewhere it reads the
-#: index's own sign, less well than the index reader does (``models/README.md``)
-SURE = 0.9
 
 
 def suit_patch(image: np.ndarray, box: tuple[float, float, float, float], view: View = VIEW, angle: float = 0.0,
@@ -81,29 +77,9 @@ def suit_patch(image: np.ndarray, box: tuple[float, float, float, float], view: 
     return cv2.warpAffine(image, m, (view.width, view.height), flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
-#: for each of the index reader's classes, its suit's position in ``SUITS`` (-1: no suit)
-_SUIT_OF_CLASS = np.array([-1 if c in (SMALL_JOKER, BIG_JOKER) else SUITS.index(suit_of(c)) for c in ALL_CARDS] + [-1])
-
-
-def with_suits(probs: np.ndarray, suits: np.ndarray, sure: float = SURE) -> np.ndarray:
-    """The index reader's N×CLASSES ``probs`` with the suit reader's N×4 ``suits`` folded in.
-
-    Two witnesses of the same card: where the suit reader is at least ``sure`` of a suit,
-    each suited card's probability is multiplied by how much likelier than even (¼) it
-    finds that card's suit; the jokers and *no index*, which have no suit, keep theirs;
-    then all are normalised again. Less sure, or with no opinion (¼ each), it changes
-    nothing."""
-    factor = np.ones_like(probs)
-    suited = _SUIT_OF_CLASS >= 0
-    heard = suits.max(axis=1) >= sure
-    factor[np.ix_(heard, suited)] = 4.0 * np.clip(suits[heard][:, _SUIT_OF_CLASS[suited]], 1e-6, 1.0)
-    out = probs * factor
-    return out / out.sum(axis=1, keepdims=True)
-
-
 def reach_of(path: Path, model=None) -> tuple[float, float, float, float]:
     """The reach a suit reader was trained with: its ONNX metadata, or what an 8-bit one
-    carried over from it (``vision.reader.said``; ``model``: the reader already read)."""
+    carried over from it (``vision.live.reader.said``; ``model``: the reader already read)."""
     given = said(path, "reach", "", model)
     if not given:
         return VIEW.reach

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.grouping import Laid
+from vision.live.grouping import Laid
 
 SETTLE_S = 0.3
 MOTION_LEVEL = 6.0  # mean absolute grey-level change between frames that counts as motion
@@ -115,6 +115,11 @@ class ZoneTracker:
     def new_cards(self) -> tuple[str, ...]:
         """What a press would commit now: the settled cards beyond those committed."""
         return _new(self.stable.cards, self.on_table)
+
+    def count_as_laid(self, cards) -> None:
+        """Cards known from elsewhere to lie in the zone already (a play before a restart, one
+        a referee put in): not new when the camera settles on them."""
+        self.on_table.update(cards)
 
     def commit(self) -> tuple[str, ...]:
         new = self.new_cards()

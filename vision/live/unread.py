@@ -26,8 +26,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from engine.cards import ALL_CARDS
-from vision.detector import CardDetector, Detection, find_tiled
-from vision.reader import patch
+from vision.live.detector import CardDetector, Detection, find_tiled
+from vision.live.reader import patch
 
 #: a finder mark this sure says something index-like lies there (a hand: none)
 MARKS = 0.3

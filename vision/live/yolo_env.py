@@ -12,7 +12,7 @@ import os
 import shutil
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG_DIR = ROOT / "var" / "ultralytics"
 _FONTS = ("Arial.ttf", "Arial.Unicode.ttf")
 

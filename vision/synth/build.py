@@ -29,7 +29,7 @@ import numpy as np
 import yaml
 
 from engine.cards import ALL_CARDS
-from vision.progress import Progress
+from vision.progress import progress_bar
 from vision.synth.labels import yolo_text
 from vision.synth.recipe import DATASET_SPLITS, Recipe, RecipeError, SplitPlan, load_recipe
 from vision.synth.scene import Scene, render_scene
@@ -182,7 +182,7 @@ def build(recipe_path: str | Path, out_dir: str | Path, progress: bool = True,
     images = {p.name: 0 for p in recipe.splits}
     labels = {p.name: 0 for p in recipe.splits}
     start = time.perf_counter()
-    with Progress(recipe.total_images, f"{recipe.name}", enabled=progress) as bar:
+    with progress_bar(recipe.total_images, f"{recipe.name}", enabled=progress) as bar:
         if workers == 1 or len(tasks) <= 1:
             threads = cv2.getNumThreads()
             _init_worker(recipe, str(out), threads)

@@ -11,12 +11,11 @@ import argparse
 import os
 import sys
 
+from vision.synth.build import build
 from vision.synth.recipe import RecipeError
 
 
 def cmd_build(args: argparse.Namespace) -> None:
-    from vision.synth.build import build
-
     if args.workers is not None and args.workers < 1:
         print("guandan: --workers must be at least 1", file=sys.stderr)
         raise SystemExit(2)

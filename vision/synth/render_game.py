@@ -28,10 +28,10 @@ from engine.layout import laid_out
 from engine.match import Match
 from engine.plays import classify
 from engine.record import dumps
-from scorer import profiles
-from vision.calibration import zone_to_table
+from rulebook import profiles
+from vision.live.calibration import zone_to_table
 from vision.synth.deck import back_image, card_image, styles
-from vision.table_canvas import camera_homography, canvas_side, canvas_to_table, table_canvas
+from vision.synth.table_canvas import camera_homography, canvas_side, canvas_to_table, table_canvas
 
 FPS = 30
 #: the felt's grain is drawn at this scale whatever the canvas's, so a seed keeps its table

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.calibration import BORDER_CM, DICTIONARY, MARKER_CM, MARKERS, TABLE_CM
+from vision.live.calibration import BORDER_CM, DICTIONARY, MARKER_CM, MARKERS, TABLE_CM
 
 
 def canvas_to_table(px_per_cm: float, margin_cm: float = 5.0) -> np.ndarray:

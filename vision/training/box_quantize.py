@@ -1,9 +1,9 @@
 """The box refiner in 8 bits: the same network, its middle quantized by NNCF, for OpenVINO.
 
 ``guandan detect`` and ``eval-detector`` draw every read index's box again with the box
-refiner (``vision.box_refiner``), each patch read as cut and half turned; in full precision
-that was about a third of a busy zone's detection with boxes (``docs/benchmarks.md``,
-twenty-fifth session). It is quantized as the index reader is (``vision.reader_quantize``):
+refiner (``vision.live.box_refiner``), each patch read as cut and half turned; in full precision
+that was about a third of a busy zone's detection with boxes (``docs/experiments.md``,
+2026-12-04). It is quantized as the index reader is (``vision.training.reader_quantize``):
 after training, calibrated on patches of training deck styles cut as the reader's training
 cuts them (the same framing: the refiner reads the reader's patch), its first convolution
 and its head — the four edges' offsets, where a hundredth of a patch is a pixel — kept in
@@ -11,7 +11,7 @@ full precision.
 
 The result is an OpenVINO model that says its framing (``pad``) and a JSON beside it of how it
 was made — the fingerprint of the ONNX refiner it came from, so that a refiner trained again
-is not passed over for an old 8-bit one (``vision.detector.reader_in``) — and how far its
+is not passed over for an old 8-bit one (``vision.live.detector.reader_in``) — and how far its
 edges lie from that refiner's on the calibration sets' validation indices.
 """
 
@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.box_refiner import BoxRefiner
-from vision.reader import fingerprint
-from vision.reader_quantize import READABLE, calibration_patches, check_xml, cut_split, quantize_patch_model
-from vision.reader_train import join_patches
+from vision.live.box_refiner import BoxRefiner
+from vision.live.reader import fingerprint
+from vision.training.reader_quantize import READABLE, calibration_patches, check_xml, cut_split, quantize_patch_model
+from vision.training.reader_train import join_patches
 
 
 def compare(plain: Path, quantized: Path, sets: list[Path], *, images: int, progress: bool) -> dict:

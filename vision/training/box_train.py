@@ -1,4 +1,4 @@
-"""Training the box refiner (``vision.box_refiner``) on patches cut around rendered indices.
+"""Training the box refiner (``vision.live.box_refiner``) on patches cut around rendered indices.
 
 Every legible labelled index of a built dataset gives patches cut as the live detector
 cuts them — around a box the finder might have drawn — and the label's box as the answer.
@@ -25,12 +25,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.box_refiner import BoxRefiner, targets, turned
-from vision.detector import iou_matrix
-from vision.evaluate import Legibility, label_for, read_labels, read_meta, split_images
-from vision.progress import Progress
-from vision.reader import PAD, PATCH, patch, to_tensor
-from vision.reader_train import augment, export_patch_model, learn, stage
+from vision.live.box_refiner import BoxRefiner, targets, turned
+from vision.live.boxes import iou_matrix
+from vision.live.reader import PAD, PATCH, patch, to_tensor
+from vision.progress import progress_bar
+from vision.training.evaluate import Legibility, label_for, read_labels, read_meta, split_images
+from vision.training.reader_net import augment, stage
+from vision.training.reader_train import export_patch_model, learn
 
 SHAKE = (0.02, 0.10)  # an edge's shake: its standard deviation in box widths (or heights), drawn per patch
 MATCH = 0.3  # a finder's box stands for the label it overlaps at least this much
@@ -87,7 +88,7 @@ def cut_box_patches(data_yaml: Path, split: str, *, finder=None, shakes: int = 1
     legibility = legibility or Legibility()
     images, edges, given = [], [], []
     paths = split_images(Path(data_yaml), split)[:limit]
-    with Progress(len(paths), f"cutting {split} box patches", enabled=progress) as bar:
+    with progress_bar(len(paths), f"cutting {split} box patches", enabled=progress) as bar:
         for path in paths:
             image = cv2.imread(str(path))
             bar.update(1)
@@ -187,7 +188,7 @@ def train_boxes(train: BoxPatches, val: BoxPatches, out: Path, *, epochs: int = 
         net.train()
         order = rng.permutation(len(train))
         total = 0.0
-        with Progress(len(order), f"box refiner epoch {epoch}/{epochs}", unit="patch") as bar:
+        with progress_bar(len(order), f"box refiner epoch {epoch}/{epochs}", unit="patch") as bar:
             for i in range(0, len(order), batch):
                 idx = order[i:i + batch]
                 images, edges = train.images[idx], train.edges[idx].astype(np.float64)

@@ -29,10 +29,11 @@ import numpy as np
 import yaml
 
 from engine.cards import ALL_CARDS, rank_of, suit_of
-from vision.detector import CardDetector, Detection, iou_matrix
 from vision.errors import DatasetError
-from vision.photo import detect_photo
-from vision.progress import Progress
+from vision.live.boxes import iou_matrix
+from vision.live.detector import CardDetector, Detection
+from vision.live.photo import detect_photo
+from vision.progress import progress_bar
 
 #: the confusions card readers are known for, by name
 CLASSIC = {
@@ -204,7 +205,7 @@ class ImageResult:
 def run_detector(detector: CardDetector, images: list[Path], floor: float = 0.001,
                  progress: bool = True) -> list[ImageResult]:
     out = []
-    with Progress(len(images), "evaluating", enabled=progress) as bar:
+    with progress_bar(len(images), "evaluating", enabled=progress) as bar:
         for image_path in images:
             image = cv2.imread(str(image_path))
             h, w = image.shape[:2]
@@ -231,7 +232,7 @@ class Match:
 def match_image(result: ImageResult, conf: float, iou: float = 0.5) -> tuple[list[Match], list[int]]:
     """One image's detections at or above ``conf`` matched to its labels (greedy by
     confidence, IoU ≥ ``iou``), and the labels no detection was matched to (missed). The
-    card-level figures and the failure close-ups (``vision.failures``) both count this way."""
+    card-level figures and the failure close-ups (``vision.training.failures``) both count this way."""
     truth, truth_boxes = result.truth, result.truth_boxes
     dets = [d for d in result.detections if d.conf >= conf]
     ious = iou_matrix(np.array([d.box for d in dets]), truth_boxes) if dets and len(truth) else None
@@ -415,8 +416,8 @@ TURN_BANDS = ((0, 5), (5, 15), (15, 30), (30, float("inf")))
 def off_square(result: ImageResult) -> np.ndarray | None:
     """Each label's index's angle off the nearest quarter turn, 0–45 degrees (its sidecar's
     ``turn_deg``): the reader reads indices lying square to the image — upright, sideways
-    or upside down — far better than ones lying at a slant (``models/README.md``,
-    twenty-seventh session). None without a sidecar that says it."""
+    or upside down — far better than ones lying at a slant (``docs/experiments.md``,
+    2026-12-04). None without a sidecar that says it."""
     meta = result.meta
     if meta is None or "turn_deg" not in meta:
         return None

@@ -1,7 +1,7 @@
 """Close-ups of what the detector got wrong in an evaluation set, for people to look at.
 
 The figures of ``guandan eval-detector`` say how many indices were read wrong, missed or
-made up; they cannot say why. Every session that tried to move them began by cutting the
+made up; they cannot say why. Every attempt to move them began by cutting the
 failures out of the images by hand to see them: a club whose suit sign is a dot of four
 pixels, a diamond printed in an ink no training deck used, a corner of a card half under
 the next one boxed as an index. ``eval-detector --failures DIR`` writes one close-up per
@@ -9,7 +9,7 @@ failure — the label's box in green, the detection's in red, what it should hav
 what it read written above — and ``failures.csv`` listing them with what the sidecar says
 of the photograph, so they can be sorted and counted.
 
-The failures are counted exactly as the figures count them (``vision.evaluate.match_image``),
+The failures are counted exactly as the figures count them (``vision.training.evaluate.match_image``),
 on the same labels: the legible ones where the dataset has sidecars.
 """
 
@@ -22,8 +22,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.evaluate import ImageResult, match_image
-from vision.progress import Progress
+from vision.progress import progress_bar
+from vision.training.evaluate import ImageResult, match_image
 
 #: the kinds of failure, in the order they are listed
 KINDS = ("wrong", "missed", "false", "duplicate")
@@ -52,7 +52,7 @@ class Failure:
 @dataclass(frozen=True)
 class Sharpness:
     """How sharp an image is, for the sheet: the photograph's sharp px/cm of table and, in
-    a picture a leaning camera took, each label's own (``vision.evaluate.label_sharpness``:
+    a picture a leaning camera took, each label's own (``vision.training.evaluate.label_sharpness``:
     there a far index is smaller than a near one, and a failure's cause is its own size)."""
 
     photo: float
@@ -127,7 +127,7 @@ def write_failures(results: list[ImageResult], images: list[Path], conf: float, 
     listed = failures(results, conf)
     rows, seen = [], {kind: 0 for kind in KINDS}
     cached: tuple[int, np.ndarray] | None = None
-    with Progress(len(listed), "writing failures", enabled=progress) as bar:
+    with progress_bar(len(listed), "writing failures", enabled=progress) as bar:
         for f in listed:
             if cached is None or cached[0] != f.image:
                 cached = (f.image, cv2.imread(str(images[f.image])))

@@ -3,7 +3,7 @@
 Quantizing after training needs only images to measure each layer's range. They are the
 calibration dataset's *training* images (training deck styles: a set whose validation split
 holds held-out decks, as ``zones-train-640``'s does, must not leak them into the model),
-letterboxed as ``vision.finder`` letterboxes a live image, a fixed draw of them so the same
+letterboxed as ``vision.live.finder`` letterboxes a live image, a fixed draw of them so the same
 command writes the same model.
 
 Left in full precision: the head's box decoding and sigmoid (as ultralytics' own 8-bit
@@ -11,7 +11,7 @@ export leaves them: they turn logits into the boxes' pixels and the confidences)
 **first convolution**, which sees raw pixels — where a faint index is a few grey levels. At
 640, ultralytics' export (everything else quantized) read 6 fewer of the 1,087 legible indices
 of the held-out photos; with the first convolution kept, as many as full precision
-(``docs/benchmarks.md``, twenty-third session), for 18 % less time than full precision.
+(``docs/experiments.md``, 2026-12-03), for 18 % less time than full precision.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ import numpy as np
 import yaml
 
 from vision.errors import DatasetError
-from vision.evaluate import split_images
-from vision.finder import WHOLE, FinderError, letterbox, to_input, xml_of
-from vision.reader import read_model
+from vision.live.finder import WHOLE, FinderError, letterbox, to_input, xml_of
+from vision.live.reader import read_model
+from vision.training.evaluate import split_images
 
 IMAGES = 300  # calibration images, as ultralytics' export takes
 

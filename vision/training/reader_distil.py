@@ -4,7 +4,7 @@ The reader is most of a busy zone's reading time, and the live loop must keep up
 camera on a 2-core table node. Training a smaller reader from scratch on our CPUs would
 take the many hours the committed one took, so the smaller one starts from it: the stages
 it keeps as wide are copied, a narrower stage keeps the teacher's channels whose batch
-norms weigh most, and a strided first stage (``vision.reader_train.stem``), new, is first
+norms weigh most, and a strided first stage (``vision.training.reader_train.stem``), new, is first
 taught to give what the teacher's first stage and its pool give. Then all of it trains on
 the labels and on the teacher's readings of the same patches (knowledge distillation): the
 teacher's runners-up say which cards look alike, which the labels alone do not. The
@@ -12,7 +12,7 @@ teacher's reading is its average over the patch and its half turn, as ``IndexRea
 so a reader may also be taught to read that average in one look (``--reads 1``).
 
 On two CPU cores neither has yet given a reader as good as its teacher on the held-out
-decks (``models/README.md``, twenty-first session): these are the tools for a longer run.
+decks (``docs/experiments.md``, 2026-12-03): these are the tools for a longer run.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from vision.training.reader_net import augment, batch_of, build_net, check_widths, is_strided, widths_of
 
 #: the teacher's readings are softened by this temperature before the student learns them
 TEMPERATURE = 2.0
@@ -45,7 +47,6 @@ def narrowed(teacher, widths: tuple[int, ...], strided: bool):
     import torch
     import torch.nn as nn
 
-    from vision.reader_train import build_net, check_widths, is_strided, widths_of
 
     check_widths(widths)
     given = widths_of(teacher.state_dict())
@@ -78,7 +79,6 @@ def teach_stem(student, teacher, train, rng: np.random.Generator, batch: int = 2
     ``train``'s patches (mean squared difference)."""
     import torch
 
-    from vision.reader_train import augment, batch_of
 
     stem, taught = student[:7], teacher[:7]
     kept = _keep(teacher[4].weight, student[4].num_features)  # the channels ``narrowed`` reads on from

@@ -7,13 +7,13 @@ to measure each layer's range: cut here as training cuts them, from training dec
 never from a held-out set. The first convolution (it sees raw pixels, where a 5-pixel suit
 sign is a few grey levels) and the head (the card's logits, whose small differences decide
 between a spade and a club) stay in full precision: quantized too they read one or two
-held-out indices fewer in 881 (``docs/benchmarks.md``, twentieth session).
+held-out indices fewer in 881 (``docs/experiments.md``, 2026-12-03).
 
 The result is an OpenVINO model (``.xml`` and ``.bin``) saying the framing it reads with
-(``pad``, as the ONNX reader's metadata does), loaded by ``vision.reader.IndexReader`` like
+(``pad``, as the ONNX reader's metadata does), loaded by ``vision.live.reader.IndexReader`` like
 the ONNX one, and a JSON beside it of how it was made (the fingerprint of the reader it came
 from among it: a folder's 8-bit reader is used only while it matches the ONNX reader beside
-it, ``vision.detector.reader_beside``) and how it reads the calibration sets' validation
+it, ``vision.live.detector.reader_beside``) and how it reads the calibration sets' validation
 indices against that reader.
 """
 
@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.errors import DatasetError
-from vision.evaluate import Legibility
-from vision.reader import KEY, IndexReader, ReaderError, fingerprint, pad_of, read_model, reads_of, to_tensor
-from vision.reader_train import Patches, cut_patches, join_patches
+from vision.live.reader import KEY, IndexReader, ReaderError, fingerprint, pad_of, read_model, reads_of, to_tensor
+from vision.training.evaluate import Legibility
+from vision.training.reader_train import Patches, cut_patches, join_patches
 
 BATCH = 64  # patches per calibration batch
 READABLE = Legibility(min_sharp=4.0, min_visible=0.8)  # what train-reader cuts (its defaults)
@@ -90,7 +90,7 @@ def quantize_patch_model(source: Path, patches: np.ndarray, out: Path, said: dic
     """Write ``out`` (``.xml``, ``check_xml``; its ``.bin`` beside it): the patch reader
     ``source`` (ONNX) in 8 bits, calibrated on ``patches`` (N×H×W×3 bytes, as it reads
     them), its first convolution and head kept in full precision, carrying ``said`` (what
-    the ONNX metadata said of its framing, ``vision.reader.said``). Returns the operations
+    the ONNX metadata said of its framing, ``vision.live.reader.said``). Returns the operations
     kept."""
     import openvino as ov
 

@@ -2,16 +2,16 @@
 
 The live loop reads every upright index twice over — the index reader, then the suit reader
 on the area beside it — and in full precision the suit reader was about a fifth of a busy
-seat zone's reading (``docs/benchmarks.md``, twenty-fourth session). It is quantized as the
-index reader is (``vision.reader_quantize``): after training, its first convolution and its
+seat zone's reading (``docs/experiments.md``, 2026-12-04). It is quantized as the
+index reader is (``vision.training.reader_quantize``): after training, its first convolution and its
 head kept in full precision, calibrated on patches of training deck styles only. Its
 patches are not cut from a dataset on disk: rows of cards are rendered for it in memory as
-its training renders them (``vision.suit_train.render_patches``), from their own seed.
+its training renders them (``vision.training.suit_train.render_patches``), from their own seed.
 
 The result is an OpenVINO model that says the area it reads (``reach``, carried over from
 the ONNX metadata) and a JSON beside it of how it was made — the fingerprint of the ONNX
 reader it came from, so that a suit reader trained again is not passed over for an old
-8-bit one (``vision.detector.reader_in``) — and how it reads rows of training styles,
+8-bit one (``vision.live.detector.reader_in``) — and how it reads rows of training styles,
 indices cut exactly, against that reader.
 """
 
@@ -22,16 +22,17 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reader import fingerprint
-from vision.reader_quantize import check_xml, quantize_patch_model
-from vision.suit_reader import SURE, SuitReader
-from vision.suit_train import SuitPatches, render_patches
+from vision.live.reader import fingerprint
+from vision.live.suit_fold import SURE
+from vision.live.suit_reader import SuitReader
+from vision.training.reader_quantize import check_xml, quantize_patch_model
+from vision.training.suit_train import SuitPatches, render_patches
 
 
 def compare(plain: Path, quantized: Path, rows: SuitPatches) -> dict:
     """The two suit readers on ``rows`` (training styles, exact boxes: a first check, not the
     held-out measurement): their suits read right, how often they agree, and how often each
-    is sure enough to be heard (``vision.suit_reader.SURE``)."""
+    is sure enough to be heard (``vision.live.suit_fold.SURE``)."""
     if not len(rows.suits):
         return {"val_patches": 0}
     ours, theirs = (SuitReader(path).probabilities(rows.images) for path in (quantized, plain))

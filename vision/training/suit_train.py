@@ -1,4 +1,4 @@
-"""Training the suit reader (``vision.suit_reader``) on rendered rows of cards, and measuring it.
+"""Training the suit reader (``vision.live.suit_reader``) on rendered rows of cards, and measuring it.
 
 Its patches are not cut from a dataset on disk: rows of cards are rendered for it in
 memory (``vision.synth.scene``, the detector's own scene renderer, JPEG round trip
@@ -24,12 +24,14 @@ import cv2
 import numpy as np
 
 from engine.cards import ALL_CARDS, BIG_JOKER, SMALL_JOKER, SUITS, suit_of
-from vision.progress import Progress
-from vision.reader import PATCH, IndexReader, patch, to_tensor
-from vision.reader_train import augment, export_patch_model, stage
-from vision.suit_reader import VIEW, View, suit_patch, with_suits
+from vision.live.reader import PATCH, IndexReader, patch, to_tensor
+from vision.live.suit_fold import with_suits
+from vision.live.suit_reader import VIEW, View, suit_patch
+from vision.progress import progress_bar
 from vision.synth.scene import SceneConfig, render_scene
 from vision.synth.style import styles
+from vision.training.reader_net import augment, stage
+from vision.training.reader_train import export_patch_model
 
 MIN_VISIBLE = 0.8
 MIN_SHARP = 4.0
@@ -97,7 +99,7 @@ def render_patches(scenes: int, *, seed: int, split: str = "train", variety: str
     tasks = [(seed, a, min(a + chunk, scenes), split, variety, n_styles, jitter, view)
              for a in range(0, scenes, chunk)]
     parts: list[SuitPatches] = []
-    with Progress(scenes, f"rendering {split} rows for the suit reader", unit="scene", enabled=progress) as bar:
+    with progress_bar(scenes, f"rendering {split} rows for the suit reader", unit="scene", enabled=progress) as bar:
         if workers > 1:
             with ProcessPoolExecutor(workers) as pool:
                 for (_s, a, b, *_), part in zip(tasks, pool.map(_scene_patches, tasks), strict=True):
@@ -164,7 +166,7 @@ def train(train_set: SuitPatches, val: SuitPatches, out: Path, *, epochs: int = 
         net.train()
         order = rng.permutation(len(train_set.suits))
         total = 0.0
-        with Progress(len(order), f"suit reader epoch {epoch}/{epochs}", unit="patch") as bar:
+        with progress_bar(len(order), f"suit reader epoch {epoch}/{epochs}", unit="patch") as bar:
             for i in range(0, len(order), batch):
                 idx = order[i:i + batch]
                 x = augment(torch.from_numpy(to_tensor(train_set.images[idx])), rng)

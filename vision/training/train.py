@@ -12,8 +12,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from vision.finder import WHOLE
-from vision.yolo_env import prepare
+from vision.errors import DatasetError
+from vision.live.finder import WHOLE, FinderError
+from vision.live.yolo_env import prepare
+from vision.training.evaluate import read_dataset
+from vision.training.finder_quantize import quantize_finder
 
 
 class TrainError(ValueError):
@@ -21,11 +24,8 @@ class TrainError(ValueError):
 
 
 def _dataset(path: Path) -> tuple[dict, Path]:
-    """A dataset YAML given to train on, read (``vision.evaluate.read_dataset``), or
+    """A dataset YAML given to train on, read (``vision.training.evaluate.read_dataset``), or
     ``TrainError`` saying why it cannot be."""
-    from vision.errors import DatasetError
-    from vision.evaluate import read_dataset
-
     if not path.exists():
         raise TrainError(f"{path}: no such dataset YAML (build one with 'guandan dataset build')")
     try:
@@ -67,7 +67,7 @@ def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = 
     """Train (or resume) the index finder and return the best weights' path (``OUT/weights/best.pt``).
 
     The finder has one class, *index*: every label of the dataset counts as an index
-    (``single_cls``), and ``vision.reader`` says which card each one is. With ``hours`` the
+    (``single_cls``), and ``vision.live.reader`` says which card each one is. With ``hours`` the
     run stops after that long and the learning-rate schedule is fitted to it, so a run can
     be planned around a machine's free time. AdamW at ``lr0`` with no warm-up: a warm-up's
     large bias learning rate wrecked a run started from trained weights. ``device``: ``cpu``
@@ -118,10 +118,10 @@ def export(weights: str | Path, out_dir: str | Path, imgsz: int = ZONE, formats:
     a second copy of the weights. The exports are static (one input size each); the zone
     finder's OpenVINO ones at 320 hold a twin whose height and width are left free
     (``whole/``), so that the live loop can look at a whole seat zone at once
-    (``vision.finder.OpenVinoFinder.find_whole``).
+    (``vision.live.finder.OpenVinoFinder.find_whole``).
 
     ``openvino-int8`` is OpenVINO with 8-bit weights and activations, quantized after
-    training from the full-precision export (``vision.finder_quantize``: NNCF, on training
+    training from the full-precision export (``vision.training.finder_quantize``: NNCF, on training
     images of the ``calibration`` dataset YAML, the first convolution kept in full
     precision): a fifth to a quarter faster on CPUs with VNNI, for the same held-out figures
     (``models/README.md``).
@@ -134,7 +134,7 @@ def export(weights: str | Path, out_dir: str | Path, imgsz: int = ZONE, formats:
             raise TrainError("openvino-int8 needs --calibration DATA.yaml: a built dataset whose training images "
                              "show what the camera sees")
         try:
-            import nncf  # noqa: F401  (vision.finder_quantize quantizes with it)
+            import nncf  # noqa: F401  (vision.training.finder_quantize quantizes with it)
         except ImportError:
             raise TrainError("openvino-int8 needs NNCF: pip install nncf") from None
     prepare()
@@ -180,9 +180,6 @@ def export(weights: str | Path, out_dir: str | Path, imgsz: int = ZONE, formats:
             if fmt == "openvino":
                 plain = target
         if "openvino-int8" in formats:
-            from vision.finder import FinderError
-            from vision.finder_quantize import quantize_finder
-
             try:
                 written.append(quantize_finder(plain, [Path(calibration)], out_dir / f"{name}_int8_openvino_model"))
             except FinderError as exc:

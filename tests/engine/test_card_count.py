@@ -1,6 +1,6 @@
 """The card tracker (记牌) viewers see."""
 
-from engine.tracker import CardTracker
+from engine.card_count import CardTracker
 
 
 def test_fresh_tracker_sees_nothing():

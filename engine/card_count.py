@@ -14,6 +14,15 @@ from engine.cards import ALL_CARDS, BIG_JOKER, COPIES, RANKS, SMALL_JOKER, rank_
 
 
 class CardTracker:
+    """The cards played so far in one hand at ``level``, and what that leaves unseen.
+
+    >>> tracker = CardTracker("5")
+    >>> tracker.add(["HR", "H5", "S5"])
+    >>> summary = tracker.summary()
+    >>> summary["big_jokers"], summary["wildcards"], summary["level_cards"], summary["unseen"]
+    (1, 1, 5, 105)
+    """
+
     def __init__(self, level: str) -> None:
         self.level = level
         self.seen: Counter = Counter()

@@ -1,0 +1,60 @@
+"""The table clock's events: a button pressed, an action overrun (读秒), a pause and a
+resume. What a press means — end of turn, out of turn, a call — is derived on replay
+(``engine.match``); the clock itself is ``engine.timing``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.event_base import Event
+
+#: the actions the clock times (``Hand.awaiting`` names them alike)
+CLOCK_ACTIONS = ("tribute", "return", "first_lead", "play")
+
+
+@dataclass(frozen=True)
+class Press(Event):
+    """A button on the table clock: a seat's (E S W N) or the referee call button (R).
+    What a press means — end of turn, out of turn, a call — is derived on replay."""
+
+    seat: str = "E"
+    type = "press"
+
+    def _fields(self) -> dict:
+        return {"seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Overrun(Event):
+    """The clock saw ``seat`` run past its limit for ``action`` (读秒 overrun), and the
+    profile's escalation made it ``penalty`` (the referee confirms or dismisses it)."""
+
+    seat: str = "E"
+    action: str = "play"
+    limit: int = 0
+    elapsed: float = 0.0
+    penalty: str = "warning"
+    type = "clock_overrun"
+
+    def _fields(self) -> dict:
+        return {"seat": self.seat, "action": self.action, "limit": self.limit,
+                "elapsed": self.elapsed, "penalty": self.penalty}
+
+
+@dataclass(frozen=True)
+class Pause(Event):
+    """The referee stops the clock."""
+
+    reason: str = ""
+    type = "pause"
+
+    def _fields(self) -> dict:
+        return {"reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Resume(Event):
+    """The referee restarts the clock."""
+
+    type = "resume"

@@ -1,0 +1,166 @@
+"""The events of what happened at the table: the header, a deal, tribute and its return,
+plays, passes, reports, time called and a forfeit (docs/record-format.md).
+
+They say what happened and nothing that can be derived: turn order, legality, levels and
+scores are recomputed on replay (``engine.match``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.event_base import Event
+from engine.seats import SEATS
+
+#: the version a record's header names (docs/record-format.md)
+FORMAT = "guandan-record/1"
+
+
+@dataclass(frozen=True)
+class Header(Event):
+    """First line: format version, rule profile, and who sits where."""
+
+    profile: str = "jiangsu"
+    table: str = ""
+    players: dict = field(default_factory=dict)
+    start_levels: dict = field(default_factory=lambda: {"EW": "2", "NS": "2"})
+    #: whose level the first hand is played at (matters only when start levels differ,
+    #: as when a match is resumed from a paper score sheet)
+    declarers: str = "EW"
+    #: whether the record can hold the players' spoken card counts (报牌): a camera table
+    #: cannot hear them, so there a report not in the record is not a missed report
+    reports_heard: bool = True
+    type = "header"
+
+    def _fields(self) -> dict:
+        fields = {"format": FORMAT, "profile": self.profile, "table": self.table,
+                  "players": dict(self.players), "start_levels": dict(self.start_levels),
+                  "declarers": self.declarers}
+        if not self.reports_heard:
+            fields["reports_heard"] = False
+        return fields
+
+
+@dataclass(frozen=True)
+class Deal(Event):
+    """A hand is dealt. ``hands`` when known (bots, online play); ``None`` at a camera
+    table, where hands are hidden. ``leader``: who leads the first hand (the holder of
+    the turned card); later hands' leaders follow from the tribute."""
+
+    hands: dict | None = None
+    leader: str | None = None
+    type = "deal"
+
+    def _fields(self) -> dict:
+        out: dict = {}
+        if self.hands is not None:
+            out["hands"] = {s: list(self.hands[s]) for s in SEATS}
+        if self.leader is not None:
+            out["leader"] = self.leader
+        return out
+
+
+@dataclass(frozen=True)
+class _Handover(Event):
+    """One card passed between two seats after the deal: ``seat`` gives ``card``; ``to``
+    when the record knows the receiver. Tribute and its return are written alike."""
+
+    seat: str = "E"
+    card: str = ""
+    to: str | None = None
+
+    def _fields(self) -> dict:
+        out = {"seat": self.seat, "card": self.card}
+        if self.to is not None:
+            out["to"] = self.to
+        return out
+
+
+@dataclass(frozen=True)
+class Tribute(_Handover):
+    """进贡: ``seat`` gives ``card``; ``to`` when the record knows the receiver."""
+
+    type = "tribute"
+
+
+@dataclass(frozen=True)
+class Resist(Event):
+    """抗贡: the player(s) owing tribute show both big jokers and pay none."""
+
+    seats: tuple[str, ...] = ()
+    type = "resist"
+
+    def _fields(self) -> dict:
+        return {"seats": list(self.seats)}
+
+
+@dataclass(frozen=True)
+class GiveBack(_Handover):
+    """还贡: a receiver of tribute gives one card back."""
+
+    type = "return"
+
+
+@dataclass(frozen=True)
+class PlayCards(Event):
+    """A play laid on the table; ``cards`` in the order laid (left to right as the player
+    sees them). ``reading`` is ``[type, rank]`` when declared or read from the layout.
+    ``confidence`` (0–1) is the camera's, when a camera read the cards: a low one is put
+    before a referee instead of being trusted silently."""
+
+    seat: str = "E"
+    cards: tuple[str, ...] = ()
+    reading: tuple[str, str] | None = None
+    confidence: float | None = None
+    type = "play"
+
+    def _fields(self) -> dict:
+        out: dict = {"seat": self.seat, "cards": list(self.cards)}
+        if self.reading is not None:
+            out["reading"] = list(self.reading)
+        if self.confidence is not None:
+            out["confidence"] = self.confidence
+        return out
+
+
+@dataclass(frozen=True)
+class Pass(Event):
+    """过 / 不要: the seat passes (taps the table or presses its button)."""
+
+    seat: str = "E"
+    type = "pass"
+
+    def _fields(self) -> dict:
+        return {"seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Report(Event):
+    """报牌: the seat says how many cards it holds."""
+
+    seat: str = "E"
+    count: int = 0
+    type = "report"
+
+    def _fields(self) -> dict:
+        return {"seat": self.seat, "count": self.count}
+
+
+@dataclass(frozen=True)
+class TimeCalled(Event):
+    """The referee calls time on the match (比赛时间到)."""
+
+    type = "time_called"
+
+
+@dataclass(frozen=True)
+class Forfeit(Event):
+    """A side forfeits the match (弃权), e.g. a no-show or a match-loss penalty."""
+
+    side: str = "EW"
+    reason: str = ""
+    by: str = ""
+    type = "forfeit"
+
+    def _fields(self) -> dict:
+        return {"side": self.side, "reason": self.reason, "by": self.by}

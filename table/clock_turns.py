@@ -1,0 +1,49 @@
+"""The table clock's view of a live table (``hardware.runner.ClockRunner`` asks it).
+
+The clock's presses arrive on the serial driver's thread while frames arrive on the camera
+loop's, so every question takes the table's lock and looks at the table's match as it
+stands — the clock never holds the match itself.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Protocol
+
+from engine.match import Match
+from hardware.runner import MatchTurns
+
+
+class LiveTable(Protocol):
+    """What the clock needs of a live table (``table.runtime.TableRuntime``)."""
+
+    match: Match
+    lock: threading.RLock
+
+    def zone(self, seat: str) -> dict | None: ...
+
+    def deal(self, seat: str) -> bool: ...
+
+
+class ClockTurns:
+    """Whose turn it is, a seat's press (its zone committed as a play, or a pass), whether
+    the match is over."""
+
+    def __init__(self, runtime: LiveTable) -> None:
+        self.runtime = runtime
+
+    def _turns(self) -> MatchTurns:
+        return MatchTurns(self.runtime.match, self.runtime.zone, self.runtime.deal)
+
+    def awaiting(self) -> tuple[str, tuple[str, ...]]:
+        with self.runtime.lock:
+            return self._turns().awaiting()
+
+    def press(self, seat: str, record) -> bool:
+        with self.runtime.lock:
+            return self._turns().press(seat, record)
+
+    @property
+    def over(self) -> bool:
+        with self.runtime.lock:
+            return self.runtime.match.over

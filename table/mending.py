@@ -1,0 +1,178 @@
+"""Mending misreads: a play read as it can have been laid, and the hand's plays read again.
+
+A reading that cannot be right — a third copy of a card, a row that is no combination — is
+read again from the reader's runners-up (``vision.live.deck``, ``vision.live.combination``),
+at their lower confidence, and so is a straight flush with one card's suit in doubt (a rare
+bomb, likelier a straight with a club read for a spade) and a play that would not beat the
+one it is laid on where a runner-up of some weight beats it (a 大王 read as the 小王); the
+referee is told what was read and what was taken (``possible``).
+
+The hand's plays are read again together as each is committed (``HandReading``, over
+``vision.live.recount``): two decks hold two of each card, so when a card shows up a third
+time the likelier misread may be an earlier play's, and that play is corrected in the
+record (a ``correction`` by the camera; the referee is told) — into another rank only where
+the record, so corrected, raises no violation it did not (``HandReading.harmless``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Callable
+
+from engine.events import BY_CAMERA, Correction, Deal, Event, Missed, PlayCards, RecordError, with_corrections
+from engine.hand import HAND_EVENTS, Hand
+from engine.layout import reading_from_layout
+from engine.match import Match
+from engine.plays import Play
+from rulebook.alerts import Alert
+from table import passes
+from vision.live.combination import as_beating, as_combination, as_plain_straight
+from vision.live.deck import at_most_copies, within_deck
+from vision.live.grouping import Laid
+from vision.live.recount import HandCount, ReadPlay
+from vision.live.seat_reading import SeatZone
+
+Tell = Callable[[Alert], None]
+
+
+def possible(seat: str, read: tuple[str, ...], laid: Laid, level: str, seen: Counter,
+             laid_on: Callable[[tuple[str, ...]], Play | None], tell: Tell) -> tuple[tuple[str, ...], list[float]]:
+    """The play as it can have been laid, and the confidences of what was changed: a third
+    copy of a card, a row that is no combination and a straight flush with a suit in doubt
+    take the reader's runners-up (``laid.others_of``); copies beyond two with none are left
+    out (no record holds them); cards that would not beat ``laid_on(cards)`` take a
+    runner-up that does. The referee is told of every change."""
+    others = laid.others_of
+    cards, rereads = within_deck(read, [others(c) for c in read], seen)
+    for r in dict.fromkeys(rereads):  # two copies taken alike: told once
+        tell(Alert.of("third_copy", seat=seat, read=r.read, taken=r.taken, confidence=r.confidence))
+    doubts = [r.confidence for r in rereads]
+    cards, dropped = at_most_copies(cards)
+    if dropped:
+        tell(Alert.of("too_many_copies", seat=seat, read=" ".join(read), dropped=" ".join(dropped)))
+        doubts.append(0.0)  # the record does not say what lay there
+    before = cards
+    cards, mended = as_combination(cards, [others(c) for c in cards], level, seen)
+    if mended:
+        tell(Alert.of("no_combination", seat=seat, read=" ".join(before), taken=" ".join(cards),
+                      confidence=min(r.confidence for r in mended)))
+    before = cards
+    cards, unflushed = as_plain_straight(cards, [others(c) for c in cards], level, seen)
+    if unflushed:
+        tell(Alert.of("unlikely_flush", seat=seat, read=" ".join(before), taken=" ".join(cards),
+                      confidence=unflushed[0].confidence))
+    before, on = cards, laid_on(cards)
+    cards, lifted = as_beating(cards, [others(c) for c in cards], level, seen, on)
+    if lifted:
+        tell(Alert.of("would_not_beat", seat=seat, read=" ".join(before), on=" ".join(on.cards),
+                      taken=" ".join(cards), confidence=min(r.confidence for r in lifted)))
+    return cards, doubts + [r.confidence for r in mended + unflushed + lifted]
+
+
+class HandReading:
+    """The hand in play's plays as read (``count``, ``vision.live.recount``) and the hand
+    as it was dealt (``dealt``), kept in step with the record."""
+
+    def __init__(self) -> None:
+        self.count: HandCount | None = None
+        self.dealt: Hand | None = None
+
+    def recorded(self, event: Event, match: Match) -> None:
+        """An event of the table's has joined the match: a deal starts a new count, a play
+        takes its place in it."""
+        if isinstance(event, Deal):
+            self.count = HandCount(match.hand.level)
+            self.dealt = copy.deepcopy(match.hand)
+        elif isinstance(event, PlayCards) and self.count is not None:
+            self.count.bind(event.seq)
+
+    def resumed(self, match: Match) -> None:
+        """Going on from a replayed record: the hand's plays count as they stand (their
+        readings are gone with the process that made them)."""
+        hand = match.hand
+        if hand is None or hand.outcome is not None:
+            return
+        self.count = HandCount(hand.level)
+        for entry in match.history:
+            if entry.hand == hand.number and isinstance(entry.event, PlayCards):
+                self.count.add(ReadPlay(entry.event.seq, entry.event.cards, ()))
+
+    def heed(self, event: Event, match: Match) -> None:
+        """A referee's act on the hand in play: a corrected play's cards, or a missed play's,
+        count as sure (never read again), and a voided play's not at all."""
+        hand = match.hand
+        if self.count is None or hand is None or hand.outcome is not None:
+            return
+        if isinstance(event, Missed):
+            if event.cards:
+                self.count.add(ReadPlay(event.seq, event.cards, ()))
+        elif isinstance(event, Correction) and event.by != BY_CAMERA:
+            self.count.plays = [p for p in self.count.plays if p.seq != event.target]
+            mine = any(e.event.seq == event.target and e.hand == hand.number for e in match.history)
+            if event.cards and mine:
+                self.count.add(ReadPlay(event.target, event.cards, ()))
+
+    def play_fields(self, seat: str, read: tuple[str, ...], zone: SeatZone, match: Match, tell: Tell,
+                    correct: Callable[[int, tuple[str, ...]], None], lying: passes.Lying) -> dict:
+        """The fields of the play ``seat`` laid, read as ``read`` in ``zone``: the hand read
+        again (which may correct earlier plays: the match first), then the play as it can
+        have been laid, its confidence the least of its readings' and of what was changed,
+        and its reading from the order laid (``engine.layout``)."""
+        cards, doubts = self.recount(seat, read, zone.tracker.stable, match, tell, correct)
+        hand = match.hand
+        level = hand.level if hand else "2"
+        seen = hand.tracker.seen if hand is not None and hand.outcome is None else Counter()
+        cards, more = possible(seat, cards, zone.tracker.stable, level, seen,
+                               lambda now: passes.laid_on(match.hand, seat, now, lying, match.next_seq), tell)
+        if self.count is not None:
+            self.count.amend(cards)
+        reading = reading_from_layout(cards, level)
+        conf = [d.conf for d in zone.detections if d.card in read] + doubts + more
+        fields: dict = {"seat": seat, "cards": cards, "confidence": round(min(conf), 3) if conf else 0.0}
+        if reading is not None:
+            fields["reading"] = (reading.type, reading.rank)
+        return fields
+
+    def recount(self, seat: str, read: tuple[str, ...], laid: Laid, match: Match, tell: Tell,
+                correct: Callable[[int, tuple[str, ...]], None]) -> tuple[tuple[str, ...], list[float]]:
+        """The hand's plays read again with this one as read: earlier plays whose likeliest
+        cards changed are corrected in the record (``correct(seq, cards)``), and this play is
+        taken as the hand reads it, with the confidences of what was changed. Every change
+        is put to the referee."""
+        if self.count is None:
+            return read, []
+        choices = tuple(((name, laid.confidence_of(name)), *laid.others_of(name)) for name in read)
+        self.count.add(ReadPlay(None, read, choices))
+        cards, doubts = read, []
+        for change in self.count.settle(lambda target, now: self.harmless(match, target, now)):
+            if change.seq is None:
+                tell(Alert.of("recount_now", seat=seat, was=" ".join(change.was), now=" ".join(change.now)))
+                cards = change.now
+                doubts = [dict(slot).get(now, 0.0)
+                          for slot, was, now in zip(choices, change.was, change.now, strict=True) if now != was]
+                continue
+            target = next(e.event for e in match.history if e.event.seq == change.seq)
+            correct(change.seq, change.now)
+            tell(Alert.of("recount", target=change.seq, seat=target.seat, was=" ".join(change.was),
+                          now=" ".join(change.now)))
+        return cards, doubts
+
+    def harmless(self, match: Match, target: int, cards: tuple[str, ...]) -> bool:
+        """Whether event ``target`` of the hand in play, corrected to ``cards``, leaves the
+        hand with no violation it did not have: the hand's events replayed, as corrected, on
+        a copy of the hand as it was dealt (about a millisecond, where the match itself takes
+        a correction by replaying every hand before it too)."""
+        hand = match.hand
+        if self.dealt is None or hand is None or self.dealt.number != hand.number:
+            return False
+        mine = [entry.event for entry in match.history if entry.hand == hand.number]
+        fix = Correction(seq=match.next_seq, t=0.0, target=target, cards=cards, by=BY_CAMERA, why="recount")
+        trial = copy.deepcopy(self.dealt)
+        try:
+            for event in with_corrections([*mine, fix]):
+                if isinstance(event, HAND_EVENTS):
+                    trial.push(event)
+        except RecordError:
+            return False
+        return len(trial.violations) <= len(hand.violations)

@@ -1,0 +1,103 @@
+"""``guandan markers`` and ``guandan calibrate``: the table's markers, printed and then found in
+a camera's frame, with the seat zones drawn and the resolution they are seen at."""
+
+from __future__ import annotations
+
+import argparse
+from argparse import Namespace
+
+from rulebook.i18n import DEFAULT_LANG, LANGS, alert_text, term
+from vision.cli.inputs import VisionError, decoded, written
+from vision.live.calibrate_view import draw_calibration
+from vision.live.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError
+from vision.live.camera import open_capture
+from vision.live.markers import write_sheet
+
+
+def cmd_markers(args: Namespace) -> None:
+    try:
+        print(write_sheet(args.out))
+    except ValueError as exc:
+        raise VisionError(str(exc)) from None
+    except OSError as exc:
+        raise VisionError(f"{args.out}: {exc.strerror}") from None
+
+
+def first_frame(source: str):
+    """One frame from an image file, a video file, a camera index or a stream URL."""
+    image = decoded(source) if not source.isdigit() and "://" not in source else None
+    if image is not None:
+        return image  # a picture; anything else (a video, say) is opened as a capture below
+    capture = open_capture(source)
+    ok, frame = capture.read()
+    capture.release()
+    if not ok:
+        raise VisionError(f"{source}: no frame could be read (not an image, a video, a camera or a stream)")
+    return frame
+
+
+def cmd_calibrate(args: Namespace) -> None:
+    zh = args.lang == "zh"
+    frame = first_frame(args.source)
+
+    def draw(calibration: Calibration | None) -> None:
+        if not written(args.out, draw_calibration(frame, calibration)):
+            raise VisionError(f"{args.out}: 标定图无法写入（文件夹是否存在、可写？扩展名用 .png 或 .jpg）" if zh
+                              else f"{args.out}: the calibration picture could not be written (does the folder "
+                                   "exist, is it writable, is the name .png or .jpg?)")
+
+    try:
+        calibration = Calibration.from_image(frame)
+    except CalibrationError as exc:
+        draw(None)
+        where = f"（找到的内容画在 {args.out} 中）" if zh else f" (what was found is drawn in {args.out})"
+        raise VisionError(alert_text(exc.code, args.lang, **exc.values) + where) from None
+    draw(calibration)
+    found = ", ".join(map(str, calibration.markers))
+    missing = ", ".join(map(str, sorted({0, 1, 2, 3} - set(calibration.markers))))
+    error = calibration.error_px
+    if zh:
+        print(f"找到标记 {found}" + (f"；缺 {missing}" if missing else "") + f"；重投影误差 {error:.2f} 像素；"
+              f"标定图：{args.out}")
+    else:
+        print(f"markers {found} found" + (f"; missing {missing}" if missing else "")
+              + f"; reprojection error {error:.2f} px; picture: {args.out}")
+    if error > 2.0:
+        print("注意：标记之间相差超过2像素：是否平放、按100%打印？" if zh
+              else "warning: the markers disagree by more than 2 px: are they flat and printed at 100%?")
+    resolution = calibration.zone_resolution()
+    if zh:
+        print("各出牌区的摄像分辨率（像素/厘米）：" + "，".join(f"{term(seat, 'zh')} {px:.1f}"
+                                                  for seat, px in resolution.items()))
+    else:
+        print("camera resolution at the play zones: "
+              + ", ".join(f"{seat} {px:.1f}" for seat, px in resolution.items()) + " px/cm")
+    seat = min(resolution, key=resolution.get)
+    px = resolution[seat]
+    if px >= GOOD_PX_PER_CM:
+        return
+    if zh:
+        print(f"注意：{term(seat, 'zh')}家出牌区只有{px:.1f}像素/厘米；{GOOD_PX_PER_CM:g}像素/厘米以上才能可靠识牌"
+              + (f"，低于{MIN_PX_PER_CM:g}大多会认错" if px < MIN_PX_PER_CM else "")
+              + "：请把摄像头移近、放大画面或改用1080p")
+    else:
+        under = f" and mostly misread under {MIN_PX_PER_CM:g}" if px < MIN_PX_PER_CM else ""
+        print(f"warning: seat {seat}'s zone is seen at {px:.1f} px/cm; cards are read reliably from "
+              f"{GOOD_PX_PER_CM:g} px/cm{under}: bring the camera closer, zoom in, or use 1080p")
+
+
+def add_markers_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("markers", help="print the table markers (A4 PDF, true size at 100%%)",
+                       description="Write the four ArUco table markers as an A4 PDF, true size when printed at 100%.")
+    p.add_argument("--out", default="markers.pdf", help="PDF file (default markers.pdf)")
+    p.set_defaults(func=cmd_markers)
+
+
+def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("calibrate", help="find the table markers and show the seat zones",
+                       description="Read one frame from SOURCE (image, video, camera index or URL), find the "
+                                   "table markers and write a picture with the markers, table edge and seat zones.")
+    p.add_argument("source")
+    p.add_argument("--out", default="calibration.png", help="picture to write (default calibration.png)")
+    p.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help="language (default zh)")
+    p.set_defaults(func=cmd_calibrate)

@@ -1,0 +1,263 @@
+"""The four seats' zones read frame by frame: what lies in each, and when it has settled.
+
+camera frame → calibration from the markers (checked every ``RECHECK_S`` for a bumped
+camera) → each seat's zone rectified (``vision.live.calibration``) → the detector, run only
+on zones that changed and then lie still, in ``LOOKS`` frames whose readings are pooled
+(``vision.live.looks``; in a four-colour deck a club's green ink tells it from a spade:
+``vision.live.inks``) → corner indices grouped into cards (``vision.live.grouping``) → the
+zone tracker (``vision.live.tracker``: settled, new cards, cleared).
+
+A still zone where nothing is read but which does not look empty is covered (a hand, a
+cup): it waits, and after ``COVERED_ALERT_S`` the referee hears of it. On its seat's turn
+such a zone may hold a card the reader cannot name (``vision.live.unread``): whoever runs
+the table says which cards it may not be. What the camera itself notices — markers lost,
+a coarse camera, a frozen feed, a covered zone — is told as an ``Alert`` (a code and
+values, worded by whoever prints it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.seats import PLAY_ORDER
+from rulebook.alerts import Alert
+from vision.live.annotate import draw_detections
+from vision.live.calibration import (
+    GOOD_PX_PER_CM,
+    MIN_PX_PER_CM,
+    Calibration,
+    CalibrationError,
+    fine_scale,
+    rectify_zone,
+    zone_size,
+)
+from vision.live.camera import Frame
+from vision.live.detector import CardDetector, Detection, detect_tiled
+from vision.live.grouping import Laid, group_cards, own_side
+from vision.live.inks import DeckInks
+from vision.live.looks import pool
+from vision.live.reader import PATCH
+from vision.live.tracker import MOTION_LEVEL, Cleared, Settled, ZoneTracker, motion, thumbnail
+from vision.live.unread import unread_card
+
+RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
+REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much from the last read
+BARE_LEVEL = 4.0  # a zone this close to how it looked empty is empty (vision.live.tracker.motion)
+COVERED_ALERT_S = 3.0  # a zone covered this long is worth a word to the referee
+COVERED_MAX_S = 30.0  # covered this long, it is the new look of the empty zone (a cloth, a lamp moved)
+# A still zone is read in LOOKS frames, pooled (vision.live.looks); each look keeps readings from
+# LOOK_FLOOR, and a pooled reading counts from POOLED, lower than one look's threshold
+# (vision.live.detector.CONFIDENCE) because three looks agreeing are surer than one. On six
+# rendered games and the demo recording (docs/benchmarks.md): one look 140 plays exact of
+# 192, three 145 (five 142); pooled from 0.15 rather than 0.25, 150 instead of 146, false
+# alerts 21 instead of 32 (from 0.2: 148 and 26; from 0.1: 149 and 24).
+LOOKS = 3
+LOOK_FLOOR = 0.1
+POOLED = 0.15
+FROZEN_S = 5.0  # a live camera's sensor noise makes every frame differ: this long the same is a frozen feed
+
+#: for a covered zone on its seat's turn, the cards it cannot hold (the hand has shown both
+#: copies), or None where the seat may not lay now (``SeatReading.frame``)
+MayName = Callable[[str], "list[str] | None"]
+
+
+@dataclass
+class SeatZone:
+    """One seat's zone as the camera follows it."""
+
+    tracker: ZoneTracker
+    previous: np.ndarray | None = None  # the last frame's thumbnail (vision.live.tracker.thumbnail)
+    read_image: np.ndarray | None = None  # the zone as last read by the detector
+    read_thumb: np.ndarray | None = None
+    laid: Laid = field(default_factory=lambda: Laid((), ()))
+    detections: list[Detection] = field(default_factory=list)
+    looks: list[list[Detection]] = field(default_factory=list)  # this still zone's reads (vision.live.looks)
+    bare: np.ndarray | None = None  # the thumbnail of the zone when it last lay empty
+    covered_since: float | None = None  # no card read, yet not bare: a hand or an object over it
+    covered_told: bool = False  # the referee has been told
+    unread_for: np.ndarray | None = None  # the still look last searched for a card the reader cannot name
+
+
+class SeatReading:
+    """The table's four zones over time, read with ``detector``; ``tell`` hears what the
+    camera notices. Zone trackers do not commit by themselves: whoever keeps the record
+    commits a zone (``zones[seat].tracker.commit()``) when a play is due."""
+
+    def __init__(self, detector: CardDetector, tell: Callable[[Alert], None]) -> None:
+        self.detector = detector
+        self.tell = tell
+        self.calibration: Calibration | None = None
+        self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
+        self.inks = DeckInks()  # the deck's inks, learnt from its reads (vision.live.inks)
+        self._checked_at = -RECHECK_S
+        self._picture: bytes = b""  # a sample of the last frame's pixels, to notice a frozen feed
+        self._same_since = 0.0
+        self._frozen = False
+
+    def warm_up(self) -> None:
+        """Run the detector once on a blank zone: its first run compiles the models (seconds),
+        which would otherwise happen on the first frames of the game."""
+        width, height = zone_size()
+        detect_tiled(self.detector, np.full((height, width, 3), 128, np.uint8), upright=True)
+        self.detector.reader.probabilities(np.full((1, PATCH, PATCH, 3), 128, np.uint8))  # no box on grey
+        suits = getattr(self.detector, "suits", None)
+        if suits is not None:
+            suits.probabilities(np.full((1, suits.view.height, suits.view.width, 3), 128, np.uint8))
+
+    def frame(self, frame: Frame, may_name: MayName) -> Iterator[tuple[str, Settled | Cleared]]:
+        """Read one frame: each seat's tracker changes, seat by seat in the order of play. A
+        generator, so what the caller does with one seat's change (record a play) is seen
+        by the next seat's reading in the same frame."""
+        if not self._calibrated(frame):
+            return
+        for seat in PLAY_ORDER:
+            zone = self.zones[seat]
+            image = rectify_zone(frame.image, self.calibration, seat)
+            thumb = thumbnail(image)
+            moving = motion(zone.previous, thumb) >= MOTION_LEVEL
+            zone.previous = thumb
+            draw = self._drawer(frame, seat, image)
+            if not moving:
+                self._read(seat, zone, draw, thumb)
+            covered = not moving and self._covered(seat, zone, frame.t, thumb)
+            if covered and self.unread(seat, draw, may_name):
+                covered = False
+            for change in zone.tracker.update(frame.t, zone.laid, moving or covered):
+                yield seat, change
+
+    def _drawer(self, frame: Frame, seat: str, image: np.ndarray) -> Callable[[], np.ndarray]:
+        """The seat's zone as it is read, drawn when first asked for in this frame: ``image``
+        (the plain warp every frame gets, for the motion checks), or, from a camera finer than
+        the zone, the zone warped finer and shrunk (``rectify_zone``'s ``fine``) — a plain warp
+        of a 4K frame aliases, and the reading is worth the few milliseconds it costs, the
+        motion checks are not."""
+        drawn: list[np.ndarray] = []
+
+        def draw() -> np.ndarray:
+            if not drawn:
+                fine = fine_scale(self.calibration.zone_resolution()[seat])
+                drawn.append(image if fine is None else rectify_zone(frame.image, self.calibration, seat, fine=fine))
+            return drawn[0]
+
+        return draw
+
+    def _read(self, seat: str, zone: SeatZone, draw: Callable[[], np.ndarray], thumb: np.ndarray) -> None:
+        """Read a still zone (``draw`` gives its picture): once when it has changed, then again
+        in the next ``LOOKS`` - 1 frames, the looks pooled (``vision.live.looks``)."""
+        if zone.read_thumb is None or motion(zone.read_thumb, thumb) >= REDETECT_LEVEL:
+            zone.looks = []
+            zone.read_thumb = thumb
+        elif len(zone.looks) >= LOOKS:
+            return
+        image = draw()
+        zone.looks.append(own_side(seat, detect_tiled(self.detector, image, conf=LOOK_FLOOR, upright=True)))
+        pooled = pool(zone.looks, POOLED)
+        if len(zone.looks) == LOOKS:  # each still zone's cards are learnt from once
+            self.inks.learn(pooled, image)
+        zone.detections = self.inks.settle(pooled, image)
+        zone.laid = group_cards(zone.detections)
+        zone.read_image = image
+
+    def watch_for_freeze(self, frame: Frame) -> None:
+        """A camera or capture card that hangs can keep sending its last picture: the table
+        would look still while the game goes on. Say so, and say when it moves again."""
+        picture = frame.image[::23, ::23].tobytes()
+        if picture != self._picture:
+            self._picture, self._same_since = picture, frame.t
+            if self._frozen:
+                self._frozen = False
+                self.tell(Alert.of("camera_moves_again"))
+            return
+        if not self._frozen and frame.t - self._same_since >= FROZEN_S:
+            self._frozen = True
+            self.tell(Alert.of("camera_frozen", seconds=FROZEN_S))
+
+    def _covered(self, seat: str, zone: SeatZone, t: float, thumb: np.ndarray) -> bool:
+        """No card read in a still zone that does not look empty either: a hand left over the
+        cards, a cup, a sheet. That is not the trick being cleared away (which would make the
+        cards count as new when it lifts); the zone waits, and the referee hears of it."""
+        if zone.laid.cards:
+            zone.covered_since = None
+            return False
+        if zone.bare is None or motion(zone.bare, thumb) < BARE_LEVEL:
+            zone.bare, zone.covered_since = thumb, None  # empty: keep up with the light
+            return False
+        if zone.covered_since is None:
+            zone.covered_since, zone.covered_told = t, False
+        elif t - zone.covered_since >= COVERED_MAX_S:
+            zone.bare, zone.covered_since = thumb, None
+            self.tell(Alert.of("zone_new_bare", seat=seat, seconds=COVERED_MAX_S))
+            return False
+        elif t - zone.covered_since >= COVERED_ALERT_S and not zone.covered_told:
+            zone.covered_told = True
+            self.tell(Alert.of("zone_covered", seat=seat))
+        return True
+
+    def unread(self, seat: str, draw: Callable[[], np.ndarray], may_name: MayName) -> bool:
+        """A covered zone — still, not bare, its looks read nothing — when its seat may lay
+        now: is it a card the reader cannot name (``vision.live.unread``)? If the zone's marks
+        say which card (not one of those ``may_name`` rules out), it is taken as laid there,
+        for the tracker to commit as any play, and the referee is asked to check it. Each
+        still look of the zone is searched once: a hand resting there, then lifting off a
+        card, is two."""
+        zone = self.zones[seat]
+        if len(zone.looks) < LOOKS or zone.unread_for is zone.read_thumb:
+            return False
+        zone.unread_for = zone.read_thumb
+        ruled_out = may_name(seat)
+        if ruled_out is None:
+            return False
+        card = unread_card(self.detector, draw(), ruled_out)
+        if card is None:
+            return False
+        zone.detections = [card]
+        zone.laid = group_cards(zone.detections)
+        zone.covered_since = None
+        self.tell(Alert.of("unread_card", seat=seat, card=card.card, confidence=card.conf))
+        return True
+
+    def evidence(self, seat: str, image: np.ndarray) -> np.ndarray:
+        """A frame as evidence of ``seat``'s play: the seat's zone as last read, its readings
+        drawn, in the frame's top-left corner."""
+        zone = self.zones[seat]
+        picture = image.copy()
+        if zone.read_image is not None:
+            read = draw_detections(zone.read_image, zone.detections)
+            h = min(read.shape[0], picture.shape[0])
+            w = min(read.shape[1], picture.shape[1])
+            picture[:h, :w] = read[:h, :w]
+        return picture
+
+    def _calibrated(self, frame: Frame) -> bool:
+        due = frame.t - self._checked_at >= RECHECK_S
+        if self.calibration is not None and not due:
+            return True
+        self._checked_at = frame.t
+        if self.calibration is not None and not self.calibration.moved(frame.image):
+            return True
+        try:
+            fresh = Calibration.from_image(frame.image)
+        except CalibrationError as exc:
+            if self.calibration is None:
+                self.tell(Alert.of(exc.code, **exc.values))
+                return False
+            return True  # markers hidden for now: keep the last calibration
+        if self.calibration is not None:
+            self.tell(Alert.of("camera_moved"))
+            for zone in self.zones.values():
+                zone.previous = zone.read_image = zone.read_thumb = zone.bare = None
+        self.calibration = fresh
+        self._check_resolution()
+        return True
+
+    def _check_resolution(self) -> None:
+        """A camera too far away or too coarse for its cards to be read: say so once per
+        calibration, not on every misread play (``vision.live.calibration.MIN_PX_PER_CM``)."""
+        resolution = self.calibration.zone_resolution()
+        seat = min(resolution, key=resolution.get)
+        if resolution[seat] < MIN_PX_PER_CM:
+            self.tell(Alert.of("zone_coarse", seat=seat, px=resolution[seat], least=MIN_PX_PER_CM,
+                               good=GOOD_PX_PER_CM))
