@@ -43,15 +43,20 @@ if not __package__:  # run as a file: make the project importable
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from benchmarks.machine import describe  # noqa: E402
-from engine.events import PlayCards, with_corrections  # noqa: E402
+from engine.events import BY_CAMERA, CameraNote, Correction, PlayCards, with_corrections  # noqa: E402
 from engine.record import Record, parse_lines, replay  # noqa: E402
 from rulebook import profiles  # noqa: E402
 from scorer.live_table import build_table  # noqa: E402
 from table.compare import key, matched_plays, plays_of, referee_fixes, with_fixes  # noqa: E402
 from table.runtime import TableRuntime  # noqa: E402
+from vision.enroll import deck  # noqa: E402
+from vision.enroll.layout import LAYOUT  # noqa: E402
+from vision.enroll.pictures import read_layout  # noqa: E402
 from vision.live.camera import VideoFile  # noqa: E402
 from vision.live.detector import CardDetector, committed_finder  # noqa: E402
+from vision.synth.layout_photo import layout_photo  # noqa: E402
 from vision.synth.render_game import render  # noqa: E402
+from web.snapshot import LOW_CONFIDENCE  # noqa: E402
 
 
 def alerts_by_play(match, events) -> Counter:
@@ -94,6 +99,31 @@ def scan(video_path: Path, detector: CardDetector, profile,
     return runtime, frame_ms, event_ms
 
 
+def referee_items(match, exact: set[int]) -> tuple[int, int]:
+    """What the referee's console asks about (``web.snapshot``): plays read below
+    ``LOW_CONFIDENCE``, the camera's own corrections and its notes; and how many of the
+    low-confidence plays were read exactly all the same (needless)."""
+    items = needless = 0
+    for entry in match.history:
+        event = entry.event
+        if isinstance(event, PlayCards) and event.confidence is not None and event.confidence < LOW_CONFIDENCE:
+            items += 1
+            needless += event.seq in exact
+        elif isinstance(event, CameraNote) or (isinstance(event, Correction) and event.by == BY_CAMERA):
+            items += 1
+    return items, needless
+
+
+def enrolled(seed: int, size: tuple[int, int], folder: Path) -> CardDetector:
+    """The live loop's detector with the reader taught the deck of game ``seed`` by enrollment
+    from a rendered picture of its layout (``guandan enroll``'s steps, quietly)."""
+    if not (folder / "deck.json").exists():
+        detector = CardDetector(committed_finder(), boxes=False)
+        layout = read_layout(f"layout-{seed}", [layout_photo(seed, list(LAYOUT), size)], detector)
+        deck.enroll(folder, [layout], detector, log=lambda _line: None)
+    return deck.Deck.open(folder).detector(committed_finder(), boxes=False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
@@ -105,6 +135,9 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=1,
                         help="read only every N-th frame, as a node N times too slow for its camera would "
                              "(the rest dropped): what a slow node costs in latency and plays")
+    parser.add_argument("--enroll", action="store_true",
+                        help="enroll each game's deck first (guandan enroll, from a rendered picture of its "
+                             "layout) and read the game with the deck's reader")
     args = parser.parse_args()
     if args.every < 1:
         parser.error("--every must be 1 or more")
@@ -127,6 +160,8 @@ def main() -> None:
                 meta = render(seed, out, size=size, max_events=args.max_events, mistakes=mistakes)
             truth_record = parse_lines((out / "truth.jsonl").read_text(encoding="utf-8").splitlines())
             truth = replay(truth_record, profiles.load)
+            if args.enroll:
+                detector = enrolled(seed, size, Path(tmp) / f"deck-{seed}")
             started = time.perf_counter()
             runtime, frame_ms, event_ms = scan(out / "game.mp4", detector, profile, args.every)
             wall_s += time.perf_counter() - started
@@ -157,13 +192,16 @@ def main() -> None:
             fixed_right = finished and fixed.hand is not None and fixed.hand.outcome is not None \
                 and t_hand.outcome.order == fixed.hand.outcome.order
             totals.update(acts=len(fixes), fixed_false=fixed_false, fixed_right=int(fixed_right))
+            items, needless = referee_items(runtime.match, {s_plays[j].seq for _, j in pairs})
+            totals.update(items=items, needless=needless)
             result = ("right" if right else "WRONG") if finished else "not reached (cut short)"
             fixed_result = ("right" if fixed_right else "WRONG") if finished else "not reached (cut short)"
             print(f"game {seed} ({meta['style']}, {'illegal plays' if mistakes else 'legal'}): "
                   f"{len(pairs)}/{len(t_plays)} plays exact, {len(s_plays) - len(pairs)} extra, "
                   f"alerts {hit}/{sum(want.values())}, false alerts {false}{codes(false_codes)}, result {result}; "
                   f"referee acts to make it exact {len(fixes)}{acts_made(fixes)}, then false alerts "
-                  f"{fixed_false}, result {fixed_result}", flush=True)
+                  f"{fixed_false}, result {fixed_result}; referee items {items} ({needless} on plays read "
+                  f"exactly)", flush=True)
     frame_times.sort()
     print(f"\n{args.games} games at {args.size}: {totals['exact']}/{totals['plays']} plays read exactly "
           f"({totals['exact'] / max(1, totals['plays']):.2%}; target ≥ 99%), {totals['extra']} extra plays")
@@ -172,6 +210,9 @@ def main() -> None:
     print(f"referee acts at the console to make every record exact: {totals['acts']} "
           f"({totals['acts'] / max(1, args.games):.1f} a game); so fixed, false alerts {totals['fixed_false']}, "
           f"results right {totals['fixed_right']}/{totals['finished']}")
+    print(f"referee items (low-confidence plays, camera corrections and notes): {totals['items']} "
+          f"({100 * totals['items'] / max(1, totals['plays']):.1f} per 100 plays; target after enrollment ≤ 2), "
+          f"{totals['needless']} of them on plays read exactly")
     if latencies:
         latencies.sort()
         print(f"latency from lying still to the event: median {statistics.median(latencies):.2f} s, "

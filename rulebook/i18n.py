@@ -186,6 +186,52 @@ ALERTS: dict[str, tuple[str, str]] = {
 }
 
 
+# What ``guandan enroll`` tells the operator about a picture of the enrollment layout
+# (``vision.enroll``): six rows of nine, 2 → A in 黑桃 红桃 梅花 方块, then 小王 大王.
+ENROLL: dict[str, tuple[str, str]] = {
+    "enroll_unreadable": ("{source}：不是能读取的图片或录像", "{source}: not a picture or a video that can be read"),
+    "enroll_count": ("{source}：找到{found}张牌，应为{expected}张。请把整副牌（54张，含大小王）正面朝上"
+                     "摆成6行、每行9张，牌与牌之间至少留5毫米，全部放在四个标记之内（找到的牌已画在 {picture}）",
+                     "{source}: found {found} cards, {expected} expected. Lay the whole deck (54 cards, jokers "
+                     "included) face up in 6 rows of 9, at least 5 mm apart, all inside the four markers (the "
+                     "cards found are drawn in {picture})"),
+    "enroll_not_upright": ("{source}：有{n}张牌横放；每张牌都应竖放、正对南家（标出于 {picture}）",
+                           "{source}: {n} cards lie sideways; every card stands upright for South (marked in "
+                           "{picture})"),
+    "enroll_rows": ("{source}：牌没有排成{rows}行、每行{columns}张（行与行之间要留出空隙；见 {picture}）",
+                    "{source}: the cards do not lie in {rows} rows of {columns} (leave a gap between rows; see "
+                    "{picture})"),
+    "enroll_dark": ("{source}：画面太暗（牌面亮度{level}，至少要{least}）：请开灯或调整摄像头曝光",
+                    "{source}: the picture is too dark (the cards' brightness {level}, at least {least}): light "
+                    "the table or change the camera's exposure"),
+    "enroll_blurred": ("{source}：画面模糊（清晰度{level}，至少要{least}）：请对焦，拍摄时镜头和牌都不要动",
+                       "{source}: the picture is blurred (sharpness {level}, at least {least}): focus the camera "
+                       "and keep it and the cards still"),
+    "enroll_swapped": ("{first}和{second}放错了位置（{first}的位置上读到{second}，{second}的位置上读到{first}）："
+                       "请按顺序摆放后重新拍摄（见 {picture}）",
+                       "{first} and {second} are in each other's places ({second} read where {first} belongs, "
+                       "{first} where {second} belongs): lay them in order and take the picture again (see "
+                       "{picture})"),
+    "enroll_twice": ("两个位置上都读到{card}（第{place}位应为{expected}）：一副牌每张只摆一次，请换上正确的牌"
+                     "（见 {picture}）",
+                     "{card} read in two places (place {place} is {expected}'s): each card of the deck is laid "
+                     "once; put the right card there (see {picture})"),
+    "enroll_exists": ("{path} 已存在：要覆盖请加 --force", "{path} exists already: give --force to replace it"),
+    "enroll_doubt": ("第{place}位应为{expected}，摄像头现有模型读作{card}（置信度{confidence:.2f}）：请在对照表上核对",
+                     "place {place} is {expected}'s; the camera's present models read {card} (confidence "
+                     "{confidence:.2f}): check it on the contact sheet"),
+}
+
+
+def enroll_text(code: str, lang: str = DEFAULT_LANG, **values) -> str:
+    """What ``guandan enroll`` says (``ENROLL``) in ``lang``, jokers as 大王 / 小王."""
+    for key in ("card", "expected", "first", "second"):
+        if values.get(key) in ("HR", "SB"):
+            values[key] = term("rank.R" if values[key] == "HR" else "rank.B", lang)
+    zh, en = ENROLL[code]
+    return (zh if lang == "zh" else en).format(**values)
+
+
 def camera_note_text(note, lang: str) -> str:
     """A recorded camera note (``engine.events.CameraNote``) worded as the operator heard it;
     a code this version does not know (a newer table's) is shown as it is."""

@@ -33,6 +33,7 @@ from scorer.serve_cli import add_parsers as add_serve_parsers
 from scorer.table_cli import add_parsers as add_table_parsers
 from vision.cli import VisionError
 from vision.cli import add_parsers as add_vision_parsers
+from vision.cli.detect import DECK_HELP
 from vision.errors import DatasetError
 from vision.synth.cli import add_parser as add_dataset_parser
 
@@ -147,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(no camera): its account, then played back live.")
     p.add_argument("--lang", choices=LANGS, default="zh", help="language (default zh)")
     p.add_argument("--from-record", action="store_true", help="the bundled match record instead of the recording")
+    p.add_argument("--deck", metavar="DIR", help=DECK_HELP)
     p.add_argument("--no-serve", dest="serve", action="store_false",
                    help="with --from-record: only print the account")
     p.add_argument("--port", type=tcp_port, default=8000, help="dashboard port (default 8000)")

@@ -30,6 +30,8 @@ from scorer.playback import play_back
 from scorer.stop_signals import stop_signals
 from store.event_store import Store
 from table.compare import matched_plays, plays_of
+from vision.cli import VisionError
+from vision.enroll.deck import DeckError
 from vision.live.camera import LiveCamera
 from vision.live.detector import committed_finder
 
@@ -98,7 +100,11 @@ def run_camera_demo(args: Namespace) -> None:
     what = ("一段俯拍牌桌录像，实时经过整条摄像流水线（标定、识牌、跟踪、规则引擎、计时器）" if lang == "zh"
             else "a table filmed from above, read live by the whole camera pipeline")
     print(f"# {DEMO_VIDEO.name}: {what}", flush=True)
-    live = build_table(table_detector(committed_finder()), profiles.load(truth.header.profile), table="demo",
+    try:
+        detector = table_detector(committed_finder(), deck=args.deck)
+    except DeckError as exc:
+        raise VisionError(str(exc)) from None
+    live = build_table(detector, profiles.load(truth.header.profile), table="demo",
                        store=store, clock="emulator", alert=lambda alert: print(f"! {alert.text(lang)}", flush=True))
     runtime = live.runtime
     told = len(runtime.match.history)

@@ -30,6 +30,8 @@ from scorer.live_table import build_table, table_detector
 from scorer.serve_cli import DB_HELP, open_store, tcp_port
 from scorer.stop_signals import stop_signals
 from vision.cli import VisionError, default_weights
+from vision.cli.detect import DECK_HELP
+from vision.enroll.deck import DeckError
 from vision.live.camera import LiveCamera, VideoFile
 from vision.live.detector import CardDetector, DetectorError
 from vision.progress import progress_bar
@@ -40,9 +42,11 @@ def _say(lang: str, zh: str, en: str) -> str:
 
 
 def _detector(args: Namespace) -> CardDetector:
+    if args.deck and args.reader:
+        raise VisionError("--deck brings its own reader: give --deck or --reader, not both")
     try:
-        return table_detector(args.weights or default_weights(), args.reader)
-    except DetectorError as exc:
+        return table_detector(args.weights or default_weights(), args.reader, deck=args.deck)
+    except (DetectorError, DeckError) as exc:
         raise VisionError(str(exc)) from None
 
 
@@ -212,6 +216,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--level", type=_level, default="2", help=LEVEL_HELP)
     p.add_argument("--weights", help="detector (default: the committed model)")
     p.add_argument("--reader", help=READER_HELP)
+    p.add_argument("--deck", metavar="DIR", help=DECK_HELP)
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of the alerts (default zh)")
     p.set_defaults(func=cmd_scan)
 
@@ -227,6 +232,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--port", type=tcp_port, default=8000, help="dashboard port (default 8000)")
     p.add_argument("--weights", help="detector (default: the committed model)")
     p.add_argument("--reader", help=READER_HELP)
+    p.add_argument("--deck", metavar="DIR", help=DECK_HELP)
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of the console and alerts (default zh)")
     p.add_argument("--hall", metavar="BROKER", help="also send the table's record to a hall over MQTT "
                    "(mqtt://HOST:PORT of its broker; docs/hall.md); the table's own store and console stay")

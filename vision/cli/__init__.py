@@ -6,7 +6,7 @@ parsers:
 - ``calibrate``: ``markers`` and ``calibrate``;
 - ``train``: ``train``, ``train-reader``, ``train-boxes`` and ``train-suits``;
 - ``quantize``: ``quantize-reader``, ``quantize-boxes``, ``quantize-suits`` and ``export``;
-- ``detect``: ``detect``; ``evaluate``: ``eval-detector``;
+- ``detect``: ``detect``; ``evaluate``: ``eval-detector``; ``enroll``: ``enroll``;
 - ``inputs``: the checks they share, and ``VisionError``, a user's mistake as one line on
   stderr (exit status 2).
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from vision.cli import calibrate, detect, evaluate, quantize, render, train
+from vision.cli import calibrate, detect, enroll, evaluate, quantize, render, train
 from vision.cli.inputs import VisionError, default_weights
 
 __all__ = ["VisionError", "add_parsers", "default_weights"]
@@ -38,3 +38,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     quantize.add_export_parser(sub)
     detect.add_detect_parser(sub)
     evaluate.add_eval_parser(sub)
+    enroll.add_enroll_parser(sub)

@@ -27,14 +27,20 @@ def default_views(imgsz: int) -> int:
 def load_detector(args: Namespace) -> CardDetector:
     """The detector ``add_detector_options`` describes, or ``VisionError`` saying why it cannot load."""
     # lazy: model and training code, loaded only when a command needs it (keeps guandan --help fast)
+    from vision.enroll.deck import Deck, DeckError
     from vision.live.detector import CardDetector, DetectorError
 
+    if args.deck and args.reader:
+        raise VisionError("--deck brings its own reader: give --deck or --reader, not both")
     try:
         boxes = False if args.finder_boxes else args.boxes
-        return CardDetector(args.weights or default_weights(args.imgsz), imgsz=args.imgsz, conf=args.conf,
-                            reader=args.reader, boxes=boxes, views=args.views or default_views(args.imgsz),
-                            sideways=not args.as_laid)
-    except DetectorError as exc:
+        options = {"imgsz": args.imgsz, "conf": args.conf, "boxes": boxes,
+                   "views": args.views or default_views(args.imgsz), "sideways": not args.as_laid}
+        weights = args.weights or default_weights(args.imgsz)
+        if args.deck:
+            return Deck.open(args.deck).detector(weights, **options)
+        return CardDetector(weights, reader=args.reader, **options)
+    except (DetectorError, DeckError) as exc:
         raise VisionError(str(exc)) from None
 
 
@@ -70,6 +76,9 @@ def cmd_detect(args: Namespace) -> None:
         raise VisionError(f"{failed} of {len(args.images)} images could not be read or written")
 
 
+DECK_HELP = "a deck folder from 'guandan enroll': read the event's own deck with the reader taught it"
+
+
 def add_detector_options(p: argparse.ArgumentParser) -> None:
     """The finder, reader and box refiners ``detect`` and ``eval-detector`` load, and how they look."""
     p.add_argument("--weights", help="finder (.pt, .onnx or an OpenVINO folder; default: the committed one)")
@@ -90,6 +99,7 @@ def add_detector_options(p: argparse.ArgumentParser) -> None:
                    help="read each index only as it lies and upside down, not also a quarter turn round "
                         "(half the reader's time; for images whose cards all lie upright or upside down)")
     p.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
+    p.add_argument("--deck", metavar="DIR", help=DECK_HELP)
 
 
 def add_detect_parser(sub: argparse._SubParsersAction) -> None:

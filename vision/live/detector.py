@@ -192,12 +192,14 @@ def _refiners(given: str | Path | list | tuple | None) -> list[BoxRefiner]:
 
 class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
-                 reader: str | Path | None = None, suits: str | Path | None = None,
+                 reader: str | Path | None = None, suits: str | Path | None | bool = None,
                  boxes: str | Path | list | None | bool = None, views: int = 1, sideways: bool = False) -> None:
         """``boxes``: the box refiner's model (or models, each looking at the one before's
         box), or False for the finder's own boxes (the live loop, which needs cards, not
         tight boxes, saves its time); by default the committed refiner and its second look
-        where present. ``views``: how many ways the finder looks at an image
+        where present. ``suits``: the suit reader, by default the committed one; False for
+        none (a deck's own reader, taught its suits at enrollment, reads alone). ``views``:
+        how many ways the finder looks at an image
         (``vision.live.turns.VIEWS``: 1 as it is, 2 with a half turn, 4 at each quarter turn),
         each view costing one finder's time. ``sideways``: cards may lie any way round, so
         each index is also read a quarter turn round where its neighbours read surer so
@@ -221,7 +223,7 @@ class CardDetector:
         self._find_views = self._openvino(path, imgsz) if path.is_dir() else self._ultralytics(path)
         try:
             self.reader = IndexReader(reader or reader_beside(path))
-            self.suits = _model(SuitReader, suits, reader_in(MODELS, SUIT_READERS))
+            self.suits = None if suits is False else _model(SuitReader, suits, reader_in(MODELS, SUIT_READERS))
             self.refiners = [] if boxes is False else _refiners(boxes)
         except ReaderError as exc:
             raise DetectorError(str(exc)) from None

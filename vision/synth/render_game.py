@@ -193,10 +193,10 @@ class Renderer:
         self.light = 0.82 + 0.25 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.6 * max(w, h)) ** 2))
         self._cache: dict[str, np.ndarray] = {}
 
-    def _card(self, card: str, seat: str) -> tuple[np.ndarray, np.ndarray]:
+    def card_facing(self, card: str, seat: str) -> tuple[np.ndarray, np.ndarray]:
         return _facing(card_image(card, self.style, self.ppc), seat)
 
-    def _place(self, canvas: np.ndarray, bgr: np.ndarray, alpha: np.ndarray, centre_cm: np.ndarray) -> None:
+    def place(self, canvas: np.ndarray, bgr: np.ndarray, alpha: np.ndarray, centre_cm: np.ndarray) -> None:
         col, row = cv2.perspectiveTransform(centre_cm.reshape(1, 1, 2).astype(np.float64), self.t2c).ravel()
         h, w = alpha.shape
         x0, y0 = int(round(col - w / 2)), int(round(row - h / 2))
@@ -218,14 +218,14 @@ class Renderer:
             if state.piles[seat]:
                 bgr, alpha = _facing(back_image(self.style, self.ppc), seat)
                 direction = {"S": (0, -1), "N": (0, 1), "E": (1, 0), "W": (-1, 0)}[seat]
-                self._place(canvas, bgr, alpha, np.array(direction, float) * PILE_CM)
+                self.place(canvas, bgr, alpha, np.array(direction, float) * PILE_CM)
             centres = self._row_centres(seat, len(state.rows[seat]))
             if seat in state.knocked:
                 k, dx, dy = state.knocked[seat]
                 centres[k] = centres[k] + (dx, dy)
             for centre, card in zip(centres, state.rows[seat], strict=True):
-                bgr, alpha = self._card(card, seat)
-                self._place(canvas, bgr, alpha, centre)
+                bgr, alpha = self.card_facing(card, seat)
+                self.place(canvas, bgr, alpha, centre)
         if state.hand is not None:
             self._hand(canvas, *state.hand)
         return canvas

@@ -1,0 +1,126 @@
+"""Enrolling a deck (``guandan enroll``) on rendered pictures of the layout, whose truth is known."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import ALL_CARDS
+from rulebook.i18n import ENROLL, enroll_text
+from tests.vision.table_rig import MODEL
+from vision.enroll.layout import LAYOUT, find_cards, in_reading_order, table_picture
+from vision.enroll.pictures import EnrollError, read_layout
+from vision.live.calibration import Calibration
+from vision.live.detector import CardDetector
+from vision.synth.layout_photo import layout_centres, layout_photo
+from vision.synth.render_game import Renderer
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = 104  # a four-colour held-out deck
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return CardDetector(MODEL, boxes=False)
+
+
+@pytest.fixture(scope="module")
+def photo():
+    return layout_photo(SEED, list(LAYOUT))
+
+
+def test_the_layout_is_the_whole_deck_in_reading_order():
+    assert len(LAYOUT) == 54 and sorted(LAYOUT) == sorted(ALL_CARDS)
+    assert LAYOUT[:3] == ("S2", "S3", "S4") and LAYOUT[12] == "SA" and LAYOUT[13] == "H2"
+    assert LAYOUT[-2:] == ("SB", "HR")
+
+
+def test_the_cards_are_found_where_they_lie_and_named_by_their_places(photo):
+    calibration = Calibration.from_image(photo)
+    ordered = in_reading_order(find_cards(table_picture(photo, calibration)))
+    truth = layout_centres(Renderer(SEED, (1920, 1080)).style.size_cm)
+    assert len(ordered) == 54
+    # each card found within a centimetre of where it was laid, in reading order from South
+    assert max(np.hypot(*(np.array(card.centre_cm) - where)) for card, where in zip(ordered, truth, strict=True)) < 1.0
+    assert all(card.upright and 5.0 < card.width_cm < 6.5 and 8.0 < card.height_cm < 9.5 for card in ordered)
+
+
+def test_a_good_picture_gives_54_named_faces_and_the_present_models_mostly_agree(photo, detector):
+    layout = read_layout("layout.jpg", [photo], detector)
+    assert [c.name for c in layout.cards] == list(LAYOUT) and [c.place for c in layout.cards] == list(range(1, 55))
+    assert all(c.face.shape[0] > c.face.shape[1] for c in layout.cards)  # upright
+    agree = sum(c.reading is not None and c.reading[0] == c.name for c in layout.cards)
+    assert agree >= 45 and len(layout.doubts) <= 54 - agree
+    assert 8.0 < layout.camera_px_per_cm < 12.0
+
+
+@pytest.mark.parametrize("fault,code", [("dark", "enroll_dark"), ("blurred", "enroll_blurred"),
+                                        ("missing", "enroll_count"), ("swapped", "enroll_swapped"),
+                                        ("no markers", "markers_missing")])
+def test_a_picture_that_cannot_teach_the_deck_is_refused_with_a_picture_of_why(photo, detector, fault, code):
+    if fault == "dark":
+        picture = (photo * 0.25).astype(np.uint8)
+    elif fault == "blurred":
+        picture = cv2.GaussianBlur(photo, (0, 0), 3)
+    elif fault == "missing":
+        picture = layout_photo(SEED, [*LAYOUT[:-1], None])
+    elif fault == "swapped":
+        picture = layout_photo(SEED, [LAYOUT[1], LAYOUT[0], *LAYOUT[2:]])
+    else:
+        picture = np.full_like(photo, 90)
+    with pytest.raises(EnrollError) as caught:
+        read_layout("layout.jpg", [picture], detector)
+    assert caught.value.code == code
+    if code != "markers_missing":
+        assert caught.value.picture is not None and caught.value.picture.ndim == 3
+    if code == "enroll_swapped":
+        assert {caught.value.values["first"], caught.value.values["second"]} == {"S2", "S3"}
+
+
+def test_every_enrollment_message_is_worded_in_both_languages():
+    values = {"source": "a.jpg", "found": 53, "expected": 54, "picture": "p.png", "n": 2, "rows": 6, "columns": 9,
+              "level": 10, "least": 90, "first": "S2", "second": "S3", "card": "HR", "place": 3, "path": "d",
+              "confidence": 0.5}
+    for code in ENROLL:
+        zh, en = enroll_text(code, "zh", **values), enroll_text(code, "en", **values)
+        assert zh != en and "{" not in zh + en
+    assert "大王" in enroll_text("enroll_twice", "zh", **values)
+
+
+def guandan(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scorer.cli", *args], capture_output=True, text=True, timeout=600,
+                          cwd=cwd)
+
+
+def test_guandan_enroll_writes_a_deck_folder_that_detect_reads_with(photo, tmp_path):
+    """The whole command on a picture (a short training: ``--rows``): the deck folder, the
+    contact sheet, a folder not overwritten without --force, a bad picture refused in one line
+    with a picture of why, and ``--deck`` taken by ``detect``."""
+    shot = tmp_path / "layout.jpg"
+    cv2.imwrite(str(shot), photo)
+    deck = tmp_path / "deck"
+    out = guandan("enroll", str(shot), "--out", str(deck), "--rows", "40", "--lang", "en")
+    assert out.returncode == 0, out.stderr
+    assert "the deck is learnt" in out.stdout and "contact-sheet.png" in out.stdout
+    about = json.loads((deck / "deck.json").read_text(encoding="utf-8"))
+    assert about["format"] == "guandan-deck/1" and about["sources"] == [str(shot)] and 5 < about["card_cm"][0] < 7
+    assert (deck / "reader.onnx").exists() and len(list((deck / "faces").glob("*.png"))) == 54
+    sheet = cv2.imread(str(deck / "contact-sheet.png"))
+    assert sheet.shape[0] > 6 * 100 and sheet.shape[1] > 9 * 100
+    again = guandan("enroll", str(shot), "--out", str(deck))  # Chinese by default
+    assert again.returncode == 2 and "已存在" in again.stderr and "--force" in again.stderr
+    dark = tmp_path / "dark.jpg"
+    cv2.imwrite(str(dark), (photo * 0.25).astype(np.uint8))
+    refused = guandan("enroll", str(dark), "--out", str(tmp_path / "deck2"), "--lang", "en")
+    assert refused.returncode == 2 and "too dark" in refused.stderr and "Traceback" not in refused.stderr
+    assert (tmp_path / "deck2-problem.png").exists() and not (tmp_path / "deck2").exists()
+    found = guandan("detect", "--json", "--deck", str(deck), str(shot))
+    assert found.returncode == 0, found.stderr
+    cards = {d["card"] for d in json.loads(found.stdout.splitlines()[0])["detections"]}
+    assert len(cards & set(LAYOUT)) >= 30
+    missing = guandan("detect", "--deck", str(tmp_path / "nothing"), str(shot))
+    assert missing.returncode == 2 and "not a deck folder" in missing.stderr

@@ -1,0 +1,103 @@
+"""``guandan enroll``: show the table camera the event's deck once, and it learns it.
+
+The deck's 54 cards lie face up in the enrollment layout (``vision.enroll.layout``; a guide
+with a picture in ``docs/vision.md``); from one or more pictures or videos of it the cards are
+found, named by their places, checked, and the index reader is taught this deck
+(``vision.enroll.adapt``). The deck folder it writes is given to ``scan``, ``run``, ``detect``,
+``eval-detector`` and ``demo`` as ``--deck DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from argparse import Namespace
+from pathlib import Path
+
+import cv2
+
+from rulebook.i18n import ALERTS, LANGS, alert_text, enroll_text
+from vision.cli.inputs import VisionError, default_weights
+from vision.enroll import deck as deck_folder
+from vision.enroll.adapt import ROWS
+from vision.enroll.pictures import EnrollError, LayoutPicture, frames_of, read_layout
+from vision.live.detector import CardDetector, DetectorError
+
+
+def _say(lang: str, zh: str, en: str) -> str:
+    return zh if lang == "zh" else en
+
+
+def _problem(args: Namespace, source: str, exc: EnrollError) -> VisionError:
+    """The one line the operator reads, with the picture that marks the problem written
+    beside the deck folder."""
+    values = dict(exc.values)
+    if exc.picture is not None:
+        picture = Path(args.out).with_name(Path(args.out).name + "-problem.png")
+        cv2.imwrite(str(picture), exc.picture)
+        values["picture"] = picture
+    if exc.code in ALERTS:  # the markers: worded as the live table words them
+        return VisionError(f"{source}: {alert_text(exc.code, args.lang, **values)}")
+    values.setdefault("source", source)
+    return VisionError(enroll_text(exc.code, args.lang, **values))
+
+
+def cmd_enroll(args: Namespace) -> None:
+    started = time.perf_counter()
+    if args.rows < 1:
+        raise VisionError("--rows must be at least 1")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise VisionError(_say(args.lang, f"{out}：不是文件夹", f"{out}: not a folder"))
+    if out.exists() and any(out.iterdir()) and not args.force:
+        raise VisionError(enroll_text("enroll_exists", args.lang, path=out))
+    try:
+        detector = CardDetector(default_weights(), boxes=False)
+    except DetectorError as exc:
+        raise VisionError(str(exc)) from None
+    layouts: list[LayoutPicture] = []
+    for source in args.sources:
+        print(_say(args.lang, f"# 读取 {source} …", f"# reading {source} …"), flush=True)
+        try:
+            layouts.append(read_layout(source, frames_of(Path(source)), detector))
+        except EnrollError as exc:
+            raise _problem(args, source, exc) from None
+        for card in layouts[-1].doubts:
+            print("! " + enroll_text("enroll_doubt", args.lang, place=card.place, expected=card.name,
+                                     card=card.reading[0], confidence=card.reading[1]), flush=True)
+    first = layouts[0]
+    print(_say(args.lang, f"# 54张牌已找到并按位置命名；摄像分辨率约{first.camera_px_per_cm:.1f}像素/厘米",
+               f"# the 54 cards found and named by their places; the camera gives about "
+               f"{first.camera_px_per_cm:.1f} px/cm"), flush=True)
+    print(_say(args.lang, "# 用这副牌训练识牌模型（约2-4分钟）…",
+               "# teaching the index reader this deck (2-4 minutes) …"), flush=True)
+    try:
+        deck_folder.enroll(out, layouts, detector, args.rows, log=lambda line: print(line, flush=True))
+    except OSError as exc:
+        raise VisionError(f"{out}: {exc.strerror or exc}") from None
+    took = time.perf_counter() - started
+    print(_say(args.lang,
+               f"{out}：已学会这副牌（{took / 60:.1f}分钟）；请查看对照表 {out / deck_folder.SHEET}，"
+               f"然后在 scan、run、detect、demo 中加 --deck {out}",
+               f"{out}: the deck is learnt ({took / 60:.1f} min); check the contact sheet "
+               f"{out / deck_folder.SHEET}, then give --deck {out} to scan, run, detect or demo"))
+
+
+def add_enroll_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("enroll", help="learn the event's deck from pictures of it laid out (--deck DIR)",
+                       description="Learn a deck from the table camera's pictures of it laid out: the 54 cards "
+                                   "face up, not overlapping (gaps of 5 mm or more), 6 rows of 9, in reading "
+                                   "order as South sees them (the row nearest North first, each from West to "
+                                   "East): S2 … SA, H2 … HA, C2 … CA, D2 … DA, then the small and the big joker; "
+                                   "each card upright for South, all inside the four markers (docs/vision.md). "
+                                   "Writes a deck folder for --deck: the reader taught this deck, each card as "
+                                   "seen, and a contact sheet to check. A few minutes on two cores.")
+    p.add_argument("sources", nargs="+", metavar="IMAGE_OR_VIDEO",
+                   help="pictures or videos of the layout from a camera that sees the four markers (more than "
+                        "one: the deck learnt from each, under its light)")
+    p.add_argument("--out", required=True, metavar="DIR", help="the deck folder to write")
+    p.add_argument("--force", action="store_true", help="replace a deck folder that exists already")
+    p.add_argument("--lang", choices=LANGS, default="zh", help="language of messages (default zh)")
+    p.add_argument("--rows", type=int, default=ROWS,
+                   help=f"rows of cards drawn per picture for the training patches (default {ROWS})")
+    p.set_defaults(func=cmd_enroll)

@@ -1,0 +1,131 @@
+"""Teaching the index reader the event's deck, from the enrolled cards' own faces.
+
+The labels are free: each face is named by its place in the layout. Where on a face its
+corner index lies is found once by the present finder on the upright face (its surest box in
+the top-left quarter; a deck it does not find there gets the corner where indices are
+printed, ``CORNER``). Training patches are then cut as the live loop cuts them, around the
+index, from rows of this deck's faces laid as plays are laid — each card over the one
+before, ``STEP_CM`` to the right, so that the neighbours' edges and art stand where they
+will stand at the table — drawn at the seat zones' scale with the camera's faults (light,
+blur, noise, JPEG) and a patch's jitter of place, size and turn; empty patches of felt and
+of the faces' middles teach what is no index. The committed reader is trained on from its
+weights for a few epochs (``EPOCHS``): about two minutes on two cores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.enroll.pictures import FACE_PX_PER_CM, LaidCard
+from vision.live.calibration import PX_PER_CM
+from vision.live.detector import MODELS, CardDetector, detect_tiled
+from vision.live.reader import NOT_AN_INDEX, IndexReader, patch
+from vision.synth.labels import CLASS_OF
+from vision.training.reader_train import Patches, train_reader
+
+STEP_CM = 2.1  # how far each card of a row lies right of the one before (as the renderer lays plays)
+#: where a face's corner index is, as fractions of its width and height, when the finder does
+#: not find it: the printed corner of most decks
+CORNER = (0.03, 0.03, 0.2, 0.27)
+EPOCHS = 3
+ROWS = 700  # rows of faces drawn for the training patches
+
+
+@dataclass(frozen=True)
+class IndexedFace:
+    card: str
+    face: np.ndarray  # upright, at the zones' scale (``PX_PER_CM``)
+    index: tuple[float, float, float, float]  # its corner index, in the face's pixels
+
+
+def indexed_faces(cards: list[LaidCard], detector: CardDetector) -> list[IndexedFace]:
+    """Each card's face at the zones' scale and where its corner index lies."""
+    out = []
+    scale = PX_PER_CM / FACE_PX_PER_CM
+    for card in cards:
+        small = cv2.resize(card.face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        out.append(IndexedFace(card.name, small, corner_index(detector, small)))
+    return out
+
+
+def corner_index(detector: CardDetector, face: np.ndarray) -> tuple[float, float, float, float]:
+    """The face's top-left corner index: the finder's surest box there, else ``CORNER``."""
+    h, w = face.shape[:2]
+    border = 20
+    zone = cv2.copyMakeBorder(face, border, border, border, border, cv2.BORDER_CONSTANT, value=(110, 110, 110))
+    found = [d for d in detect_tiled(detector, zone, conf=0.1, upright=True)
+             if (d.box[0] + d.box[2]) / 2 - border < w / 2 and (d.box[1] + d.box[3]) / 2 - border < h / 2]
+    if not found:
+        x1, y1, x2, y2 = CORNER
+        return x1 * w, y1 * h, x2 * w, y2 * h
+    x1, y1, x2, y2 = max(found, key=lambda d: d.conf).box
+    return x1 - border, y1 - border, x2 - border, y2 - border
+
+
+def play_row(faces: list[IndexedFace], felt: tuple[int, int, int], rng: np.random.Generator
+             ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]:
+    """``faces`` laid in a row as a play is laid, on ``felt``, with the camera's faults: the
+    picture and each card's index box in it."""
+    step = STEP_CM * PX_PER_CM * rng.uniform(0.8, 1.4)
+    h = max(f.face.shape[0] for f in faces)
+    w = int(step * (len(faces) - 1) + max(f.face.shape[1] for f in faces))
+    margin = 24
+    canvas = np.empty((h + 2 * margin, w + 2 * margin, 3), np.float32)
+    canvas[...] = np.asarray(felt, np.float32) + rng.normal(0, 4, canvas.shape)
+    boxes = []
+    for i, f in enumerate(faces):
+        x0, y0 = margin + int(i * step), margin + int(rng.integers(-3, 4))
+        fh, fw = f.face.shape[:2]
+        canvas[y0:y0 + fh, x0:x0 + fw] = f.face
+        x1, y1, x2, y2 = f.index
+        boxes.append((f.card, (x0 + x1, y0 + y1, x0 + x2, y0 + y2)))
+    gain, bias = rng.uniform(0.6, 1.25), rng.uniform(-25, 20)
+    cast = rng.uniform(-12, 12, 3)
+    picture = canvas * gain + bias + cast
+    sigma = rng.uniform(0, 1.2)
+    if sigma > 0.3:
+        picture = cv2.GaussianBlur(picture, (0, 0), sigma)
+    picture += rng.normal(0, rng.uniform(0, 6), picture.shape)
+    picture = np.clip(picture, 0, 255).astype(np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+    return (cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else picture), boxes
+
+
+def deck_patches(faces: list[IndexedFace], felt: tuple[int, int, int], pad: float, rows: int,
+                 seed: int = 0) -> Patches:
+    """Training patches of this deck's corner indices, cut from ``rows`` rows of its faces
+    laid as plays, and as many patches of no index."""
+    rng = np.random.default_rng(seed)
+    images, classes = [], []
+    for _ in range(rows):
+        chosen = [faces[i] for i in rng.choice(len(faces), int(rng.integers(1, 6)), replace=False)]
+        picture, boxes = play_row(chosen, felt, rng)
+        for card, box in boxes:
+            images.append(patch(picture, box, angle=float(rng.normal(0, 5)), shift=tuple(rng.normal(0, 0.06, 2)),
+                                scale=float(rng.uniform(0.85, 1.2)), pad=pad))
+            classes.append(CLASS_OF[card])
+        side = float(np.mean([b[3] - b[1] for _, b in boxes]))
+        h, w = picture.shape[:2]
+        for _ in range(len(boxes)):  # no index: felt, art, a face's middle
+            x, y = rng.uniform(0, max(w - side, 1)), rng.uniform(side * 1.2, max(h - side, side * 1.2 + 1))
+            if any(abs(x - b[0]) < side * 0.6 and abs(y - b[1]) < side * 0.6 for _, b in boxes):
+                continue
+            images.append(patch(picture, (x, y, x + side, y + side), angle=float(rng.uniform(0, 360)), pad=pad))
+            classes.append(NOT_AN_INDEX)
+    return Patches(np.stack(images), np.array(classes, np.int64))
+
+
+def teach_reader(faces: list[IndexedFace], felt: tuple[int, int, int], out: Path, *, epochs: int = EPOCHS,
+                 rows: int = ROWS, log=print) -> dict:
+    """The committed reader trained on from its weights on this deck's patches; written to
+    ``out`` (ONNX, its weights beside it). Returns the training's figures."""
+    committed = IndexReader(MODELS / "reader.onnx")
+    train = deck_patches(faces, felt, committed.pad, rows, seed=1)
+    val = deck_patches(faces, felt, committed.pad, max(rows // 6, 20), seed=2)
+    log(f"# {len(train.classes)} training patches, {len(val.classes)} to check")
+    return train_reader(train, val, out, epochs=epochs, batch=128, lr=1e-3, start=MODELS / "reader.pt", log=log,
+                        pad=committed.pad, reads=committed.reads)

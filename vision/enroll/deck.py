@@ -1,0 +1,113 @@
+"""A deck folder: what ``guandan enroll`` learnt of one deck, for ``--deck DIR``.
+
+``deck.json`` says what it is (format, the cards' size, the camera's resolution, the pictures
+it was learnt from, the doubts left for the operator); ``reader.onnx`` (with ``reader.pt``,
+its weights) is the index reader taught this deck; ``faces/`` holds each card as the camera
+saw it, ``contact-sheet.png`` all of them with their names, for the operator to check.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.enroll.adapt import ROWS, indexed_faces, teach_reader
+from vision.enroll.pictures import LayoutPicture
+from vision.live.detector import CardDetector
+
+FORMAT = "guandan-deck/1"
+READER = "reader.onnx"
+SHEET = "contact-sheet.png"
+
+
+class DeckError(ValueError):
+    """A deck folder that cannot be used or made: the message names it and says why."""
+
+
+@dataclass(frozen=True)
+class Deck:
+    folder: Path
+    reader: Path
+
+    @classmethod
+    def open(cls, folder: str | Path) -> Deck:
+        """The deck enrolled in ``folder`` (``DeckError`` if it is not one)."""
+        folder = Path(folder)
+        try:
+            about = json.loads((folder / "deck.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise DeckError(f"{folder}: not a deck folder (no deck.json; make one with 'guandan enroll')") from None
+        except (OSError, ValueError) as exc:
+            raise DeckError(f"{folder}/deck.json: cannot be read ({exc})") from None
+        if about.get("format") != FORMAT:
+            raise DeckError(f"{folder}: a deck of format {about.get('format')!r}, this version reads {FORMAT}")
+        reader = folder / about.get("reader", READER)
+        if not reader.exists():
+            raise DeckError(f"{reader}: the deck's reader is missing (enroll the deck again)")
+        return cls(folder, reader)
+
+    def detector(self, weights: Path, **options) -> CardDetector:
+        """The detector with this deck's reader (and no suit reader: the deck's reader learnt
+        this deck's suits)."""
+        return CardDetector(weights, reader=self.reader, suits=False, **options)
+
+
+def prepare(folder: Path, force: bool) -> None:
+    """An empty folder to enroll into: an existing one only with ``force`` (``DeckError``)."""
+    if folder.exists() and any(folder.iterdir()):
+        if not force:
+            raise DeckError(str(folder))
+        shutil.rmtree(folder)
+    (folder / "faces").mkdir(parents=True, exist_ok=True)
+
+
+def enroll(folder: Path, layouts: list[LayoutPicture], detector: CardDetector, rows: int = ROWS,
+           log=print) -> dict:
+    """The deck of ``layouts`` (pictures of its layout, read and checked) learnt into
+    ``folder`` (emptied first): the reader taught it, the faces, the contact sheet and
+    ``deck.json``; returns the reader's training figures."""
+    faces = [face for layout in layouts for face in indexed_faces(layout.cards, detector)]
+    prepare(folder, force=True)
+    figures = teach_reader(faces, layouts[0].felt, folder / READER, rows=rows * len(layouts), log=log)
+    write(folder, layouts[0], [layout.source for layout in layouts], figures)
+    return figures
+
+
+def write(folder: Path, layout: LayoutPicture, sources: list[str], figures: dict) -> None:
+    """``deck.json``, the faces and the contact sheet (the reader is written by its training)."""
+    for card in layout.cards:
+        cv2.imwrite(str(folder / "faces" / f"{card.name}.png"), card.face)
+    cv2.imwrite(str(folder / SHEET), contact_sheet(layout))
+    about = {"format": FORMAT, "reader": READER, "sources": sources,
+             "card_cm": [round(float(np.median([c.found.width_cm for c in layout.cards])), 1),
+                         round(float(np.median([c.found.height_cm for c in layout.cards])), 1)],
+             "camera_px_per_cm": round(layout.camera_px_per_cm, 1),
+             "doubts": [{"place": c.place, "card": c.name, "read": c.reading[0], "confidence": round(c.reading[1], 3)}
+                        for c in layout.doubts],
+             "reader_val_accuracy": round(figures.get("best_val_accuracy", 0.0), 4)}
+    (folder / "deck.json").write_text(json.dumps(about, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def contact_sheet(layout: LayoutPicture, width: int = 110) -> np.ndarray:
+    """Every card as the camera saw it, in the layout's rows, its name below it (red where
+    the camera's present models read it otherwise: a doubt to look at)."""
+    doubtful = {c.place for c in layout.doubts}
+    cells = []
+    for card in layout.cards:
+        h = round(card.face.shape[0] * width / card.face.shape[1])
+        face = cv2.resize(card.face, (width, h), interpolation=cv2.INTER_AREA)
+        cell = np.full((h + 34, width + 10, 3), 255, np.uint8)
+        cell[5:5 + h, 5:5 + width] = face
+        label = card.name if card.place not in doubtful else f"{card.name}? {card.reading[0]}"
+        colour = (0, 0, 200) if card.place in doubtful else (0, 0, 0)
+        cv2.putText(cell, label, (8, h + 26), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)
+        cells.append(cell)
+    tallest = max(c.shape[0] for c in cells)
+    cells = [cv2.copyMakeBorder(c, 0, tallest - c.shape[0], 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+             for c in cells]
+    return np.vstack([np.hstack(cells[i:i + 9]) for i in range(0, len(cells), 9)])

@@ -1,0 +1,138 @@
+"""The enrollment layout: one deck's 54 cards face up on the table, 6 rows of 9, and finding
+them in a picture from the table's camera.
+
+The layout (``docs/vision.md``, "Enrolling a deck"): every card upright for South, not
+overlapping (gaps of at least 5 mm), inside the four markers, in reading order as seen from
+the South seat — the row farthest from South first, each row from West to East — ``S2 … SA``,
+``H2 … HA``, ``C2 … CA``, ``D2 … DA``, ``SB HR``. So the cards' names come from where they
+lie: the labels are free.
+
+The table inside the markers is drawn from straight above (``table_picture``, North up, as
+South sees it), and a card is a bright, low-coloured region of a card's size there: card
+stock is white or cream against felt, wood or cloth, and the gaps keep the cards apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engine.cards import BIG_JOKER, RANKS, SMALL_JOKER
+from vision.live.calibration import Calibration
+
+ROWS, COLUMNS = 6, 9
+#: the 54 names in reading order: 2 → A within each suit, then the small and the big joker
+LAYOUT: tuple[str, ...] = tuple(s + r for s in "SHCD" for r in RANKS) + (SMALL_JOKER, BIG_JOKER)
+INSIDE_CM = 37.0  # the markers' inner edges: the layout lies within ±37 cm of the centre
+PX_PER_CM = 10.0  # the table picture's scale
+#: a card's area in cm² (bridge 5.7 × 8.8 = 50, poker 6.3 × 8.8 = 55; jumbo and small decks
+#: either side), and its long side over its short
+CARD_AREA_CM2 = (35.0, 75.0)
+CARD_ASPECT = (1.2, 1.75)
+
+
+class LayoutError(ValueError):
+    """The picture does not show the layout: ``code`` and ``values`` let the operator's
+    console word it in Chinese or English (``rulebook.i18n.ENROLL``)."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.values = values
+
+@dataclass(frozen=True)
+class FoundCard:
+    """A card found in the table picture: its corners in table cm, clockwise from the top
+    left as South sees the card upright, and its size."""
+
+    corners_cm: np.ndarray  # 4 × 2
+    width_cm: float
+    height_cm: float
+
+    @property
+    def centre_cm(self) -> tuple[float, float]:
+        x, y = self.corners_cm.mean(axis=0)
+        return float(x), float(y)
+
+    @property
+    def upright(self) -> bool:
+        return self.height_cm > self.width_cm
+
+def to_picture(px_per_cm: float = PX_PER_CM) -> np.ndarray:
+    """Table cm → table picture pixels (North up, West left), for the square inside the markers."""
+    return np.array([[px_per_cm, 0.0, INSIDE_CM * px_per_cm],
+                     [0.0, -px_per_cm, INSIDE_CM * px_per_cm],
+                     [0.0, 0.0, 1.0]])
+
+def table_picture(image: np.ndarray, calibration: Calibration, px_per_cm: float = PX_PER_CM) -> np.ndarray:
+    """The table inside the markers seen from straight above, North up, at ``px_per_cm``."""
+    side = round(2 * INSIDE_CM * px_per_cm)
+    image_to_picture = to_picture(px_per_cm) @ np.linalg.inv(calibration.homography)
+    return cv2.warpPerspective(image, image_to_picture, (side, side), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+def card_mask(picture: np.ndarray) -> np.ndarray:
+    """Where card stock lies: bright and little coloured (value less saturation, split by
+    Otsu's threshold), opened so that neighbouring cards stay apart."""
+    hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
+    whiteness = cv2.subtract(hsv[..., 2], hsv[..., 1])
+    _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+
+def find_cards(picture: np.ndarray, px_per_cm: float = PX_PER_CM) -> list[FoundCard]:
+    """The cards lying in the table picture: regions of card stock of a card's area and shape
+    (a card's inside drawn in another colour — court art, a joker — is filled in: only the
+    outline counts)."""
+    contours, _ = cv2.findContours(card_mask(picture), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    back = np.linalg.inv(to_picture(px_per_cm))
+    cards = []
+    for contour in contours:
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        area = w * h / px_per_cm ** 2
+        long, short = max(w, h), max(min(w, h), 1.0)
+        if not CARD_AREA_CM2[0] <= area <= CARD_AREA_CM2[1] or not CARD_ASPECT[0] <= long / short <= CARD_ASPECT[1]:
+            continue
+        corners = _clockwise_from_top_left(cv2.boxPoints(((cx, cy), (w, h), angle)))
+        corners_cm = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64), back).reshape(-1, 2)
+        width = float(np.linalg.norm(corners[1] - corners[0])) / px_per_cm
+        height = float(np.linalg.norm(corners[3] - corners[0])) / px_per_cm
+        cards.append(FoundCard(corners_cm, width, height))
+    return cards
+
+def _clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
+    """A rectangle's corners in picture pixels, clockwise from the one nearest the top left."""
+    centre = points.mean(axis=0)
+    order = np.argsort(np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0]))  # clockwise on screen
+    ordered = points[order]
+    start = int(np.argmin(ordered.sum(axis=1)))
+    return np.roll(ordered, -start, axis=0)
+
+def in_reading_order(cards: list[FoundCard]) -> list[FoundCard]:
+    """The 54 cards in the layout's reading order, or ``LayoutError``: not 54, not upright,
+    or not lying in 6 rows of 9."""
+    if len(cards) != ROWS * COLUMNS:
+        raise LayoutError("enroll_count", found=len(cards), expected=ROWS * COLUMNS)
+    turned = [c for c in cards if not c.upright]
+    if turned:
+        raise LayoutError("enroll_not_upright", n=len(turned))
+    by_height = sorted(cards, key=lambda c: -c.centre_cm[1])  # North first
+    rows = [by_height[i * COLUMNS:(i + 1) * COLUMNS] for i in range(ROWS)]
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        # a row's lowest card must lie above the next row's highest: else the rows are not straight
+        if min(c.centre_cm[1] for c in upper) - max(c.centre_cm[1] for c in lower) < 0.5 * _card_height(cards):
+            raise LayoutError("enroll_rows", rows=ROWS, columns=COLUMNS)
+    return [card for row in rows for card in sorted(row, key=lambda c: c.centre_cm[0])]
+
+def _card_height(cards: list[FoundCard]) -> float:
+    return float(np.median([c.height_cm for c in cards]))
+
+def face(image: np.ndarray, calibration: Calibration, card: FoundCard, px_per_cm: float) -> np.ndarray:
+    """One card's face as the camera saw it, upright, at ``px_per_cm``."""
+    w, h = round(card.width_cm * px_per_cm), round(card.height_cm * px_per_cm)
+    target = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    source = calibration.to_image(card.corners_cm).astype(np.float32)
+    warp = cv2.getPerspectiveTransform(source, target)
+    return cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
