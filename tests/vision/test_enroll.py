@@ -124,3 +124,11 @@ def test_guandan_enroll_writes_a_deck_folder_that_detect_reads_with(photo, tmp_p
     assert len(cards & set(LAYOUT)) >= 30
     missing = guandan("detect", "--deck", str(tmp_path / "nothing"), str(shot))
     assert missing.returncode == 2 and "not a deck folder" in missing.stderr
+
+
+def test_the_layout_guide_is_written_to_print(tmp_path):
+    guide = tmp_path / "guide.png"
+    out = guandan("enroll", "--guide", str(guide))
+    assert out.returncode == 0 and cv2.imread(str(guide)).shape[:2] == (1480, 1550)
+    nothing = guandan("enroll", "--lang", "en")
+    assert nothing.returncode == 2 and "--out DIR" in nothing.stderr

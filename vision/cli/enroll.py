@@ -17,9 +17,10 @@ from pathlib import Path
 import cv2
 
 from rulebook.i18n import ALERTS, LANGS, alert_text, enroll_text
-from vision.cli.inputs import VisionError, default_weights
+from vision.cli.inputs import VisionError, default_weights, written
 from vision.enroll import deck as deck_folder
 from vision.enroll.adapt import ROWS
+from vision.enroll.guide import guide_picture
 from vision.enroll.pictures import EnrollError, LayoutPicture, frames_of, read_layout
 from vision.live.detector import CardDetector, DetectorError
 
@@ -43,6 +44,15 @@ def _problem(args: Namespace, source: str, exc: EnrollError) -> VisionError:
 
 
 def cmd_enroll(args: Namespace) -> None:
+    if args.guide:
+        if not written(args.guide, guide_picture()):
+            raise VisionError(_say(args.lang, f"{args.guide}：无法写入（文件夹是否存在？扩展名用 .png 或 .jpg）",
+                                   f"{args.guide}: could not be written (does the folder exist? is it .png or .jpg?)"))
+        print(args.guide)
+        return
+    if not args.sources or not args.out:
+        raise VisionError(_say(args.lang, "请给出摆好的整副牌的图片或录像，以及 --out 牌组文件夹（或 --guide 文件）",
+                               "give pictures or videos of the laid-out deck and --out DIR (or --guide FILE)"))
     started = time.perf_counter()
     if args.rows < 1:
         raise VisionError("--rows must be at least 1")
@@ -92,10 +102,11 @@ def add_enroll_parser(sub: argparse._SubParsersAction) -> None:
                                    "each card upright for South, all inside the four markers (docs/vision.md). "
                                    "Writes a deck folder for --deck: the reader taught this deck, each card as "
                                    "seen, and a contact sheet to check. A few minutes on two cores.")
-    p.add_argument("sources", nargs="+", metavar="IMAGE_OR_VIDEO",
+    p.add_argument("sources", nargs="*", metavar="IMAGE_OR_VIDEO",
                    help="pictures or videos of the layout from a camera that sees the four markers (more than "
                         "one: the deck learnt from each, under its light)")
-    p.add_argument("--out", required=True, metavar="DIR", help="the deck folder to write")
+    p.add_argument("--out", metavar="DIR", help="the deck folder to write")
+    p.add_argument("--guide", metavar="FILE", help="write the layout as a printable guide (PNG) and stop")
     p.add_argument("--force", action="store_true", help="replace a deck folder that exists already")
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of messages (default zh)")
     p.add_argument("--rows", type=int, default=ROWS,
