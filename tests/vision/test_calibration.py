@@ -10,6 +10,7 @@ import pytest
 from vision.live.calibration import (
     Calibration,
     CalibrationError,
+    camera_for,
     fine_scale,
     marker_corners_cm,
     rectify_zone,
@@ -130,6 +131,7 @@ def test_markers_and_calibrate_commands(tmp_path):
     # 720p over the whole table is coarser than the reader wants, and the organiser is told
     assert "camera resolution at the play zones: S " in out.stdout
     assert "cards are read reliably from 8 px/cm" in out.stdout
+    assert "a camera of 1920×1080 or more gives every zone 8 px/cm" in out.stdout  # this one is 720p
     blank = tmp_path / "blank.jpg"
     cv2.imwrite(str(blank), np.zeros((480, 640, 3), np.uint8))
     out = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(blank), "--out", str(picture),
@@ -162,6 +164,13 @@ def test_calibrating_from_a_video_says_nothing_of_images_and_markers_help_shows_
     shown = subprocess.run([sys.executable, "-m", "scorer.cli", "markers", "--help"], capture_output=True, text=True,
                            timeout=60).stdout
     assert "100%." in shown and "%%" not in shown
+
+
+def test_the_camera_a_table_wants_is_the_smallest_size_that_sees_every_zone_at_8_px_per_cm():
+    assert camera_for((1280, 720), 6.5) == (1920, 1080)  # 6.5 × 1.5 = 9.75
+    assert camera_for((1280, 720), 8.2) == (1280, 720)
+    assert camera_for((1920, 1080), 4.2) == (3840, 2160)  # twice the pixels: 8.4
+    assert camera_for((1920, 1080), 3.0) is None  # even 4K gives 6
 
 
 def test_fine_scale_is_the_cameras_px_per_cm_over_the_zones_in_quarter_steps():

@@ -9,7 +9,7 @@ from argparse import Namespace
 from rulebook.i18n import DEFAULT_LANG, LANGS, alert_text, term
 from vision.cli.inputs import VisionError, decoded, written
 from vision.live.calibrate_view import draw_calibration
-from vision.live.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError
+from vision.live.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError, camera_for
 from vision.live.camera import open_capture
 from vision.live.markers import write_sheet
 
@@ -74,6 +74,15 @@ def cmd_calibrate(args: Namespace) -> None:
               + ", ".join(f"{seat} {px:.1f}" for seat, px in resolution.items()) + " px/cm")
     seat = min(resolution, key=resolution.get)
     px = resolution[seat]
+    size = camera_for((frame.shape[1], frame.shape[0]), px)
+    if size is None:
+        print(f"从这个机位，4K摄像头也达不到每个出牌区{GOOD_PX_PER_CM:g}像素/厘米：请把摄像头移近或放大画面" if zh
+              else f"from where this camera stands even 4K does not give {GOOD_PX_PER_CM:g} px/cm at every zone: "
+                   "bring the camera closer or zoom in")
+    else:
+        print(f"从这个机位（视野不变），{size[0]}×{size[1]}及以上的摄像头可使每个出牌区达到{GOOD_PX_PER_CM:g}像素/厘米"
+              if zh else f"from where this camera stands (same field of view), a camera of {size[0]}×{size[1]} or "
+                         f"more gives every zone {GOOD_PX_PER_CM:g} px/cm")
     if px >= GOOD_PX_PER_CM:
         return
     if zh:

@@ -153,6 +153,22 @@ def zone_to_table(seat: str, px_per_cm: float = PX_PER_CM) -> np.ndarray:
 MAX_FINE, FINE_STEP = 2.0, 0.25
 
 
+#: the camera sizes sold for tables, smallest first
+CAMERA_SIZES = ((1280, 720), (1920, 1080), (2560, 1440), (3840, 2160))
+
+
+def camera_for(frame_size: tuple[int, int], least_px_per_cm: float,
+               wanted: float = GOOD_PX_PER_CM) -> tuple[int, int] | None:
+    """The smallest camera size (``CAMERA_SIZES``) that, from where this camera stands and at
+    the same field of view, sees every play zone at ``wanted`` px/cm, given that a frame of
+    ``frame_size`` sees the coarsest at ``least_px_per_cm``; None if even 4K does not."""
+    width, height = frame_size
+    for size in CAMERA_SIZES:
+        if least_px_per_cm * min(size[0] / width, size[1] / height) >= wanted:
+            return size
+    return None
+
+
 def fine_scale(camera_px_per_cm: float, px_per_cm: float = PX_PER_CM) -> float | None:
     """How many times finer than ``px_per_cm`` a zone should be warped before it is shrunk
     to size (``rectify_zone``'s ``fine``): the camera's own px/cm over the zone's, rounded
