@@ -43,7 +43,8 @@ if not __package__:  # run as a file: make the project importable
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from benchmarks.machine import describe  # noqa: E402
-from engine.events import BY_CAMERA, CameraNote, Correction, PlayCards, with_corrections  # noqa: E402
+from engine.events import BY_CAMERA, CameraNote, Correction, PlayCards, RecordError, with_corrections  # noqa: E402
+from engine.match import Match  # noqa: E402
 from engine.record import Record, parse_lines, replay  # noqa: E402
 from rulebook import profiles  # noqa: E402
 from scorer.live_table import build_table  # noqa: E402
@@ -97,6 +98,20 @@ def scan(video_path: Path, detector: CardDetector, profile,
         event_ms += [took] * len(made)
     video.close()
     return runtime, frame_ms, event_ms
+
+
+def after_fixes(truth: list, seen: list) -> tuple[list[dict], list, Match | None, str]:
+    """The fewest referee acts that make the camera's record ``seen`` the truth's, the record
+    with them, and the match it replays to — or None and why, where acts at the console
+    cannot make it whole (a deal the camera recorded while the hand was still being played:
+    no act voids a deal)."""
+    fixes = referee_fixes(truth, seen)
+    fixed_events = with_fixes(seen, fixes)
+    try:
+        return fixes, fixed_events, replay(Record(fixed_events, list(range(1, len(fixed_events) + 1))),
+                                           profiles.load), ""
+    except RecordError as exc:
+        return fixes, fixed_events, None, str(exc)
 
 
 def referee_items(match, exact: set[int]) -> tuple[int, int]:
@@ -185,17 +200,18 @@ def main() -> None:
             totals.update(plays=len(t_plays), exact=len(pairs), extra=len(s_plays) - len(pairs),
                           alerts=sum(want.values()), alerted=hit, false_alerts=false, results_right=int(right),
                           finished=int(finished))
-            fixes = referee_fixes(truth_record.events, runtime.events)
-            fixed_events = with_fixes(runtime.events, fixes)
-            fixed = replay(Record(fixed_events, list(range(1, len(fixed_events) + 1))), profiles.load)
-            fixed_false = sum((alerts_by_play(fixed, fixed_events) - want).values())
-            fixed_right = finished and fixed.hand is not None and fixed.hand.outcome is not None \
-                and t_hand.outcome.order == fixed.hand.outcome.order
-            totals.update(acts=len(fixes), fixed_false=fixed_false, fixed_right=int(fixed_right))
+            fixes, fixed_events, fixed, unfixable = after_fixes(truth_record.events, runtime.events)
+            fixed_false = sum((alerts_by_play(fixed, fixed_events) - want).values()) if fixed else 0
+            fixed_right = finished and fixed is not None and fixed.hand is not None \
+                and fixed.hand.outcome is not None and t_hand.outcome.order == fixed.hand.outcome.order
+            totals.update(acts=len(fixes), fixed_false=fixed_false, fixed_right=int(fixed_right),
+                          unfixable=int(fixed is None))
             items, needless = referee_items(runtime.match, {s_plays[j].seq for _, j in pairs})
             totals.update(items=items, needless=needless)
             result = ("right" if right else "WRONG") if finished else "not reached (cut short)"
             fixed_result = ("right" if fixed_right else "WRONG") if finished else "not reached (cut short)"
+            if unfixable:
+                fixed_result = f"not to be made exact at the console ({unfixable})"
             print(f"game {seed} ({meta['style']}, {'illegal plays' if mistakes else 'legal'}): "
                   f"{len(pairs)}/{len(t_plays)} plays exact, {len(s_plays) - len(pairs)} extra, "
                   f"alerts {hit}/{sum(want.values())}, false alerts {false}{codes(false_codes)}, result {result}; "
@@ -209,7 +225,8 @@ def main() -> None:
           f"results right: {totals['results_right']}/{totals['finished']} finished hands")
     print(f"referee acts at the console to make every record exact: {totals['acts']} "
           f"({totals['acts'] / max(1, args.games):.1f} a game); so fixed, false alerts {totals['fixed_false']}, "
-          f"results right {totals['fixed_right']}/{totals['finished']}")
+          f"results right {totals['fixed_right']}/{totals['finished']}; records the console cannot make exact "
+          f"{totals['unfixable']}")
     print(f"referee items (low-confidence plays, camera corrections and notes): {totals['items']} "
           f"({100 * totals['items'] / max(1, totals['plays']):.1f} per 100 plays; target after enrollment ≤ 2), "
           f"{totals['needless']} of them on plays read exactly")
