@@ -11,6 +11,10 @@ Settings (documented in models/README.md): the finder proposes boxes from confid
 ``FIND`` with non-maximum suppression at IoU 0.5 (two indices never overlap on a real
 table); a detection's confidence is the finder's times the reader's, and it counts from
 ``CONFIDENCE``.
+
+ultralytics is imported inside the functions that use it: heavy to load, and needed only
+when a model is trained, quantized or run through it, not for ``guandan --help`` or at a
+table.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ Call ``prepare()`` before importing ultralytics: it turns off every download and
 auto-install, points the settings at a project-local folder, and gives the font check the
 fonts it would otherwise fetch (it runs on every train and val, even offline). OpenVINO's
 usage telemetry is switched off too: a user's machine has no ``CI`` variable to do it.
+
+ultralytics is imported inside the functions that use it: heavy to load, and needed only
+when a model is trained, quantized or run through it, not for ``guandan --help`` or at a
+table.
 """
 
 from __future__ import annotations

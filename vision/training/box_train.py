@@ -13,6 +13,9 @@ channels), then a 1×1 convolution and two fully connected layers over the 5×5 
 four edges — no global pooling, which would forget positions. It learns with a smooth L1
 loss on the edges in patch sides, and the best epoch is kept by the mean IoU of its boxes
 with the labels' on the validation patches.
+
+torch is imported inside the functions that use it: heavy to load, and needed only when a
+model is trained, quantized or run through it, not for ``guandan --help`` or at a table.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ export leaves them: they turn logits into the boxes' pixels and the confidences)
 640, ultralytics' export (everything else quantized) read 6 fewer of the 1,087 legible indices
 of the held-out photos; with the first convolution kept, as many as full precision
 (``docs/experiments.md``, 2026-12-03), for 18 % less time than full precision.
+
+NNCF and OpenVINO are imported inside the functions that use them: heavy to load, and needed
+only when a model is trained, quantized or run through them, not for ``guandan --help`` or
+at a table.
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ the ONNX one, and a JSON beside it of how it was made (the fingerprint of the re
 from among it: a folder's 8-bit reader is used only while it matches the ONNX reader beside
 it, ``vision.live.detector.reader_beside``) and how it reads the calibration sets' validation
 indices against that reader.
+
+NNCF and OpenVINO are imported inside the functions that use them: heavy to load, and needed
+only when a model is trained, quantized or run through them, not for ``guandan --help`` or
+at a table.
 """
 
 from __future__ import annotations

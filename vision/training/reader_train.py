@@ -12,6 +12,9 @@ The network is small (four stages of 3×3 convolutions, 16–128 channels, wider
 taught by a bigger one: ``vision.training.reader_distil``); on two CPU cores
 an epoch of 100,000 patches takes a few minutes. The weights are exported to ONNX for
 ``vision.live.reader.IndexReader``.
+
+torch is imported inside the functions that use it: heavy to load, and needed only when a
+model is trained, quantized or run through it, not for ``guandan --help`` or at a table.
 """
 
 from __future__ import annotations

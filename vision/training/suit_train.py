@@ -10,6 +10,9 @@ jokers have no suit and give none.
 
 ``measure`` compares, on the same indices of held-out deck styles, the index reader alone
 with the index reader and the suit reader together: what the suit reader is for.
+
+torch is imported inside the functions that use it: heavy to load, and needed only when a
+model is trained, quantized or run through it, not for ``guandan --help`` or at a table.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ The model is built from a model YAML (``yolo11n.yaml`` ships inside ultralytics:
 download) and trained on a dataset from ``guandan dataset build``. Checkpoints are written
 every epoch (``last.pt``), so an interrupted run goes on with ``resume``. Augmentation
 leaves out left–right flips: a mirrored corner index is not a card anyone can play.
+
+ultralytics and its YAML reader are imported inside the functions that use them: heavy to
+load, and needed only when a model is trained, quantized or run through them, not for
+``guandan --help`` or at a table.
 """
 
 from __future__ import annotations
