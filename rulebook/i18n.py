@@ -243,6 +243,12 @@ def camera_note_text(note, lang: str) -> str:
         return f"{note.code} {note.values}"
 
 
+def say(lang: str, zh: str, en: str) -> str:
+    """One of a message written out in both languages, for a console line that has no key
+    of its own."""
+    return zh if lang == "zh" else en
+
+
 def check_lang(lang: str) -> str:
     if lang not in LANGS:
         raise ValueError(f"language must be one of {', '.join(LANGS)}, got {lang!r}")

@@ -25,7 +25,7 @@ from hall.outbox import Outbox
 from hall.relay import Relay
 from rulebook import profiles
 from rulebook.alerts import Alert
-from rulebook.i18n import LANGS, alert_text
+from rulebook.i18n import LANGS, alert_text, say
 from scorer.live_table import build_table, table_detector
 from scorer.serve_cli import DB_HELP, open_store, tcp_port
 from scorer.stop_signals import stop_signals
@@ -35,10 +35,6 @@ from vision.enroll.deck import DeckError
 from vision.live.camera import LiveCamera, VideoFile
 from vision.live.detector import CardDetector, DetectorError
 from vision.progress import progress_bar
-
-
-def _say(lang: str, zh: str, en: str) -> str:
-    return zh if lang == "zh" else en
 
 
 def _detector(args: Namespace) -> CardDetector:
@@ -132,7 +128,7 @@ def cmd_scan(args: Namespace) -> None:
         print(f"! {alert.text(args.lang)}", file=sys.stderr)
     plays = sum(1 for e in runtime.events if e.type == "play")
     n, found = len(runtime.events), len(runtime.match.violations)
-    print(_say(args.lang, f"{out}：{n}条记录，{plays}手出牌，{found}条违规提示",
+    print(say(args.lang, f"{out}：{n}条记录，{plays}手出牌，{found}条违规提示",
                f"{out}: {n} events, {plays} plays, {found} alerts"))
 
 
@@ -143,15 +139,15 @@ VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm")
 
 def cmd_run(args: Namespace) -> None:
     if "://" not in args.camera and args.camera.lower().endswith(VIDEO_SUFFIXES) and not Path(args.camera).exists():
-        raise VisionError(_say(args.lang, f"{args.camera}：没有这个录像文件", f"{args.camera}: no such video file"))
+        raise VisionError(say(args.lang, f"{args.camera}：没有这个录像文件", f"{args.camera}: no such video file"))
     store = open_store(args.db)
     table = args.table
-    say = lambda alert: print(f"! {alert.text(args.lang)}", file=sys.stderr, flush=True)  # noqa: E731
+    tell = lambda alert: print(f"! {alert.text(args.lang)}", file=sys.stderr, flush=True)  # noqa: E731
     live = build_table(_detector(args), profiles.load(args.profile), table=table, store=store, clock=args.clock,
-                       alert=say, level=args.level, resume=True)
+                       alert=tell, level=args.level, resume=True)
     runtime = live.runtime
     if live.resumed:
-        print(_say(args.lang, f"# 第{table}桌：接着已存的{len(runtime.events)}条记录继续",
+        print(say(args.lang, f"# 第{table}桌：接着已存的{len(runtime.events)}条记录继续",
                    f"# table {table}: going on from its {len(runtime.events)} stored events"), file=sys.stderr)
     hall = _hall_relay(args, store, table) if args.hall else None
     runtime.warm_up()
@@ -162,13 +158,13 @@ def cmd_run(args: Namespace) -> None:
         try:
             live.start(args.port)
             url = f"http://127.0.0.1:{args.port}/table/{table}"
-            print(_say(args.lang, f"# 第{table}桌实时记分：{url}", f"# live table {table}: {url}"), flush=True)
+            print(say(args.lang, f"# 第{table}桌实时记分：{url}", f"# live table {table}: {url}"), flush=True)
             while not camera.ended and not stop.is_set():
                 frame = camera.latest(timeout=0.5)
                 if frame is not None:
                     runtime.process(frame)
             if not stop.is_set():
-                print(_say(args.lang, "# 录像已结束；仪表板继续运行，Ctrl+C 退出",
+                print(say(args.lang, "# 录像已结束；仪表板继续运行，Ctrl+C 退出",
                            "# the recording has ended; the dashboard stays up until Ctrl+C"), file=sys.stderr,
                       flush=True)
                 stop.wait()
@@ -189,7 +185,7 @@ def _hall_relay(args: Namespace, store, table: str):
     node = Node(broker, Outbox(args.outbox or f"outbox-{table}.db"), [table], hall=args.hall_name,
                 acts=TableActs(store, table).take).start()
     relay = Relay(store, table, node).start()
-    print(_say(args.lang, f"# 第{table}桌记录同步到赛场服务器 {broker}（赛场 {args.hall_name}）",
+    print(say(args.lang, f"# 第{table}桌记录同步到赛场服务器 {broker}（赛场 {args.hall_name}）",
                f"# table {table}'s record goes to the hall at {broker} (hall {args.hall_name})"), file=sys.stderr)
     return relay
 

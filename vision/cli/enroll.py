@@ -16,17 +16,13 @@ from pathlib import Path
 
 import cv2
 
-from rulebook.i18n import ALERTS, LANGS, alert_text, enroll_text
+from rulebook.i18n import ALERTS, LANGS, alert_text, enroll_text, say
 from vision.cli.inputs import VisionError, default_weights, written
 from vision.enroll import deck as deck_folder
 from vision.enroll.adapt import ROWS
 from vision.enroll.guide import guide_picture
 from vision.enroll.pictures import EnrollError, LayoutPicture, frames_of, read_layout
 from vision.live.detector import CardDetector, DetectorError
-
-
-def _say(lang: str, zh: str, en: str) -> str:
-    return zh if lang == "zh" else en
 
 
 def _problem(args: Namespace, source: str, exc: EnrollError) -> VisionError:
@@ -46,19 +42,19 @@ def _problem(args: Namespace, source: str, exc: EnrollError) -> VisionError:
 def cmd_enroll(args: Namespace) -> None:
     if args.guide:
         if not written(args.guide, guide_picture()):
-            raise VisionError(_say(args.lang, f"{args.guide}：无法写入（文件夹是否存在？扩展名用 .png 或 .jpg）",
+            raise VisionError(say(args.lang, f"{args.guide}：无法写入（文件夹是否存在？扩展名用 .png 或 .jpg）",
                                    f"{args.guide}: could not be written (does the folder exist? is it .png or .jpg?)"))
         print(args.guide)
         return
     if not args.sources or not args.out:
-        raise VisionError(_say(args.lang, "请给出摆好的整副牌的图片或录像，以及 --out 牌组文件夹（或 --guide 文件）",
+        raise VisionError(say(args.lang, "请给出摆好的整副牌的图片或录像，以及 --out 牌组文件夹（或 --guide 文件）",
                                "give pictures or videos of the laid-out deck and --out DIR (or --guide FILE)"))
     started = time.perf_counter()
     if args.rows < 1:
         raise VisionError("--rows must be at least 1")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
-        raise VisionError(_say(args.lang, f"{out}：不是文件夹", f"{out}: not a folder"))
+        raise VisionError(say(args.lang, f"{out}：不是文件夹", f"{out}: not a folder"))
     if out.exists() and any(out.iterdir()) and not args.force:
         raise VisionError(enroll_text("enroll_exists", args.lang, path=out))
     try:
@@ -67,7 +63,7 @@ def cmd_enroll(args: Namespace) -> None:
         raise VisionError(str(exc)) from None
     layouts: list[LayoutPicture] = []
     for source in args.sources:
-        print(_say(args.lang, f"# 读取 {source} …", f"# reading {source} …"), flush=True)
+        print(say(args.lang, f"# 读取 {source} …", f"# reading {source} …"), flush=True)
         try:
             layouts.append(read_layout(source, frames_of(Path(source)), detector))
         except EnrollError as exc:
@@ -76,17 +72,17 @@ def cmd_enroll(args: Namespace) -> None:
             print("! " + enroll_text("enroll_doubt", args.lang, place=card.place, expected=card.name,
                                      card=card.reading[0], confidence=card.reading[1]), flush=True)
     first = layouts[0]
-    print(_say(args.lang, f"# 54张牌已找到并按位置命名；摄像分辨率约{first.camera_px_per_cm:.1f}像素/厘米",
+    print(say(args.lang, f"# 54张牌已找到并按位置命名；摄像分辨率约{first.camera_px_per_cm:.1f}像素/厘米",
                f"# the 54 cards found and named by their places; the camera gives about "
                f"{first.camera_px_per_cm:.1f} px/cm"), flush=True)
-    print(_say(args.lang, "# 用这副牌训练识牌模型（约2-4分钟）…",
+    print(say(args.lang, "# 用这副牌训练识牌模型（约2-4分钟）…",
                "# teaching the index reader this deck (2-4 minutes) …"), flush=True)
     try:
         deck_folder.enroll(out, layouts, detector, args.rows, log=lambda line: print(line, flush=True))
     except OSError as exc:
         raise VisionError(f"{out}: {exc.strerror or exc}") from None
     took = time.perf_counter() - started
-    print(_say(args.lang,
+    print(say(args.lang,
                f"{out}：已学会这副牌（{took / 60:.1f}分钟）；请查看对照表 {out / deck_folder.SHEET}，"
                f"然后在 scan、run、detect、demo 中加 --deck {out}",
                f"{out}: the deck is learnt ({took / 60:.1f} min); check the contact sheet "
