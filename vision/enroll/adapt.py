@@ -9,7 +9,7 @@ before, ``STEP_CM`` to the right, so that the neighbours' edges and art stand wh
 will stand at the table — drawn at the seat zones' scale with the camera's faults (light,
 blur, noise, JPEG) and a patch's jitter of place, size and turn; empty patches of felt and
 of the faces' middles teach what is no index. The committed reader is trained on from its
-weights for a few epochs (``EPOCHS``): about two minutes on two cores.
+weights for a few epochs (``EPOCHS``): about a minute on two cores.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.enroll.pictures import FACE_PX_PER_CM, LaidCard
+from vision.enroll.pictures import BORDER, FACE_PX_PER_CM, LaidCard, on_grey
 from vision.live.calibration import PX_PER_CM
 from vision.live.detector import MODELS, CardDetector, detect_tiled
 from vision.live.reader import NOT_AN_INDEX, IndexReader, patch
@@ -55,15 +55,13 @@ def indexed_faces(cards: list[LaidCard], detector: CardDetector) -> list[Indexed
 def corner_index(detector: CardDetector, face: np.ndarray) -> tuple[float, float, float, float]:
     """The face's top-left corner index: the finder's surest box there, else ``CORNER``."""
     h, w = face.shape[:2]
-    border = 20
-    zone = cv2.copyMakeBorder(face, border, border, border, border, cv2.BORDER_CONSTANT, value=(110, 110, 110))
-    found = [d for d in detect_tiled(detector, zone, conf=0.1, upright=True)
-             if (d.box[0] + d.box[2]) / 2 - border < w / 2 and (d.box[1] + d.box[3]) / 2 - border < h / 2]
+    found = [d for d in detect_tiled(detector, on_grey(face), conf=0.1, upright=True)
+             if (d.box[0] + d.box[2]) / 2 - BORDER < w / 2 and (d.box[1] + d.box[3]) / 2 - BORDER < h / 2]
     if not found:
         x1, y1, x2, y2 = CORNER
         return x1 * w, y1 * h, x2 * w, y2 * h
     x1, y1, x2, y2 = max(found, key=lambda d: d.conf).box
-    return x1 - border, y1 - border, x2 - border, y2 - border
+    return x1 - BORDER, y1 - BORDER, x2 - BORDER, y2 - BORDER
 
 
 def play_row(faces: list[IndexedFace], felt: tuple[int, int, int], rng: np.random.Generator

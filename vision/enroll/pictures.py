@@ -154,13 +154,20 @@ def _check_sharp(source: str, picture: np.ndarray, cards: list[FoundCard]) -> No
         raise EnrollError("enroll_blurred", picture, source=source, level=round(sharp), least=round(SHARP_LEAST))
 
 
+BORDER = 20  # pixels of grey round a face read alone
+
+
+def on_grey(face: np.ndarray) -> np.ndarray:
+    """A face alone on a grey border ``BORDER`` wide, as a seat zone holding just that card."""
+    return cv2.copyMakeBorder(face, BORDER, BORDER, BORDER, BORDER, cv2.BORDER_CONSTANT, value=(110, 110, 110))
+
+
 def present_reading(detector: CardDetector, upright_face: np.ndarray) -> tuple[str, float] | None:
     """What the camera's present models read on a card's face (its surest index), at the
     scale the live loop reads seat zones, on a grey border."""
     scale = PX_PER_CM / FACE_PX_PER_CM
     small = cv2.resize(upright_face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    zone = cv2.copyMakeBorder(small, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=(110, 110, 110))
-    found = detect_tiled(detector, zone, conf=0.25, upright=True)
+    found = detect_tiled(detector, on_grey(small), conf=0.25, upright=True)
     if not found:
         return None
     surest = max(found, key=lambda d: d.conf)
