@@ -88,10 +88,12 @@ class HandReading:
             self.count.bind(event.seq)
 
     def resumed(self, match: Match) -> None:
-        """Going on from a replayed record: the hand's plays count as they stand (their
-        readings are gone with the process that made them)."""
+        """Going on from a replayed record: the hand in play's plays count as they stand
+        (their readings are gone with the process that made them); with no hand in play,
+        nothing is counted until the next deal."""
         hand = match.hand
         if hand is None or hand.outcome is not None:
+            self.count = None
             return
         self.count = HandCount(hand.level)
         for entry in match.history:

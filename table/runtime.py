@@ -96,7 +96,7 @@ class TableRuntime:
         if hand is not None and hand.outcome is None:
             for seat, _play, cards, _seq in hand.trick:
                 self.seats.zones[seat].tracker.count_as_laid(cards)
-            self.reading.resumed(self.match)
+        self.reading.resumed(self.match)
 
     # --- the record ---------------------------------------------------------------------
 
@@ -225,14 +225,14 @@ class TableRuntime:
             due = self.handovers.give_back(seat, cards)
         else:
             fields = self._play_fields(seat, cards)
-            self._passes_before(seat, fields["cards"])
+            self._passes_before(seat)
             due = [(PlayCards, fields)]
         for cls, fields in due:
             event = self.record(cls, **fields)
             if "seat" in fields:
                 self._keep_evidence(fields["seat"], event.seq)
 
-    def _passes_before(self, seat: str, cards: tuple[str, ...]) -> None:
+    def _passes_before(self, seat: str) -> None:
         """Seats the turn went past without laying anything knocked (``table.passes``)."""
         for turn in passes.passes_for(self.match.hand, seat, self._lying, self.match.next_seq)[0]:
             self.record(Pass, seat=turn)

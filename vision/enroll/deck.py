@@ -57,13 +57,12 @@ class Deck:
         return CardDetector(weights, reader=self.reader, suits=False, **options)
 
 
-def prepare(folder: Path, force: bool) -> None:
-    """An empty folder to enroll into: an existing one only with ``force`` (``DeckError``)."""
-    if folder.exists() and any(folder.iterdir()):
-        if not force:
-            raise DeckError(str(folder))
+def _emptied(folder: Path) -> None:
+    """``folder`` made empty to enroll into (whether an existing one may be replaced is the
+    caller's to ask before the work: ``guandan enroll --force``)."""
+    if folder.exists():
         shutil.rmtree(folder)
-    (folder / "faces").mkdir(parents=True, exist_ok=True)
+    (folder / "faces").mkdir(parents=True)
 
 
 def enroll(folder: Path, layouts: list[LayoutPicture], detector: CardDetector, rows: int = ROWS,
@@ -72,7 +71,7 @@ def enroll(folder: Path, layouts: list[LayoutPicture], detector: CardDetector, r
     ``folder`` (emptied first): the reader taught it, the faces, the contact sheet and
     ``deck.json``; returns the reader's training figures."""
     faces = [face for layout in layouts for face in indexed_faces(layout.cards, detector)]
-    prepare(folder, force=True)
+    _emptied(folder)
     figures = teach_reader(faces, layouts[0].felt, folder / READER, rows=rows * len(layouts), log=log)
     write(folder, layouts[0], [layout.source for layout in layouts], figures)
     return figures
