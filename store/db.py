@@ -38,6 +38,12 @@ URL_SCHEMES = ("postgresql://", "postgres://")
 #: the advisory lock every PostgreSQL write takes ("guandan" in ASCII)
 LOCK_KEY = 0x6775616E64616E
 POOL_SIZE = 32
+#: each store's migrations applied, one row a store (``Database.migrate``)
+VERSIONS = "schema_versions"
+#: the one version for the whole database that older scorers kept, and what it is set to
+#: once this scorer has opened the database: more than any of them knew, so they refuse it
+LEGACY_VERSION = "schema_version"
+LEGACY_FENCE = 1000
 CONNECT_TIMEOUT_S = 10
 #: what either driver raises for a statement the database refuses
 DATABASE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, psycopg.Error)
@@ -205,34 +211,65 @@ class Database:
             conn.depth = 0
             conn.execute("COMMIT")
 
-    def migrate(self, migrations: Sequence[Sequence[str]]) -> None:
-        """Bring the schema up to ``len(migrations)``: migration N (1-based) takes version
-        N-1 to N. Runs in one write transaction, so two processes opening a new store at
-        once apply each migration exactly once."""
+    def migrate(self, store: str, migrations: Sequence[Sequence[str]]) -> None:
+        """Bring ``store``'s schema up to ``len(migrations)``: migration N (1-based) takes
+        version N-1 to N. Each store counts its own migrations (``schema_versions``, one row
+        a store), so the event store and the tournament store share one database. Runs in
+        one write transaction, so two processes opening a new store at once apply each
+        migration exactly once.
+
+        A database from a scorer that kept one ``schema_version`` for the whole database
+        is adopted as it stands: with no row for ``store`` yet, a migration whose tables
+        are all there already was applied by that scorer and is not run again (that count
+        could belong to the other store, so it is never trusted). That single table is
+        then set to ``LEGACY_FENCE``, so such a scorer refuses the database as newer than
+        itself instead of believing it made."""
         with self.transaction() as db:
-            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = db.execute("SELECT version FROM schema_version").fetchone()
+            db.execute(f"CREATE TABLE IF NOT EXISTS {VERSIONS} (store TEXT PRIMARY KEY, version INTEGER NOT NULL)")
+            row = db.execute(f"SELECT version FROM {VERSIONS} WHERE store = ?", (store,)).fetchone()
             version = row[0] if row else 0
             if version > len(migrations):
-                raise OpenError(f"{self.name}: written by a newer scorer (schema {version})")
+                raise OpenError(f"{self.name}: written by a newer scorer ({store} schema {version})")
+            present = self._table_names(db) if row is None else set()
             for statements in migrations[version:]:
+                made = created_tables(statements)
+                if made and made <= present:
+                    continue
+                if made & present:
+                    there, missing = ", ".join(sorted(made & present)), ", ".join(sorted(made - present))
+                    raise OpenError(f"{self.name}: the {store} tables are half there ({there} without {missing}): "
+                                    "not a database this scorer made")
                 for sql in statements:
                     for token, text in self.dialect.tokens.items():
                         sql = sql.replace(token, text)
                     db.execute(sql)
-            if row is None:
-                db.execute("INSERT INTO schema_version VALUES (?)", (len(migrations),))
-            else:
-                db.execute("UPDATE schema_version SET version = ?", (len(migrations),))
+            db.execute(f"INSERT INTO {VERSIONS} (store, version) VALUES (?, ?) "
+                       "ON CONFLICT (store) DO UPDATE SET version = excluded.version", (store, len(migrations)))
+            self._fence_legacy(db)
 
-    def schema_version(self) -> int:
+    def _fence_legacy(self, db: Connection) -> None:
+        """The single version table older scorers read, set so that they refuse the database."""
+        db.execute(f"CREATE TABLE IF NOT EXISTS {LEGACY_VERSION} (version INTEGER NOT NULL)")
+        if db.execute(f"SELECT version FROM {LEGACY_VERSION}").fetchone() is None:
+            db.execute(f"INSERT INTO {LEGACY_VERSION} VALUES (?)", (LEGACY_FENCE,))
+        else:
+            db.execute(f"UPDATE {LEGACY_VERSION} SET version = ?", (LEGACY_FENCE,))
+
+    def schema_version(self, store: str) -> int:
+        """The migrations applied to ``store`` (0: none, the store is not in this database)."""
         with self.connection() as db:
-            return db.execute("SELECT version FROM schema_version").fetchone()[0]
+            if VERSIONS not in self._table_names(db):
+                return 0
+            row = db.execute(f"SELECT version FROM {VERSIONS} WHERE store = ?", (store,)).fetchone()
+        return row[0] if row else 0
+
+    def _table_names(self, db: Connection) -> set[str]:
+        return {row[0] for row in db.execute(self.dialect.list_tables).fetchall()}
 
     def tables(self) -> set[str]:
         """The names of the tables in the database (or in the PostgreSQL schema in use)."""
         with self.connection() as db:
-            return {row[0] for row in db.execute(self.dialect.list_tables).fetchall()}
+            return self._table_names(db)
 
     def close(self) -> None:
         """Close the idle connections; one still in use closes when its block ends."""
@@ -242,6 +279,14 @@ class Database:
         for conn in idle:
             with contextlib.suppress(*DATABASE_ERRORS):
                 conn.raw.close()
+
+
+def created_tables(statements: Sequence[str]) -> set[str]:
+    """The tables a migration creates (lower case, as both engines list them)."""
+    return {m.group(1).lower() for sql in statements for m in _CREATE_TABLE.finditer(sql)}
+
+
+_CREATE_TABLE = re.compile(r"\bCREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.IGNORECASE)
 
 
 def _wal(raw: sqlite3.Connection, tries: int = 40) -> None:

@@ -8,7 +8,8 @@ stored as the record's own JSON lines, keyed by (table, seq): appending is idemp
 a node that resends after a lost connection duplicates nothing. A global autoincrement id
 numbers every event in the store; live pages resume from it (SSE ``Last-Event-ID``).
 
-Schema changes are numbered migrations, applied in order on open.
+Schema changes are numbered migrations, applied in order on open and counted under the
+store's own name, so one database holds this store and a tournament's (``store.db``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from store.db import DATABASE_ERRORS, Connection, Database, OpenError, display
 
+#: the name this store's migrations are counted under (``Database.migrate``)
+STORE = "events"
 #: migration N (1-based) brings a store from version N-1 to N (tokens: ``store.db``)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 1: tables, events, frames, users, tokens, settings
@@ -90,7 +93,7 @@ class Store:
         self.path = str(path)
         try:
             self._db = Database(path)
-            self._db.migrate(MIGRATIONS)
+            self._db.migrate(STORE, MIGRATIONS)
         except OpenError as exc:
             raise StoreError(str(exc)) from None
         except DATABASE_ERRORS as exc:  # not a database, no permission …
@@ -108,7 +111,7 @@ class Store:
             return db.execute(sql, args).fetchone()
 
     def schema_version(self) -> int:
-        return self._db.schema_version()
+        return self._db.schema_version(STORE)
 
     # --- tables and events --------------------------------------------------------------
 
@@ -254,6 +257,16 @@ class Store:
     def user_for_token(self, token: str) -> str | None:
         row = self._one('SELECT "user" FROM tokens WHERE token_hash = ?', (_token_hash(token),))
         return row[0] if row else None
+
+    def setting(self, key: str) -> str | None:
+        """A setting of the hall kept in the store (the referees' tables, …); None: not set."""
+        row = self._one("SELECT value FROM settings WHERE key = ?", (key,))
+        return row[0] if row else None
+
+    def put_setting(self, key: str, value: str) -> None:
+        with self._db.transaction() as db:
+            db.execute("INSERT INTO settings VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                       (key, value))
 
     def secret_key(self) -> str:
         """The session-signing key: made once per store, never in the repository."""

@@ -18,14 +18,19 @@ Durability (SQLite; on PostgreSQL the server's commit gives the same)
     - Corrections are new rows: a result is never updated or deleted; the latest row for
       a (round, table) counts, and the earlier ones stay as the audit trail (who entered
       what, when).
+    - A result that comes with evidence (the table's game record, kept with it) is
+      provisional until a referee confirms it; the confirmation is a row of its own. A
+      result typed by a referee is final as entered.
 
-Schema changes are numbered migrations applied on open; ``schema_version`` holds the
-number applied, so an old file is brought up to date the first time a newer scorer
-opens it. One PostgreSQL database holds one tournament, as one file does.
+Schema changes are numbered migrations applied on open, counted under the store's own
+name (``store.db``), so an old file is brought up to date the first time a newer scorer
+opens it, and the database can be the event store's too (``guandan serve`` and
+``guandan tournament`` on one ``guandan.db``). One database holds one tournament.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -37,6 +42,8 @@ from engine.profile import Profile
 from engine.tournament import Outcome, Pair, Table, Tournament
 from store.db import DATABASE_ERRORS, INTEGRITY_ERRORS, Database, OpenError, display, is_url
 
+#: the name this store's migrations are counted under (``Database.migrate``)
+STORE = "tournament"
 #: migration N (1-based) brings a file from version N-1 to N (tokens: ``store.db``)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -76,6 +83,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             FOREIGN KEY (round, tbl) REFERENCES draws (round, tbl))""",
         "CREATE INDEX results_by_table ON results (round, tbl, id)",
     ),
+    (  # 2: a result's evidence (the table's record) and its confirmation by a referee
+        """CREATE TABLE evidence (
+            entry BIGINT PRIMARY KEY REFERENCES results (id),
+            source TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            record TEXT NOT NULL)""",
+        "CREATE INDEX evidence_by_digest ON evidence (digest)",
+        """CREATE TABLE confirmations (
+            entry BIGINT PRIMARY KEY REFERENCES results (id),
+            confirmed_by TEXT NOT NULL,
+            confirmed_at TEXT NOT NULL)""",
+    ),
 )
 
 
@@ -85,8 +104,23 @@ class StoreError(Exception):
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """What a result was read from: a table's game record (its JSON lines) and where it
+    came from (a file, a hall table). The digest names the record, so the same record
+    delivered twice is seen to be the same."""
+
+    source: str
+    record: str
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.record.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
 class Entry:
-    """One result row as entered: corrections are later entries for the same table."""
+    """One result row as entered: corrections are later entries for the same table. With
+    evidence it is provisional until confirmed; typed by a referee it is final at once."""
 
     id: int
     round: int
@@ -94,6 +128,19 @@ class Entry:
     outcome: Outcome
     entered_by: str
     entered_at: str
+    source: str | None = None
+    digest: str | None = None
+    confirmed_by: str | None = None
+    confirmed_at: str | None = None
+
+    @property
+    def provisional(self) -> bool:
+        return self.digest is not None and self.confirmed_by is None
+
+    @property
+    def state(self) -> str:
+        """``provisional`` or ``final`` (the words a page shows for a table with a result)."""
+        return "provisional" if self.provisional else "final"
 
 
 def _now() -> str:
@@ -110,14 +157,12 @@ class TournamentStore:
     @classmethod
     def open(cls, target: str | Path, create: bool = False) -> TournamentStore:
         """Open an existing tournament (``create=False``) or make a new one (``create=True``,
-        refused if the file exists or the database holds one, so ``new`` never overwrites
-        an event). ``target``: a SQLite file, or a ``postgresql://`` URL."""
+        refused if the database holds one already, so ``new`` never overwrites an event).
+        ``target``: a SQLite file, or a ``postgresql://`` URL; it may hold the event store
+        too (a hall's database, ``guandan serve``'s file)."""
         name = display(target)
-        if not is_url(target):
-            if create and Path(target).exists():
-                raise StoreError(f"{name}: already exists (a new tournament needs a new --db file)")
-            if not create and not Path(target).is_file():
-                raise StoreError(f"{name}: no such tournament file (create one with `guandan tournament new`)")
+        if not is_url(target) and not create and not Path(target).is_file():
+            raise StoreError(f"{name}: no such tournament file (create one with `guandan tournament new`)")
         try:
             db = Database(target, synchronous="FULL")
         except OpenError as exc:
@@ -125,14 +170,12 @@ class TournamentStore:
         except DATABASE_ERRORS as exc:
             raise StoreError(f"{name}: not a tournament file ({exc})") from None
         try:
-            if is_url(target):
-                exists = "schema_version" in db.tables()
-                if create and exists:
-                    raise StoreError(f"{name}: already holds a tournament (a new tournament needs a new database)")
-                if not create and not exists:
-                    raise StoreError(f"{name}: no tournament in this database "
-                                     "(create one with `guandan tournament new`)")
-            db.migrate(MIGRATIONS)
+            if create and _holds_tournament(db):
+                raise StoreError(f"{name}: already holds a tournament (a new tournament needs a new --db file "
+                                 "or database)")
+            if not create and not db.schema_version(STORE) and "tournament" not in db.tables():
+                raise StoreError(f"{name}: no tournament in this database (create one with `guandan tournament new`)")
+            db.migrate(STORE, MIGRATIONS)
         except OpenError as exc:
             db.close()
             raise StoreError(str(exc)) from None
@@ -163,7 +206,7 @@ class TournamentStore:
 
     @property
     def schema_version(self) -> int:
-        return self._db.schema_version()
+        return self._db.schema_version(STORE)
 
     # --- writes --------------------------------------------------------------------------
 
@@ -190,13 +233,28 @@ class TournamentStore:
                 "INSERT INTO draws (round, line, tbl, ns, ew, grp) VALUES (?, ?, ?, ?, ?, ?)",
                 [(round_no, i, t.table, t.ns, t.ew, t.group) for i, t in enumerate(tables)])
 
-    def add_result(self, round_no: int, table_no: int, outcome: Outcome, entered_by: str = "cli") -> int:
-        """Append a result (a first entry or a correction); returns its row id."""
+    def add_result(self, round_no: int, table_no: int, outcome: Outcome, entered_by: str = "cli",
+                   evidence: Evidence | None = None) -> int:
+        """Append a result (a first entry or a correction), with the record it was read from
+        if any (then it is provisional); returns its row id."""
         with self._db.transaction() as db:
-            return db.execute(
+            entry = db.execute(
                 "INSERT INTO results (round, tbl, outcome, entered_by, entered_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
                 (round_no, table_no, json.dumps(outcome.to_json(), ensure_ascii=False), entered_by, _now())
             ).fetchone()[0]
+            if evidence is not None:
+                db.execute("INSERT INTO evidence (entry, source, digest, record) VALUES (?, ?, ?, ?)",
+                           (entry, evidence.source, evidence.digest, evidence.record))
+            return entry
+
+    def confirm(self, entry: int, confirmed_by: str) -> None:
+        """Make a provisional result final: a row of its own, so the entry stays as entered."""
+        with self._db.transaction() as db:
+            try:
+                db.execute("INSERT INTO confirmations (entry, confirmed_by, confirmed_at) VALUES (?, ?, ?)",
+                           (entry, confirmed_by, _now()))
+            except INTEGRITY_ERRORS:
+                raise StoreError(f"result {entry} is already confirmed") from None
 
     # --- reads ---------------------------------------------------------------------------
 
@@ -214,21 +272,38 @@ class TournamentStore:
         return Tournament(s["name"], s["format"], s["rounds"], load_profile(s["profile"]), s["seed"],
                           pairs, draws, results)
 
-    def entries(self, round_no: int | None = None, table_no: int | None = None) -> list[Entry]:
-        """Result rows in the order entered, optionally for one round or table: the audit trail."""
-        sql = "SELECT id, round, tbl, outcome, entered_by, entered_at FROM results"
+    def entries(self, round_no: int | None = None, table_no: int | None = None,
+                digest: str | None = None) -> list[Entry]:
+        """Result rows in the order entered, optionally for one round or table, or read from
+        one record (``digest``): the audit trail."""
+        sql = ("SELECT r.id, r.round, r.tbl, r.outcome, r.entered_by, r.entered_at, e.source, e.digest, "
+               "c.confirmed_by, c.confirmed_at FROM results r LEFT JOIN evidence e ON e.entry = r.id "
+               "LEFT JOIN confirmations c ON c.entry = r.id")
         where, args = [], []
         if round_no is not None:
-            where.append("round = ?")
+            where.append("r.round = ?")
             args.append(round_no)
         if table_no is not None:
-            where.append("tbl = ?")
+            where.append("r.tbl = ?")
             args.append(table_no)
+        if digest is not None:
+            where.append("e.digest = ?")
+            args.append(digest)
         if where:
             sql += " WHERE " + " AND ".join(where)
         with self._db.connection() as db:
-            rows = db.execute(sql + " ORDER BY id", args).fetchall()
-        return [Entry(i, r, t, Outcome.from_json(json.loads(o)), by, at) for i, r, t, o, by, at in rows]
+            rows = db.execute(sql + " ORDER BY r.id", args).fetchall()
+        return [Entry(i, r, t, Outcome.from_json(json.loads(o)), *rest) for i, r, t, o, *rest in rows]
+
+    def latest(self, round_no: int | None = None) -> dict[tuple[int, int], Entry]:
+        """The entry that counts for each (round, table) that has one: the latest entered."""
+        return {(e.round, e.table): e for e in self.entries(round_no)}
+
+    def evidence_record(self, entry: int) -> str | None:
+        """The game record a result was read from (None: typed, no record)."""
+        with self._db.connection() as db:
+            row = db.execute("SELECT record FROM evidence WHERE entry = ?", (entry,)).fetchone()
+        return row[0] if row else None
 
     def _settings(self) -> dict:
         with self._db.connection() as db:
@@ -236,3 +311,11 @@ class TournamentStore:
         if row is None:
             raise StoreError(f"{self.name}: holds no tournament")
         return dict(zip(("name", "format", "rounds", "profile", "seed"), row, strict=True))
+
+
+def _holds_tournament(db: Database) -> bool:
+    """Whether the database holds a tournament already (not merely the empty tables)."""
+    if "tournament" not in db.tables():
+        return False
+    with db.connection() as conn:
+        return conn.execute("SELECT 1 FROM tournament").fetchone() is not None

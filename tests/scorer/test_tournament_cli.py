@@ -176,7 +176,7 @@ def test_new_refuses_an_existing_file_and_a_swiss_without_rounds(swiss, tmp_path
     pairs = write_pairs(tmp_path / "more.csv", 4)
     out = guandan("tournament", "new", "again", "--pairs", str(pairs), "--format", "swiss", "--rounds", "2",
                   "--db", str(swiss))
-    assert out.returncode == 2 and "already exists" in out.stderr
+    assert out.returncode == 2 and "already holds a tournament" in out.stderr
     out = guandan("tournament", "new", "x", "--pairs", str(pairs), "--format", "swiss", "--db", str(tmp_path / "y.db"))
     assert out.returncode == 2 and "needs --rounds" in out.stderr
 

@@ -132,7 +132,7 @@ def test_openers_at_once_apply_each_migration_once(db_target):
         t.join(60)
     assert not failed, failed
     with opened[0]._db.connection() as db:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(len(MIGRATIONS),)]
+        assert db.execute("SELECT store, version FROM schema_versions").fetchall() == [("events", len(MIGRATIONS))]
     for store in opened:
         store.close()
 

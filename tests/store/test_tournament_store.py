@@ -17,6 +17,7 @@ from engine.tournament import Pair, Table, Tournament
 from rulebook import profiles
 from store.db import INTEGRITY_ERRORS, is_url
 from store.tournament_store import MIGRATIONS, StoreError, TournamentStore
+from tests.store.test_shared_database import old_scorer_opens
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,7 +48,7 @@ def test_a_new_store_is_at_the_latest_schema_and_reopens(db_target):
         assert store.schema_version == len(MIGRATIONS)
     with TournamentStore.open(db_target) as again:  # reopening applies nothing twice
         assert again.schema_version == len(MIGRATIONS)
-        assert count(again, "schema_version") == 1
+        assert count(again, "schema_versions") == 1
         t = again.load(profiles.load)
     assert (t.name, t.format, t.rounds, t.seed, t.profile.name) == ("测试赛", "swiss", 3, 7, "linquan")
     assert t.pairs[0] == Pair("p1", "第1队", ("甲", "乙"), None)
@@ -61,18 +62,18 @@ def test_a_new_file_is_wal_and_fully_synced(tmp_path):
 
 
 def test_migrations_bring_an_old_store_up_to_date(db_target):
-    raw_sql(db_target, "CREATE TABLE schema_version (version INTEGER NOT NULL)",
-            "INSERT INTO schema_version VALUES (0)")
+    old_scorer_opens(db_target, MIGRATIONS[:1])  # a store at version 1, as an older scorer left it
     with TournamentStore.open(db_target) as store:
         assert store.schema_version == len(MIGRATIONS)
         names = store._db.tables()
-    assert {"tournament", "pairs", "rounds", "draws", "results", "schema_version"} <= names
+    assert {"tournament", "pairs", "rounds", "draws", "results", "evidence", "confirmations",
+            "schema_versions"} <= names
 
 
 def test_a_store_from_a_newer_scorer_is_refused(db_target):
     new_store(db_target).close()
-    raw_sql(db_target, "UPDATE schema_version SET version = 99")
-    with pytest.raises(StoreError, match="newer scorer"):
+    raw_sql(db_target, "UPDATE schema_versions SET version = 99 WHERE store = 'tournament'")
+    with pytest.raises(StoreError, match="newer scorer .tournament schema 99"):
         TournamentStore.open(db_target)
 
 
@@ -81,7 +82,7 @@ def test_files_that_are_missing_taken_or_not_a_database(tmp_path):
         TournamentStore.open(tmp_path / "missing.db")
     assert not (tmp_path / "missing.db").exists()
     new_store(tmp_path / "t.db").close()
-    with pytest.raises(StoreError, match="already exists"):
+    with pytest.raises(StoreError, match="already holds a tournament"):
         TournamentStore.open(tmp_path / "t.db", create=True)
     junk = tmp_path / "junk.db"
     junk.write_text("not sqlite at all " * 100)
