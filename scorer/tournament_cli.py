@@ -1,6 +1,8 @@
-"""``guandan tournament …``: create a tournament, draw its rounds, enter results, print
-standings and score sheets. The rules live in ``engine.tournament``, the file in
-``store.tournament_store``, the wording in ``rulebook.tournament_report``.
+"""``guandan tournament …``: create a tournament, draw its rounds, enter and confirm results,
+withdraw a pair, print standings and score sheets. The rules live in ``engine.tournament``,
+the checks shared with the web in ``store.tournament_desk``, the file in
+``store.tournament_store``, the wording in ``rulebook.tournament_report`` and
+``rulebook.tournament_live`` (a desk's refusal is one line in both languages).
 
 Every action takes ``--db FILE|URL`` (default ``guandan.db``; a ``postgresql://`` URL for
 a server), ``--json`` and ``--lang``.
@@ -22,13 +24,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.events import RecordError
-from engine.match import Match
 from engine.profile import ProfileError
-from engine.record import parse_lines, replay
 from engine.tournament import FORMATS, SEEDINGS, Pair, Tournament, TournamentError, arrange, planned_rounds
 from rulebook import profiles
 from rulebook.i18n import LANGS
+from rulebook.tournament_live import page_word
 from rulebook.tournament_report import (
     draw_lines,
     result_line,
@@ -39,6 +39,7 @@ from rulebook.tournament_report import (
     word,
     write_csv,
 )
+from store import tournament_desk as desk
 from store.db import DATABASE_ERRORS, display
 from store.tournament_store import StoreError, TournamentStore
 
@@ -114,17 +115,17 @@ def cmd_new(args: argparse.Namespace) -> None:
 
 
 def cmd_draw(args: argparse.Namespace) -> None:
-    with TournamentStore.open(args.db) as store, store.transaction():
-        t = _tournament(store)
-        tables = t.draw(args.round)
-        round_no = t.drawn + 1
-        store.add_draw(round_no, tables)
-    t.draws[round_no] = tables
+    with TournamentStore.open(args.db) as store:
+        round_no, tables, forfeits = desk.draw_next(store, args.round, args.by)
+        t = desk.load(store)
     if args.json:
         _print_json([tb.to_json() for tb in tables])
         return
     for line in draw_lines(t, round_no, tables, args.lang):
         print(line)
+    for f in forfeits:
+        loser = next(p for p in (f.table.ns, f.table.ew) if p != f.outcome.winner)
+        print(page_word("forfeit_entered", args.lang, round=round_no, table=f.table.table, pair=loser))
 
 
 def cmd_result(args: argparse.Namespace) -> None:
@@ -138,43 +139,56 @@ def cmd_result(args: argparse.Namespace) -> None:
         raise TournamentError("--levels needs the two pairs: result TABLE A B --levels LA LB")
     if len(args.pairs) not in (0, 2):
         raise TournamentError("give both pairs of the table, or neither")
-    match = _replay_record(args.record) if args.record is not None else None
-    with TournamentStore.open(args.db) as store, store.transaction():
-        t = _tournament(store)
+    text = _read_record(args.record) if args.record is not None else None
+    with TournamentStore.open(args.db) as store:
         if args.levels is not None:
-            round_no, outcome = t.score_levels(args.round, args.table, *args.pairs, *args.levels, winner=args.winner)
+            entered = desk.enter_levels(store, args.round, args.table, *args.pairs, *args.levels, args.winner,
+                                        args.by)
         elif args.forfeit is not None:
-            round_no, outcome = t.score_forfeit(args.round, args.table, args.forfeit, args.pairs)
+            entered = desk.enter_forfeit(store, args.round, args.table, args.forfeit, args.pairs, args.by)
         else:
-            if match.profile.name != t.profile.name:
-                raise TournamentError(f"{args.record}: played under profile {match.profile.name!r}, "
-                                      f"the tournament uses {t.profile.name!r}")
-            round_no, outcome = t.score_result(args.round, args.table, match.result)
-        corrected = (round_no, args.table) in t.results
-        entry = store.add_result(round_no, args.table, outcome, args.by)
+            entered = desk.enter_record(store, args.round, args.table, text, args.record, args.by)
+        t = desk.load(store)
     if args.json:
-        _print_json({"round": round_no, "table": args.table, "entry": entry, "correction": corrected,
-                     "entered_by": args.by, **outcome.to_json()})
+        _print_json(entered.to_json() | {"entered_by": args.by})
         return
-    _, table = t.table(round_no, args.table)
-    print(result_line(t, round_no, table, outcome, corrected, args.lang))
+    line = result_line(t, entered.round, entered.table, entered.outcome, entered.correction, args.lang)
+    if entered.provisional:
+        line += page_word("provisional_note", args.lang)
+    if entered.repeated:
+        line += page_word("repeated_note", args.lang)
+    print(line)
 
 
-def _replay_record(path: str) -> Match:
-    """A table's finished match, replayed from its game record."""
+def cmd_confirm(args: argparse.Namespace) -> None:
+    with TournamentStore.open(args.db) as store:
+        entry = desk.confirm(store, args.round, args.table, args.by)
+    if args.json:
+        _print_json({"round": entry.round, "table": entry.table, "entry": entry.id, "state": entry.state,
+                     "confirmed_by": entry.confirmed_by})
+        return
+    print(page_word("confirmed", args.lang, round=entry.round, table=entry.table))
+
+
+def cmd_withdraw(args: argparse.Namespace) -> None:
+    with TournamentStore.open(args.db) as store:
+        round_no, forfeits = desk.withdraw(store, args.pair, args.by)
+    if args.json:
+        _print_json({"pair": args.pair, "round": round_no, "forfeits": [f.to_json() for f in forfeits]})
+        return
+    print(page_word("withdrawal", args.lang, pair=args.pair, round=round_no))
+    for f in forfeits:
+        print(page_word("forfeit_entered", args.lang, round=f.round, table=f.table.table, pair=args.pair))
+
+
+def _read_record(path: str) -> str:
+    """A table's game record as text (checked by the desk when it is entered)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise TournamentError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise TournamentError(f"{path}: cannot read the record ({exc})") from None
-    try:
-        match = replay(parse_lines(text.splitlines()), profiles.load)
-    except RecordError as exc:
-        raise TournamentError(f"{path}: {exc}") from None
-    if match.result is None:
-        raise TournamentError(f"{path}: the match in this record has not finished")
-    return match
 
 
 def cmd_standings(args: argparse.Namespace) -> None:
@@ -213,6 +227,8 @@ def _refusals_exit_2(handler: Callable[[argparse.Namespace], None]) -> Callable[
             return
         except BrokenPipeError:
             raise  # output piped into `head`: scorer.cli's main ends quietly
+        except desk.Refused as exc:
+            message = exc.text(args.lang)
         except (TournamentError, StoreError, PairsFileError, ProfileError) as exc:
             message = str(exc)
         except DATABASE_ERRORS as exc:
@@ -259,14 +275,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_refusals_exit_2(cmd_new))
 
     p = actions.add_parser("draw", parents=[common], help="draw the next round",
-                           description="Draw the next round, once every result of the previous one is in.")
+                           description="Draw the next round, once every result of the previous one is in and "
+                                       "final (a result read from a record is confirmed first). A withdrawn "
+                                       "pair's tables in it are entered as its forfeits.")
     p.add_argument("--round", type=int, metavar="N", help="the round to draw (must be the next one)")
+    p.add_argument("--by", default="cli", metavar="NAME", help="who draws (for a withdrawn pair's forfeits)")
     p.set_defaults(func=_refusals_exit_2(cmd_draw))
 
     p = actions.add_parser(
         "result", parents=[common], help="enter or correct a table's result",
         description="Enter a table's result: the two pairs' final levels (A+ or pass: passed A), a forfeit "
-                    "(弃权), or a table's game record. Entering again corrects it; the earlier entry is kept.")
+                    "(弃权), or a table's game record. Typed levels and forfeits are final; a result read from a "
+                    "record is provisional (待确认) until confirmed (`guandan tournament confirm`), the record kept "
+                    "as its evidence. Entering levels or a forfeit again corrects it; the earlier entry is kept.")
     p.add_argument("table", type=int, help="table number in the round's draw")
     p.add_argument("pairs", nargs="*", metavar="PAIR", help="the table's two pairs, A then B")
     p.add_argument("--levels", nargs=2, metavar=("LA", "LB"), help="final levels of A and B, e.g. J 5, A+ K")
@@ -276,6 +297,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--round", type=int, metavar="N", help="the round (default: the latest drawn)")
     p.add_argument("--by", default="cli", metavar="NAME", help="who enters the result (default cli)")
     p.set_defaults(func=_refusals_exit_2(cmd_result))
+
+    p = actions.add_parser("confirm", parents=[common], help="confirm a table's provisional result",
+                           description="Make a table's provisional result (read from its record) final.")
+    p.add_argument("table", type=int, help="table number in the round's draw")
+    p.add_argument("--round", type=int, metavar="N", help="the round (default: the latest drawn)")
+    p.add_argument("--by", default="cli", metavar="NAME", help="the referee who confirms (default cli)")
+    p.set_defaults(func=_refusals_exit_2(cmd_confirm))
+
+    p = actions.add_parser("withdraw", parents=[common], help="a pair withdraws (退赛) mid-event",
+                           description="A pair leaves the event: its table in the latest round drawn, if it has "
+                                       "no result, and every table it is drawn at later count as its forfeit (弃权).")
+    p.add_argument("pair", help="the pair's id")
+    p.add_argument("--by", default="cli", metavar="NAME", help="who enters the withdrawal (default cli)")
+    p.set_defaults(func=_refusals_exit_2(cmd_withdraw))
 
     p = actions.add_parser("standings", parents=[common], help="the standings (名次)",
                            description="Print the standings, ranked by the profile's tie-break chain.")

@@ -83,7 +83,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             FOREIGN KEY (round, tbl) REFERENCES draws (round, tbl))""",
         "CREATE INDEX results_by_table ON results (round, tbl, id)",
     ),
-    (  # 2: a result's evidence (the table's record) and its confirmation by a referee
+    (  # 2: a result's evidence (the table's record), its confirmation by a referee, withdrawals
         """CREATE TABLE evidence (
             entry BIGINT PRIMARY KEY REFERENCES results (id),
             source TEXT NOT NULL,
@@ -94,6 +94,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             entry BIGINT PRIMARY KEY REFERENCES results (id),
             confirmed_by TEXT NOT NULL,
             confirmed_at TEXT NOT NULL)""",
+        """CREATE TABLE withdrawals (
+            pair TEXT PRIMARY KEY REFERENCES pairs (id),
+            round INTEGER NOT NULL,
+            withdrawn_by TEXT NOT NULL,
+            withdrawn_at TEXT NOT NULL)""",
     ),
 )
 
@@ -256,7 +261,19 @@ class TournamentStore:
             except INTEGRITY_ERRORS:
                 raise StoreError(f"result {entry} is already confirmed") from None
 
+    def add_withdrawal(self, pair: str, round_no: int, withdrawn_by: str) -> None:
+        """A pair leaves the event in ``round_no``; its tables from then on are its forfeits
+        (entered by ``store.tournament_desk``)."""
+        with self._db.transaction() as db:
+            db.execute("INSERT INTO withdrawals (pair, round, withdrawn_by, withdrawn_at) VALUES (?, ?, ?, ?)",
+                       (pair, round_no, withdrawn_by, _now()))
+
     # --- reads ---------------------------------------------------------------------------
+
+    def withdrawals(self) -> dict[str, int]:
+        """Each withdrawn pair and the round it withdrew in."""
+        with self._db.connection() as db:
+            return dict(db.execute("SELECT pair, round FROM withdrawals").fetchall())
 
     def load(self, load_profile: Callable[[str], Profile]) -> Tournament:
         """Rebuild the tournament: settings, pairs, draws, and the latest result per table."""
