@@ -55,6 +55,7 @@ from vision.enroll.layout import LAYOUT  # noqa: E402
 from vision.enroll.pictures import read_layout  # noqa: E402
 from vision.live.camera import VideoFile  # noqa: E402
 from vision.live.detector import CardDetector, committed_finder  # noqa: E402
+from vision.synth.art_decks import ArtDeck, by_name  # noqa: E402
 from vision.synth.layout_photo import layout_photo  # noqa: E402
 from vision.synth.render_game import render  # noqa: E402
 from web.snapshot import LOW_CONFIDENCE  # noqa: E402
@@ -129,12 +130,13 @@ def referee_items(match, exact: set[int]) -> tuple[int, int]:
     return items, needless
 
 
-def enrolled(seed: int, size: tuple[int, int], folder: Path) -> CardDetector:
-    """The live loop's detector with the reader taught the deck of game ``seed`` by enrollment
-    from a rendered picture of its layout (``guandan enroll``'s steps, quietly)."""
+def enrolled(seed: int, size: tuple[int, int], folder: Path, art: ArtDeck | None = None) -> CardDetector:
+    """The live loop's detector with the reader taught the deck of game ``seed`` (or the real
+    design ``art``) by enrollment from a rendered picture of its layout (``guandan enroll``'s
+    steps, quietly)."""
     if not (folder / "deck.json").exists():
         detector = CardDetector(committed_finder(), boxes=False)
-        layout = read_layout(f"layout-{seed}", [layout_photo(seed, list(LAYOUT), size)], detector)
+        layout = read_layout(f"layout-{seed}", [layout_photo(seed, list(LAYOUT), size, art=art)], detector)
         deck.enroll(folder, [layout], detector, log=lambda _line: None)
     return deck.Deck.open(folder).detector(committed_finder(), boxes=False)
 
@@ -143,7 +145,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--first-seed", type=int, default=100)
-    parser.add_argument("--size", default="1920x1080", choices=["1920x1080", "1280x720"])
+    parser.add_argument("--size", default="1920x1080", choices=["3840x2160", "1920x1080", "1280x720"])
     parser.add_argument("--illegal", type=float, default=0.05, help="illegal-play chance in every other game")
     parser.add_argument("--max-events", type=int, help="cut each game after this many events (quicker)")
     parser.add_argument("--videos", type=Path, help="keep the rendered games in this folder and reuse them")
@@ -153,7 +155,11 @@ def main() -> None:
     parser.add_argument("--enroll", action="store_true",
                         help="enroll each game's deck first (guandan enroll, from a rendered picture of its "
                              "layout) and read the game with the deck's reader")
+    parser.add_argument("--art", metavar="DECK[,DECK…]",
+                        help="lay real deck designs (datasets/art-decks.toml names; game n takes the n-th, "
+                             "round and round) instead of generated held-out styles")
     args = parser.parse_args()
+    arts = [by_name(name) for name in args.art.split(",")] if args.art else []
     if args.every < 1:
         parser.error("--every must be 1 or more")
     size = tuple(int(v) for v in args.size.split("x"))
@@ -168,15 +174,17 @@ def main() -> None:
             seed = args.first_seed + n
             mistakes = args.illegal if n % 2 else 0.0
             cut = args.max_events or "whole"
-            out = (args.videos or Path(tmp)) / f"game-{seed}-{args.size}-{cut}-{mistakes:g}"
+            art = arts[n % len(arts)] if arts else None
+            deck_name = f"-{art.name}" if art else ""
+            out = (args.videos or Path(tmp)) / f"game-{seed}{deck_name}-{args.size}-{cut}-{mistakes:g}"
             if (out / "meta.json").exists():
                 meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
             else:
-                meta = render(seed, out, size=size, max_events=args.max_events, mistakes=mistakes)
+                meta = render(seed, out, size=size, max_events=args.max_events, mistakes=mistakes, art=art)
             truth_record = parse_lines((out / "truth.jsonl").read_text(encoding="utf-8").splitlines())
             truth = replay(truth_record, profiles.load)
             if args.enroll:
-                detector = enrolled(seed, size, Path(tmp) / f"deck-{seed}")
+                detector = enrolled(seed, size, Path(tmp) / f"deck-{seed}{deck_name}", art)
             started = time.perf_counter()
             runtime, frame_ms, event_ms = scan(out / "game.mp4", detector, profile, args.every)
             wall_s += time.perf_counter() - started

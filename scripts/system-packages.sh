@@ -7,7 +7,9 @@
 # started from its binaries in a temporary folder; see tests/pg.py), and the fonts the card
 # renderer draws indices with (vision/synth/fonts.py: a dataset built from a recipe's seed is
 # the same on every machine with the same fonts; the training recipes with `fonts: extra` need
-# the eighteen more families). Installs only what is missing.
+# the eighteen more families), and the real deck designs with the SVG renderer that draws them
+# (datasets/art-decks.toml: gnome-cards-data, kdegames-card-data-kf5, librsvg2-bin).
+# Installs only what is missing.
 # `system-packages.sh demo`: only what `make demo` needs (socat: the demo's emulated clock).
 set -euo pipefail
 need=()
@@ -30,6 +32,9 @@ for pair in "URW Bookman:fonts-urw-base35" "FreeSans:fonts-freefont-ttf" "Roboto
             "Linux Libertine O:fonts-linuxlibertine" "Cantarell:fonts-cantarell"; do
   has_font "${pair%%:*}" || need+=("${pair##*:}")
 done
+[ -d /usr/share/aisleriot/cards ] || need+=(gnome-cards-data)  # real deck designs
+[ -d /usr/share/carddecks/svg-standard ] || need+=(kdegames-card-data-kf5)
+command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""

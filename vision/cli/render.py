@@ -9,6 +9,8 @@ from pathlib import Path
 
 from vision.cli.inputs import VisionError, folder_for
 from vision.progress import progress_bar
+from vision.synth.art_decks import by_name
+from vision.synth.art_faces import ArtError
 from vision.synth.render_game import render
 
 
@@ -33,8 +35,12 @@ def cmd_render_game(args: Namespace) -> None:
             bars.append(progress_bar(total, "render", unit="frame"))
         bars[0].update(done - bars[0].n)
 
-    meta = render(args.seed, out, size=size, hands=args.hands, max_events=args.max_events, profile=args.profile,
-                  mistakes=args.illegal, progress=progress)
+    try:
+        art = by_name(args.art) if args.art else None
+        meta = render(args.seed, out, size=size, hands=args.hands, max_events=args.max_events, profile=args.profile,
+                      mistakes=args.illegal, progress=progress, art=art)
+    except ArtError as exc:
+        raise VisionError(str(exc)) from None
     for bar in bars:
         bar.close()
     print(f"{out / 'game.mp4'}: {meta['frames']} frames at {meta['fps']} fps, {size[0]}×{size[1]}; "
@@ -53,4 +59,7 @@ def add_render_game_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--profile", default="jiangsu", help="rule profile (default jiangsu)")
     p.add_argument("--illegal", type=float, default=0.0, metavar="P",
                    help="chance a player lays a single that does not beat the table (an illegal play to alert)")
+    p.add_argument("--art", metavar="DECK",
+                   help="lay a real deck design from datasets/art-decks.toml (e.g. anglo, paris, tigullio: "
+                        "held-out families) instead of the seed's generated deck; it must print jokers")
     p.set_defaults(func=cmd_render_game)

@@ -30,6 +30,8 @@ import yaml
 
 from engine.cards import ALL_CARDS
 from vision.progress import progress_bar
+from vision.synth.art_decks import ArtDeck, art_decks
+from vision.synth.deck import Deck
 from vision.synth.labels import yolo_text
 from vision.synth.recipe import DATASET_SPLITS, Recipe, RecipeError, SplitPlan, load_recipe
 from vision.synth.scene import Scene, render_scene
@@ -52,17 +54,26 @@ def image_rng(recipe: Recipe, split: str, index: int, stream: int = 0) -> np.ran
     return np.random.default_rng([recipe.seed, DATASET_SPLITS.index(split), index, stream])
 
 
-def decks_for(recipe: Recipe, plan: SplitPlan, index: int, deck_styles: list[DeckStyle]) -> list[DeckStyle]:
-    """The main deck and a possible second deck of image ``index``: whole blocks share a deck."""
+def decks_for(recipe: Recipe, plan: SplitPlan, index: int, deck_styles: list[DeckStyle],
+              art: list[ArtDeck] | None = None) -> list[Deck]:
+    """The main deck and a possible second deck of image ``index``: whole blocks share a deck.
+    A block that lays a real design (``recipe.art`` of them, drawn from ``art``) lays two
+    copies of it, as a table plays with two decks of one design."""
+    block = index // recipe.style_block
+    if art and recipe.art > 0:
+        pick = np.random.default_rng([recipe.seed, DATASET_SPLITS.index(plan.name), 0xA27, block])
+        if pick.random() < recipe.art:
+            design = art[int(pick.integers(len(art)))]
+            return [design, design]
     n = len(deck_styles)
     order = np.random.default_rng([recipe.seed, DATASET_SPLITS.index(plan.name), 0xDEC]).permutation(n)
-    block = index // recipe.style_block
     return [deck_styles[int(order[block % n])], deck_styles[int(order[(block + 1 + block // n) % n])]]
 
 
-def render_item(recipe: Recipe, plan: SplitPlan, index: int, deck_styles: list[DeckStyle]) -> tuple[Scene, int]:
+def render_item(recipe: Recipe, plan: SplitPlan, index: int, deck_styles: list[DeckStyle],
+                art: list[ArtDeck] | None = None) -> tuple[Scene, int]:
     """The scene of one dataset image and the JPEG quality it is saved at."""
-    scene = render_scene(image_rng(recipe, plan.name, index), decks_for(recipe, plan, index, deck_styles),
+    scene = render_scene(image_rng(recipe, plan.name, index), decks_for(recipe, plan, index, deck_styles, art),
                          recipe.scene)
     q = int(image_rng(recipe, plan.name, index, 1).integers(recipe.jpeg_quality[0], recipe.jpeg_quality[1] + 1))
     return scene, q
@@ -94,15 +105,23 @@ def _styles(split: str) -> list[DeckStyle]:
     return cache[split]
 
 
+def _art(split: str) -> list[ArtDeck]:
+    cache = _STATE.setdefault("art", {})
+    if split not in cache:
+        cache[split] = art_decks(split) if _STATE["recipe"].art > 0 else []
+    return cache[split]
+
+
 def _work(task: tuple[int, int, int]) -> tuple[str, int, int]:
     plan_i, start, stop = task
     recipe: Recipe = _STATE["recipe"]
     out: Path = _STATE["out"]
     plan = recipe.splits[plan_i]
     deck_styles = _styles(plan.styles)
+    art = _art(plan.styles)
     n_labels = 0
     for index in range(start, stop):
-        scene, q = render_item(recipe, plan, index, deck_styles)
+        scene, q = render_item(recipe, plan, index, deck_styles, art)
         stem = f"{plan.name}_{index:06d}"
         if not cv2.imwrite(str(out / "images" / plan.name / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, q]):
             raise OSError(f"cannot write {out / 'images' / plan.name / stem}.jpg")
@@ -172,6 +191,12 @@ def build(recipe_path: str | Path, out_dir: str | Path, progress: bool = True,
     ``RecipeError`` for a bad recipe or an unusable ``out_dir``.
     """
     recipe = load_recipe(recipe_path)
+    if recipe.art > 0:  # drawn here once, before the workers start, not by two workers at once
+        for split in sorted({p.styles for p in recipe.splits}):
+            if not art_decks(split):
+                raise RecipeError(f"{recipe_path}: art wants real deck designs of the {split} split and none is "
+                                  "installed (scripts/system-packages.sh installs gnome-cards-data and "
+                                  "kdegames-card-data-kf5)")
     out = Path(out_dir)
     _prepare(out, recipe)
     if workers is None:  # starting processes costs about a second: not worth it for a few images

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.synth.art_decks import ArtDeck
 from vision.synth.render_game import Renderer
 
 GAP_CM = 0.8  # between neighbouring cards
@@ -22,10 +23,12 @@ def layout_centres(size_cm: tuple[float, float], rows: int = 6, columns: int = 9
     return [np.array([x, y]) for y in ys for x in xs]
 
 
-def layout_photo(seed: int, cards: list[str | None], size: tuple[int, int] = (1920, 1080)) -> np.ndarray:
+def layout_photo(seed: int, cards: list[str | None], size: tuple[int, int] = (1920, 1080),
+                 art: ArtDeck | None = None) -> np.ndarray:
     """One camera frame of ``cards`` (54 names, in the order they are laid; None leaves a
-    place empty) in the layout, in the held-out deck style, table, light and camera of ``seed``."""
-    renderer = Renderer(seed, size)
+    place empty) in the layout, in the held-out deck style (or the real design ``art``),
+    table, light and camera of ``seed``."""
+    renderer = Renderer(seed, size, art=art)
     canvas = renderer.base.copy()
     for card, centre in zip(cards, layout_centres(renderer.style.size_cm), strict=True):
         if card is None:

@@ -13,11 +13,10 @@ import cv2
 import numpy as np
 
 from vision.synth import fonts
-from vision.synth.deck import back_image
+from vision.synth.deck import Deck, back_image
 from vision.synth.labels import OCCLUDER
 from vision.synth.raster import gaussian_noise, paste_affine, rotation, rounded_rect_mask, soft_blur, stamp
 from vision.synth.shapes import fill_circle, fill_poly
-from vision.synth.style import DeckStyle
 
 SKINS = ((150, 180, 225), (120, 160, 215), (95, 135, 190), (70, 105, 160), (50, 75, 115), (165, 190, 230))
 CLOTH = ((40, 40, 40), (150, 60, 30), (200, 200, 200), (40, 40, 140), (60, 110, 60), (120, 120, 160), (90, 60, 50))
@@ -191,7 +190,7 @@ def paint_distractor(canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generat
 
 # ------------------------------------------------------------------------------ piles
 
-def paint_pile(canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generator, style: DeckStyle, level: float,
+def paint_pile(canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generator, style: Deck, level: float,
                ppc: float, centre: tuple[float, float]) -> None:
     """A face-down pile of played cards (card backs, loosely squared)."""
     back = back_image(style, level)

@@ -16,8 +16,11 @@ byte, on any run (and the same images on the same OpenCV, libjpeg and fonts). Ex
     style_variety: wide  # optional: stretch suit proportions (style.VARIETIES); standard by default
     fonts: extra         # optional: training decks also in fonts.EXTRA_TRAIN_FAMILIES; base by default
     inks: many           # optional: training decks' inks spread wide (style.INKS); standard by default
+    art: 0.5             # optional: this share of the style blocks lay real deck designs
+                         # (datasets/art-decks.toml) of the split's style split; 0 by default
 
-Each split draws its deck styles from one style split (``train`` or ``heldout``).
+Each split draws its deck styles from one style split (``train`` or ``heldout``): generated
+styles, and with ``art`` the real designs the manifest puts in that split (whole families).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from vision.synth.style import INKS, SPLITS, VARIETIES
 
 DATASET_SPLITS = ("train", "val", "test")
 _KEYS = {"name", "seed", "image_size", "styles", "style_block", "jpeg_quality", "splits", "scene", "description",
-         "style_variety", "fonts", "inks"}
+         "style_variety", "fonts", "inks", "art"}
 
 
 class RecipeError(ValueError):
@@ -61,6 +64,7 @@ class Recipe:
     style_variety: str = "standard"
     fonts: str = "base"
     inks: str = "standard"
+    art: float = 0.0
 
     @property
     def total_images(self) -> int:
@@ -128,8 +132,11 @@ def parse_recipe(data: object, path: str = "<recipe>") -> Recipe:
     inks = data.get("inks", "standard")
     if inks not in INKS:
         raise RecipeError(f"{path}: inks must be {' or '.join(INKS)}, not {inks!r}")
+    art = data.get("art", 0)
+    if isinstance(art, bool) or not isinstance(art, int | float) or not 0 <= art <= 1:
+        raise RecipeError(f"{path}: art must be a share from 0 to 1, not {art!r}")
     return Recipe(name, seed, size, n_styles, block, (q[0], q[1]), tuple(splits), scene, dict(data), variety,
-                  font_set, inks)
+                  font_set, inks, float(art))
 
 
 def load_recipe(path: str | Path) -> Recipe:

@@ -30,7 +30,9 @@ from engine.plays import classify
 from engine.record import dumps
 from rulebook import profiles
 from vision.live.calibration import zone_to_table
-from vision.synth.deck import back_image, card_image, styles
+from vision.synth.art_decks import ArtDeck
+from vision.synth.art_faces import ArtError
+from vision.synth.deck import Deck, back_image, card_image, prints, styles
 from vision.synth.table_canvas import camera_homography, canvas_side, canvas_to_table, table_canvas
 
 FPS = 30
@@ -170,11 +172,14 @@ def _copy(state: TableState) -> TableState:
 class Renderer:
     """Draws table states, then the camera's view of them."""
 
-    def __init__(self, seed: int, size: tuple[int, int], style_split: str = "heldout") -> None:
+    def __init__(self, seed: int, size: tuple[int, int], style_split: str = "heldout",
+                 art: ArtDeck | None = None) -> None:
+        """``art``: a real deck design to lay instead of the seed's procedural style (the
+        table, light and camera are still the seed's)."""
         rng = np.random.default_rng(seed)
         self.rng = rng
         self.size = size
-        self.style = styles(seed, 1, style_split)[0]
+        self.style: Deck = styles(seed, 1, style_split)[0] if art is None else art
         felt = tuple(int(v) for v in rng.integers((20, 60, 20), (90, 130, 70)))
         grain_side = canvas_side(GRAIN_PX_PER_CM)
         grain = rng.normal(0, 6, (grain_side, grain_side)).astype(np.float32)
@@ -255,14 +260,17 @@ class Renderer:
 
 
 def render(seed: int, out: Path, size: tuple[int, int] = (1280, 720), hands: int = 1, max_events: int | None = None,
-           profile: str = "jiangsu", mistakes: float = 0.0, progress=None) -> dict:
-    """Write ``game.mp4``, ``truth.jsonl`` and ``meta.json`` into ``out``; returns the meta."""
+           profile: str = "jiangsu", mistakes: float = 0.0, progress=None, art: ArtDeck | None = None) -> dict:
+    """Write ``game.mp4``, ``truth.jsonl`` and ``meta.json`` into ``out``; returns the meta.
+    ``art``: a real deck design (it must print jokers: a hand deals all four)."""
+    if art is not None and not all(prints(art, joker) for joker in ("SB", "HR")):
+        raise ArtError(f"deck {art.name} prints no jokers; a game needs a deck that does")
     rng = random.Random(seed)
     rules = profiles.load(profile)
     events, jokers = hide(self_play(rules, rng, max_hands=hands, table=f"render-{seed}", mistakes=mistakes), rules)
     staging = stage(events, rules, max_events, jokers)
     out.mkdir(parents=True, exist_ok=True)
-    renderer = Renderer(seed, size)
+    renderer = Renderer(seed, size, art=art)
     writer = cv2.VideoWriter(str(out / "game.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), FPS, size)
     frames = int(staging.duration * FPS)
     k = 0
@@ -279,6 +287,7 @@ def render(seed: int, out: Path, size: tuple[int, int] = (1280, 720), hands: int
     writer.release()
     (out / "truth.jsonl").write_text(dumps(staging.events), encoding="utf-8")
     meta = {"seed": seed, "size": list(size), "fps": FPS, "frames": frames, "style": renderer.style.name,
+            "art": art is not None,
             "profile": profile, "events": len(staging.events),
             "table_to_camera": (renderer.homography @ renderer.t2c).tolist()}
     (out / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")

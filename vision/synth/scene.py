@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from engine.cards import ALL_CARDS
 from vision.synth import lighting, plays, props
 from vision.synth.camera import CameraConfig, Capture, camera_round_trip, oblique_photo
-from vision.synth.deck import card_image
-from vision.synth.faces import index_marks_cm
+from vision.synth.deck import Deck, card_image, marks_cm, prints
 from vision.synth.labels import OCCLUDER, Label, Placed, scene_labels
 from vision.synth.raster import paste_affine, rotation
-from vision.synth.style import DeckStyle
 from vision.synth.surface import table_surface
 
 #: Card render scales (px/cm). A scene resamples from the nearest one at or above its own
@@ -125,7 +124,7 @@ def level_for(ppc: float) -> float:
 @dataclass
 class _Row:
     cards: list[str]
-    decks: list[DeckStyle]
+    decks: list[Deck]
     centre: np.ndarray
     angle: float
     step_cm: float
@@ -151,7 +150,7 @@ def _mark(occ: np.ndarray, poly: np.ndarray, cell: float) -> None:
     cv2.fillPoly(occ, [np.round(poly / cell).astype(np.int32)], 1)
 
 
-def _plan_rows(rng: np.random.Generator, cfg: SceneConfig, decks: Sequence[DeckStyle], ppc: float,
+def _plan_rows(rng: np.random.Generator, cfg: SceneConfig, decks: Sequence[Deck], ppc: float,
                occ: np.ndarray, cell: float) -> list[_Row]:
     size = cfg.size
     n_rows = 0 if rng.random() < cfg.empty_prob else int(rng.integers(cfg.rows[0], cfg.rows[1] + 1))
@@ -187,6 +186,8 @@ def _paint_row(canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generator, ro
     placed = []
     shadow = rng.uniform(0.1, 0.45)
     for k, (card, deck) in enumerate(zip(row.cards, row.decks, strict=True)):
+        if not prints(deck, card):  # a real design without jokers: another card in the joker's place
+            card = ALL_CARDS[int(rng.integers(52))]
         img = card_image(card, deck, level)
         h, w = img.alpha.shape
         x = -row.length_cm / 2 + row.width_cm / 2 + k * row.step_cm + rng.normal(0, cfg.jitter_cm)
@@ -196,7 +197,7 @@ def _paint_row(canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generator, ro
         ident = first_id + k
         paste_affine(canvas, ids, img.bgr, img.alpha, m, ident, shadow=shadow,
                      shadow_offset=(rng.uniform(0.3, 1.5), rng.uniform(0.5, 2.0)))
-        placed.append(Placed(ident, card, m, img.boxes, index_marks_cm(deck, card)))
+        placed.append(Placed(ident, card, m, img.boxes, marks_cm(deck, card)))
     return placed
 
 
@@ -208,7 +209,7 @@ def _free_point(rng: np.random.Generator, occ: np.ndarray, cell: float, size: in
     return float(p[0]), float(p[1])
 
 
-def render_scene(rng: np.random.Generator | int, decks: Sequence[DeckStyle],
+def render_scene(rng: np.random.Generator | int, decks: Sequence[Deck],
                  config: SceneConfig | None = None) -> Scene:
     """Render one zone image with ``decks`` (the first is the main deck, a second one may mix in).
 
