@@ -270,6 +270,14 @@ class TournamentStore:
 
     # --- reads ---------------------------------------------------------------------------
 
+    def version(self) -> str:
+        """A word that changes whenever anything is entered (every table is append-only, so
+        row counts only grow): live pages compare it instead of reloading the tournament."""
+        with self._db.connection() as db:
+            row = db.execute("SELECT (SELECT COUNT(*) FROM rounds), (SELECT COUNT(*) FROM results), "
+                             "(SELECT COUNT(*) FROM confirmations), (SELECT COUNT(*) FROM withdrawals)").fetchone()
+        return ".".join(map(str, row))
+
     def withdrawals(self) -> dict[str, int]:
         """Each withdrawn pair and the round it withdrew in."""
         with self._db.connection() as db:

@@ -1,0 +1,172 @@
+"""The tournament on the web (web/tournament.py) with the real Flask test client on a real
+SQLite store that holds both the hall's tables and the tournament: the page in both
+languages, the printable sheets, the standings overlay, the JSON API with its refusals in
+both languages, writes refused to anonymous callers exactly as the rest of the API, a
+referee confirming from the page with the session's CSRF token, and the live stream."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from engine.bots import self_play
+from engine.record import dumps
+from engine.tournament import Pair, Tournament
+from rulebook import profiles
+from store import tournament_desk as desk
+from store.tournament_store import TournamentStore
+from tests.web.test_api import login
+
+
+def record(seed: int = 5) -> str:
+    return dumps(self_play(profiles.load("linquan"), random.Random(seed), max_hands=3))
+
+
+@pytest.fixture
+def tournament(store):
+    """Four pairs, a linquan Swiss of two rounds, round 1 drawn, in the hall's own database."""
+    pairs = [Pair(f"p{i}", f"第{i}队", ("甲", "乙")) for i in range(1, 5)]
+    with TournamentStore.open(store.path, create=True) as t_store:
+        t_store.save_tournament(Tournament("公司杯", "swiss", 2, profiles.load("linquan"), 7, pairs), "linquan")
+        desk.draw_next(t_store, None, "裁判长")
+        yield t_store
+
+
+def draw_of(client) -> list[dict]:
+    return client.get("/api/tournaments/1/draws?round=1").get_json()[0]["tables"]
+
+
+def test_without_a_tournament_the_pages_say_so_in_both_languages(client):
+    for url in ("/tournament/1", "/overlay/tournament/1", "/api/tournaments/1/standings"):
+        r = client.get(url)
+        assert r.status_code == 404 and "没有比赛" in r.get_data(as_text=True) and "holds no tournament" in \
+            r.get_data(as_text=True), url
+
+
+def test_the_page_in_chinese_then_english(client, tournament):
+    zh = client.get("/tournament/1").get_data(as_text=True)
+    assert "公司杯" in zh and "成绩名次表" in zh and "第1轮对阵" in zh and "比赛中" in zh and "各组合战绩" in zh
+    for word in ("名次", "积分", "小分", "抽签"):  # linquan's tie-break columns
+        assert f">{word}<" in zh, word
+    assert 'href="/table/1' in zh  # the hall has a table 1: its state links to its page
+    assert "/tournament/1/sheet/1" in zh and "/tournament/1/standings" in zh
+    en = client.get("/tournament/1?lang=en").get_data(as_text=True)
+    assert "Standings" in en and "Round 1 draw" in en and "playing" in en and "Small pts" in en
+    assert client.get("/tournament/2").status_code == 404
+
+
+def test_the_printable_sheets(client, tournament):
+    sheet = client.get("/tournament/1/sheet/1").get_data(as_text=True)
+    assert "积分记录表" in sheet and "第1队" in sheet
+    assert client.get("/tournament/1/sheet/2").status_code == 404
+    assert "成绩名次表" in client.get("/tournament/1/standings").get_data(as_text=True)
+
+
+def test_a_recorded_result_is_provisional_until_a_referee_confirms_it(client, token, tournament):
+    auth = {"Authorization": f"Bearer {token}"}
+    text = record()
+    r = client.post("/api/tournaments/1/results", json={"table": 1, "record": text, "source": "hall:1"}, headers=auth)
+    assert r.status_code == 201 and r.get_json()["state"] == "provisional" and r.get_json()["entered_by"] == "li"
+    entry = r.get_json()["entry"]
+    again = client.post("/api/tournaments/1/results", json={"table": 1, "record": text}, headers=auth)
+    assert again.status_code == 200 and again.get_json()["repeated"] and again.get_json()["entry"] == entry
+    assert [t["state"] for t in draw_of(client)] == ["provisional", "playing"]
+    assert "待确认" in client.get("/tournament/1").get_data(as_text=True)
+    ns, ew = draw_of(client)[1]["ns"], draw_of(client)[1]["ew"]
+    r = client.post("/api/tournaments/1/results", json={"table": 2, "pairs": [ns, ew], "levels": ["J", "5"]},
+                    headers=auth)
+    assert r.status_code == 201 and r.get_json()["state"] == "final"
+    refused = client.post("/api/tournaments/1/draws", headers=auth)
+    assert refused.status_code == 400 and "待确认" in refused.get_json()["error"] and \
+        "provisional results at table(s) 1" in refused.get_json()["error"]
+    r = client.post("/api/tournaments/1/results/1/confirm", json={"entry": entry}, headers=auth)
+    assert r.status_code == 201 and r.get_json()["state"] == "final" and r.get_json()["confirmed_by"] == "li"
+    standings = client.get("/api/tournaments/1/standings").get_json()
+    assert standings["columns"][:3] == ["rank", "pair", "name"] and len(standings["rows"]) == 4
+    drawn = client.post("/api/tournaments/1/draws", headers=auth)
+    assert drawn.status_code == 201 and drawn.get_json()["round"] == 2
+    assert [e["state"] for e in client.get("/api/tournaments/1/results").get_json()] == ["final", "final"]
+    assert client.get("/api/tournaments/1").get_json()["draw"]["round"] == 2
+
+
+@pytest.mark.parametrize("body, zh, en", [
+    ({"table": 9, "pairs": ["p1", "p2"], "levels": ["J", "5"]}, "第1轮没有第9桌", "round 1 has no table 9"),
+    ({"table": 1, "record": "not json"}, "记录无法复盘", "cannot be replayed"),
+    ({"table": 1, "record": "x", "forfeit": "NS"}, "只能给一个", "exactly one of"),
+    ({"table": "1", "forfeit": "NS"}, "整数", "whole number"),
+    ({"table": 1, "round": 2, "forfeit": "NS"}, "第2轮尚未编排", "round 2 has not been drawn"),
+])
+def test_bad_results_are_refused_in_both_languages_with_nothing_entered(client, token, tournament, body, zh, en):
+    r = client.post("/api/tournaments/1/results", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 400, r.get_json()
+    assert zh in r.get_json()["error"] and en in r.get_json()["error"]
+    assert client.get("/api/tournaments/1/results").get_json() == []
+
+
+def test_a_second_record_for_a_table_and_a_draw_with_results_missing(client, token, tournament):
+    auth = {"Authorization": f"Bearer {token}"}
+    assert client.post("/api/tournaments/1/results", json={"table": 1, "record": record()}, headers=auth).status_code \
+        == 201
+    r = client.post("/api/tournaments/1/results", json={"table": 1, "record": record(6)}, headers=auth)
+    assert r.status_code == 400 and "已有成绩" in r.get_json()["error"]
+    assert "has a result already" in r.get_json()["error"]
+    r = client.post("/api/tournaments/1/draws", headers=auth)
+    assert r.status_code == 400 and "还缺第2桌" in r.get_json()["error"]
+    assert len(client.get("/api/tournaments/1/results").get_json()) == 1
+
+
+def test_writes_refuse_anonymous_requests_as_the_rest_of_the_api(client, tournament):
+    for url in ("/api/tournaments/1/results", "/api/tournaments/1/results/1/confirm", "/api/tournaments/1/draws"):
+        r = client.post(url, json={"table": 1, "forfeit": "NS"})
+        assert r.status_code == 401 and "log in as a referee" in r.get_json()["error"], url
+        r = client.post(url, json={}, headers={"Authorization": "Bearer forged"})
+        assert r.status_code == 401 and r.get_json()["error"] == "unknown or revoked token"
+    assert client.get("/api/tournaments/1/results").get_json() == []
+
+
+def test_a_referee_confirms_from_the_page_with_the_session(client, token, tournament):
+    auth = {"Authorization": f"Bearer {token}"}
+    entry = client.post("/api/tournaments/1/results", json={"table": 1, "record": record()}, headers=auth).get_json()
+    assert "t-confirm" not in client.get("/tournament/1").get_data(as_text=True)  # the public sees no button
+    login(client)
+    page = client.get("/tournament/1").get_data(as_text=True)
+    csrf = re.search(r'data-csrf="([^"]+)"', page).group(1)
+    assert f'data-entry="{entry["entry"]}"' in page
+    assert client.post("/api/tournaments/1/results/1/confirm", json={}).status_code == 401  # no CSRF header
+    r = client.post("/api/tournaments/1/results/1/confirm", json={"entry": entry["entry"]},
+                    headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 201 and r.get_json()["confirmed_by"] == "li"
+    r = client.post("/api/tournaments/1/results/1/confirm?lang=en", json={}, headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 400 and r.get_json()["error"].startswith("round 1, table 1's result is final already")
+
+
+def test_the_overlay_and_its_options(client, tournament):
+    page = client.get("/overlay/tournament/1?top=4&seconds=5&lang=en")
+    assert page.status_code == 200 and "tournamentOverlay(1, 4, 5.0)" in page.get_data(as_text=True)
+    assert "X-Frame-Options" not in page.headers  # OBS embeds it
+    for bad in ("top=0", "top=99", "seconds=1", "top=x"):
+        r = client.get(f"/overlay/tournament/1?{bad}")
+        assert r.status_code == 400 and "每页" in r.get_data(as_text=True), bad
+
+
+def test_the_api_is_in_the_openapi_document(client):
+    paths = client.get("/api/openapi.json").get_json()["paths"]
+    assert paths["/api/tournaments/{tid}/results"]["post"]["security"] == [{"bearer": []}, {"session": []}]
+    assert "security" not in paths["/api/tournaments/{tid}/standings"]["get"]
+    assert "/api/tournaments/{tid}/results/{table}/confirm" in paths
+
+
+def test_the_stream_tells_of_each_entry(client, token, tournament):
+    response = client.get("/api/tournaments/1/stream")
+    chunks = response.response
+    first = next(chunks).decode()
+    version = json.loads(first.split("data: ")[1])
+    tb = draw_of(client)[0]
+    client.post("/api/tournaments/1/results", json={"table": tb["table"], "forfeit": tb["ns"]},
+                headers={"Authorization": f"Bearer {token}"})
+    second = next(chunks).decode()
+    assert second.startswith("event: version") and json.loads(second.split("data: ")[1]) != version
+    response.close()

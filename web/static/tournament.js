@@ -1,0 +1,78 @@
+/* The tournament page and its OBS overlay, followed live. The server sends the store's
+   version over Server-Sent Events whenever anything is entered; the page then fetches
+   itself again and swaps its content (one rendering, the server's), the overlay fetches
+   the standings. A referee's confirm button posts to the API with the page's CSRF token. */
+"use strict";
+
+function followTournament(tid, onChange) {
+  let seen = null;
+  const es = new EventSource(`/api/tournaments/${tid}/stream`);
+  es.addEventListener("version", e => {
+    const version = JSON.parse(e.data);
+    if (seen !== null && version !== seen) onChange(version);
+    seen = version;
+  });
+  return es;
+}
+
+async function reloadTournament() {
+  const html = await (await fetch(location.href, {cache: "no-store"})).text();
+  const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("tournament");
+  const root = document.getElementById("tournament");
+  if (fresh && root) {
+    root.replaceWith(fresh);
+    bindConfirm(fresh);
+  }
+}
+
+function bindConfirm(root) {
+  root.querySelectorAll("button.t-confirm").forEach(button => button.addEventListener("click", async () => {
+    button.disabled = true;
+    const body = {round: Number(button.dataset.round), entry: Number(button.dataset.entry)};
+    const answer = await fetch(`/api/tournaments/${root.dataset.tid}/results/${button.dataset.table}/confirm?lang=${LANG}`, {
+      method: "POST", headers: {"Content-Type": "application/json", "X-CSRF-Token": root.dataset.csrf}, body: JSON.stringify(body)});
+    if (!answer.ok) {
+      const error = document.getElementById("t-error");
+      error.textContent = (await answer.json()).error;
+      error.hidden = false;
+      button.disabled = false;
+      return;
+    }
+    await reloadTournament();
+  }));
+}
+
+function tournamentPage() {
+  const root = document.getElementById("tournament");
+  if (!root) return;
+  bindConfirm(root);
+  followTournament(root.dataset.tid, reloadTournament);
+}
+
+/* The overlay: `top` rows a page, pages turning every `seconds`. */
+function tournamentOverlay(tid, top, seconds) {
+  let rows = [], columns = [], page = 0;
+  const board = document.getElementById("board");
+  const shown = ["rank", "pair", "points"];
+  function draw() {
+    const pages = Math.max(1, Math.ceil(rows.length / top));
+    page %= pages;
+    const extra = columns.filter(c => !["rank", "pair", "name", "points", "played", "group", "lot", "reached"].includes(c)).slice(0, 1);
+    const head = [...shown, ...extra].map(c => `<th class="c-${c}">${esc(T["col." + c])}</th>`).join("");
+    const body = rows.slice(page * top, page * top + top).map(r => `<tr>${[...shown, ...extra].map(c =>
+      `<td class="c-${c}">${esc(c === "pair" ? r.name : r[c])}</td>`).join("")}</tr>`).join("");
+    const foot = pages > 1 ? `<div class="ov-page">${esc(T["t.page_of"].replace("{n}", page + 1).replace("{of}", pages))}</div>` : "";
+    board.innerHTML = `<div class="ov-title">${esc(T["t.standings"])}</div><table>${head ? `<thead><tr>${head}</tr></thead>` : ""}<tbody>${body}</tbody></table>${foot}`;
+    board.dataset.page = String(page + 1);
+  }
+  async function load() {
+    const data = await (await fetch(`/api/tournaments/${tid}/standings`, {cache: "no-store"})).json();
+    rows = data.rows; columns = data.columns;
+    draw();
+  }
+  load();
+  followTournament(tid, load);
+  setInterval(() => { page += 1; draw(); }, seconds * 1000);
+}
+
+document.addEventListener("DOMContentLoaded", tournamentPage);

@@ -1,0 +1,299 @@
+"""The tournament on the web: its page, the standings overlay for OBS, and its JSON API.
+
+Public and read-only, like the rest of the site: ``/tournament/<id>`` (standings with the
+profile's tie-break columns, the current round's draw with each table's state, each pair's
+history, the printable sheets), ``/overlay/tournament/<id>`` (the standings, top N a page,
+pages rotating), ``/api/tournaments/<id>/…`` (standings, draws, results, a stream).
+Writes — entering a result, confirming a provisional one, drawing the next round — are the
+desk's (``store.tournament_desk``, shared with ``guandan tournament``) behind
+``auth.api_writer``, exactly as the rest of the API: a bearer token or a referee session
+with its CSRF header.
+
+The tournament lives in the server's own database (``--db``), beside the event store: one
+database holds one tournament, whose id is 1 (the id in the URL leaves room for more).
+Pages follow it live over Server-Sent Events: one watcher per server reads the store's
+version at most every ``POLL_S`` and every stream compares against it, so a thousand
+viewers cost one query per interval, not a thousand.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, stream_with_context
+
+from engine.tournament import TournamentError
+from rulebook.tournament_live import PAGE, STATES
+from rulebook.tournament_report import WORDS, sheet_html, standings_html
+from store import tournament_desk as desk
+from store.tournament_store import StoreError, TournamentStore
+from web import tournament_view as view
+from web.auth import api_writer, current_user
+from web.i18n import page_terms, pick_lang
+
+bp = Blueprint("tournament", __name__)
+
+#: the one tournament a database holds
+TOURNAMENT_ID = 1
+POLL_S = 0.5
+KEEPALIVE_S = 15.0
+OVERLAY_TOP = (1, 32)  # the overlay's rows a page: at least, at most
+_EXTENSION = "guandan.tournament"
+
+
+class Watch:
+    """The tournament store and its latest version, shared by every request of the app."""
+
+    def __init__(self, store: TournamentStore) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._version = store.version()
+        self._read = time.monotonic()
+
+    def version(self) -> str:
+        """The store's version, read again at most every ``POLL_S`` whoever asks."""
+        with self._lock:
+            if time.monotonic() - self._read >= POLL_S:
+                self._version = self.store.version()
+                self._read = time.monotonic()
+            return self._version
+
+    def touched(self) -> None:
+        """A write through this server: the next ask reads the store again."""
+        with self._lock:
+            self._read = 0.0
+
+
+def _watch() -> Watch:
+    """The app's tournament (opened on first use, so a server started before ``guandan
+    tournament new`` finds it later), or 404."""
+    watch = current_app.extensions.get(_EXTENSION)
+    if watch is None:
+        try:
+            store = TournamentStore.open(current_app.config["STORE"].path)
+        except StoreError:
+            abort(404, description="this server's database holds no tournament (guandan tournament new --db …) / "
+                                   "本服务器的数据库中没有比赛")
+        watch = current_app.extensions.setdefault(_EXTENSION, Watch(store))
+        if watch.store is not store:
+            store.close()
+    return watch
+
+
+def _store(tid: int) -> TournamentStore:
+    if tid != TOURNAMENT_ID:
+        abort(404, description=f"no tournament {tid} (this server's is {TOURNAMENT_ID}) / 没有第{tid}号比赛")
+    return _watch().store
+
+
+def _live_tables() -> set[str]:
+    return {t["id"] for t in current_app.config["STORE"].tables()}
+
+
+def _words(lang: str) -> dict[str, str]:
+    """The words of the tournament page and overlay in one language (standings columns,
+    table states, headings), on top of the site's."""
+    i = 0 if lang == "zh" else 1
+    out = page_terms(lang)
+    out.update({f"col.{k}": v[i] for k, v in WORDS.items() if "{" not in v[i]})
+    out.update({f"state.{k}": v[i] for k, v in STATES.items()})
+    out.update({f"t.{k}": v[i] for k, v in PAGE.items()})
+    return out
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+@bp.get("/tournament/<int:tid>")
+def page(tid: int):
+    store = _store(tid)
+    t = desk.load(store)
+    lang = pick_lang()
+    data = view.snapshot(store, t, tid, _live_tables())
+    return render_template("tournament.html", lang=lang, terms=_words(lang), data=data,
+                           histories=view.histories(store, t), pairs=t.pairs, referee=current_user() is not None)
+
+
+@bp.get("/tournament/<int:tid>/sheet/<int:round_no>")
+def sheet(tid: int, round_no: int):
+    """A round's score sheet (积分记录表), print-ready, as ``guandan tournament sheet`` writes it."""
+    t = desk.load(_store(tid))
+    if round_no not in t.draws:
+        abort(404, description=f"round {round_no} has not been drawn / 第{round_no}轮尚未编排")
+    return Response(sheet_html(t, round_no), mimetype="text/html")
+
+
+@bp.get("/tournament/<int:tid>/standings")
+def standings_sheet(tid: int):
+    """The standings, print-ready (A4), as ``guandan tournament standings --html`` writes them."""
+    return Response(standings_html(desk.load(_store(tid))), mimetype="text/html")
+
+
+@bp.get("/overlay/tournament/<int:tid>")
+def overlay(tid: int):
+    """OBS browser source, 1920×1080, transparent: the standings, ``top`` rows a page
+    (default 8), pages turning every ``seconds`` (default 10); ``lang=zh|en``."""
+    _store(tid)
+    lang = pick_lang()
+    try:
+        top = int(request.args.get("top", "8"))
+        seconds = float(request.args.get("seconds", "10"))
+        if not OVERLAY_TOP[0] <= top <= OVERLAY_TOP[1] or not 2 <= seconds <= 600:
+            raise ValueError
+    except ValueError:
+        abort(400, description=f"top is {OVERLAY_TOP[0]}-{OVERLAY_TOP[1]} rows, seconds 2-600 / "
+                               f"每页{OVERLAY_TOP[0]}-{OVERLAY_TOP[1]}行，翻页间隔2-600秒")
+    return render_template("tournament_overlay.html", lang=lang, terms=_words(lang), tid=tid, top=top,
+                           seconds=seconds)
+
+
+# --- the API: reads -------------------------------------------------------------------------
+
+@bp.get("/api/tournaments/<int:tid>")
+def api_snapshot(tid: int):
+    store = _store(tid)
+    return jsonify(view.snapshot(store, desk.load(store), tid, _live_tables()))
+
+
+@bp.get("/api/tournaments/<int:tid>/standings")
+def api_standings(tid: int):
+    store = _store(tid)
+    return jsonify(view.standings(desk.load(store), store.withdrawals()))
+
+
+@bp.get("/api/tournaments/<int:tid>/draws")
+def api_draws(tid: int):
+    """Every round drawn (or ``?round=N``), each table with its state and result."""
+    store = _store(tid)
+    t = desk.load(store)
+    rounds = sorted(t.draws)
+    if "round" in request.args:
+        wanted = request.args.get("round", "")
+        if not wanted.isdigit() or int(wanted) not in t.draws:
+            abort(404, description=f"round {wanted} has not been drawn / 第{wanted}轮尚未编排")
+        rounds = [int(wanted)]
+    live = _live_tables()
+    return jsonify([{"round": r, "tables": view.draw(store, t, r, live)} for r in rounds])
+
+
+@bp.get("/api/tournaments/<int:tid>/results")
+def api_results(tid: int):
+    """Every entry in the order entered (corrections and confirmations included): the audit trail."""
+    store = _store(tid)
+    return jsonify([{"round": e.round, "table": e.table, **view.entry_json(e)} for e in store.entries()])
+
+
+@bp.get("/api/tournaments/<int:tid>/stream")
+def api_stream(tid: int):
+    """Server-Sent Events: ``version`` now, then again whenever anything is entered."""
+    _store(tid)
+    watch = _watch()
+
+    def live():
+        seen = watch.version()
+        yield f"event: version\ndata: {json.dumps(seen)}\n\n"
+        quiet = 0.0
+        while True:
+            time.sleep(POLL_S)
+            now = watch.version()
+            if now != seen:
+                seen, quiet = now, 0.0
+                yield f"event: version\ndata: {json.dumps(now)}\n\n"
+            else:
+                quiet += POLL_S
+                if quiet >= KEEPALIVE_S:
+                    quiet = 0.0
+                    yield ": keep-alive\n\n"
+    return Response(stream_with_context(live()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# --- the API: writes ------------------------------------------------------------------------
+
+def _body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, description="send a JSON object (Content-Type: application/json) / 请发送JSON对象")
+    return data
+
+
+def _whole(data: dict, key: str, required: bool = True) -> int | None:
+    value = data.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        abort(400, description=f"'{key}' is a whole number from 1 / “{key}”应为从1起的整数")
+    return value
+
+
+def _refusing(call):
+    """Run a desk call; a refusal is 400 with its message in both languages."""
+    try:
+        return call()
+    except desk.Refused as exc:
+        abort(400, description=exc.text(pick_lang()))
+    except (TournamentError, StoreError) as exc:
+        abort(400, description=str(exc))
+
+
+@bp.post("/api/tournaments/<int:tid>/results")
+@api_writer
+def api_enter(tid: int):
+    """A table's result: ``{"table", "round"?, "pairs": [A, B], "levels": [LA, LB], "winner"?}``
+    or ``{"table", "round"?, "forfeit": PAIR_OR_SIDE}`` (final), or ``{"table", "round"?,
+    "record": TEXT, "source"?}`` (provisional until confirmed)."""
+    store = _store(tid)
+    data = _body()
+    table, round_no = _whole(data, "table"), _whole(data, "round", required=False)
+    kinds = [k for k in ("levels", "forfeit", "record") if data.get(k) is not None]
+    if len(kinds) != 1:
+        abort(400, description="send exactly one of levels, forfeit, record / levels、forfeit、record 三者只能给一个")
+    pairs = data.get("pairs") or []
+    if not isinstance(pairs, list) or not all(isinstance(p, str) for p in pairs):
+        abort(400, description="'pairs' is a list of the table's two pair ids / “pairs”应为本桌两对组合的编号")
+    if kinds == ["levels"]:
+        levels = data["levels"]
+        if len(pairs) != 2 or not isinstance(levels, list) or len(levels) != 2:
+            abort(400, description="levels go with the two pairs: {\"pairs\": [A, B], \"levels\": [LA, LB]} / "
+                                   "级数须与两对组合一同给出")
+        entered = _refusing(lambda: desk.enter_levels(store, round_no, table, *pairs, *map(str, levels),
+                                                      data.get("winner"), g.user))
+    elif kinds == ["forfeit"]:
+        entered = _refusing(lambda: desk.enter_forfeit(store, round_no, table, str(data["forfeit"]), pairs, g.user))
+    else:
+        if not isinstance(data["record"], str):
+            abort(400, description="'record' is the game record's text (JSON lines) / “record”应为比赛记录的文本")
+        source = str(data.get("source") or f"api:{g.user}")
+        entered = _refusing(lambda: desk.enter_record(store, round_no, table, data["record"], source, g.user))
+    _watch().touched()
+    return jsonify(entered.to_json() | {"entered_by": g.user}), 200 if entered.repeated else 201
+
+
+@bp.post("/api/tournaments/<int:tid>/results/<int:table>/confirm")
+@api_writer
+def api_confirm(tid: int, table: int):
+    """A referee confirms a table's provisional result; ``{"entry": N}`` (optional) is the
+    entry the referee was shown, refused if the result has changed since."""
+    store = _store(tid)
+    data = request.get_json(silent=True) or {}
+    if not isinstance(data, dict):
+        abort(400, description="send a JSON object / 请发送JSON对象")
+    round_no, entry = _whole(data, "round", required=False), _whole(data, "entry", required=False)
+    confirmed = _refusing(lambda: desk.confirm(store, round_no, table, g.user, entry))
+    _watch().touched()
+    return jsonify({"round": confirmed.round, "table": confirmed.table, **view.entry_json(confirmed)}), 201
+
+
+@bp.post("/api/tournaments/<int:tid>/draws")
+@api_writer
+def api_draw(tid: int):
+    """Draw the next round (``{"round": N}`` optional: it must be the next), once every
+    result of the last one is in and final."""
+    store = _store(tid)
+    data = request.get_json(silent=True) or {}
+    round_no = _whole(data, "round", required=False) if isinstance(data, dict) else None
+    round_no, tables, forfeits = _refusing(lambda: desk.draw_next(store, round_no, g.user))
+    _watch().touched()
+    return jsonify({"round": round_no, "tables": [tb.to_json() for tb in tables],
+                    "forfeits": [f.to_json() for f in forfeits]}), 201
