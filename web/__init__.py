@@ -2,7 +2,8 @@
 
 ``create_app`` is the factory: it takes the event store (a path or a ``Store``) and wires
 the blueprints — ``pages`` (hall, table, overlay; public and read-only), ``referee``
-(login and the console), ``api`` (JSON, Server-Sent Events, OpenAPI) — around one live
+(login and the console), ``api`` (JSON, Server-Sent Events, OpenAPI), ``tournament`` (the
+tournament in the same database: its page, standings overlay and API) — around one live
 ``Hub`` that follows the store.
 """
 
@@ -16,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from rulebook import profiles
 from store.event_store import Store
-from web import api, pages, referee
+from web import api, pages, referee, tournament
 from web.auth import LoginLimiter, csrf_token
 from web.hub import Hub
 from web.replays import Replays
@@ -53,6 +54,7 @@ def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(tournament.bp)
 
     @app.errorhandler(HTTPException)
     def error(exc: HTTPException):

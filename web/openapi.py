@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from web.tournament_openapi import tournament_paths
+
 _ERROR = {"description": "an error",
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _TABLE = {"name": "table", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -77,6 +79,7 @@ def openapi() -> dict:
                     "type": "string", "enum": ["correction", "missed", "level_adjust", "penalty", "alert_done",
                                        "forfeit"]}}]))},
             "/api/openapi.json": {"get": _op("this document")},
+            **tournament_paths(),
         },
         "components": {
             "schemas": {"Error": {"type": "object", "required": ["error"],
