@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,8 @@ from rulebook import profiles
 from store import tournament_desk as desk
 from store.tournament_store import TournamentStore
 from tests.web.test_api import login
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def record(seed: int = 5) -> str:

@@ -1,0 +1,73 @@
+"""The tournament page and its overlay in a real headless Chromium against the real server
+(``guandan serve``, waitress, SSE) on a database holding the hall and the tournament: a
+result arriving shows live as provisional, a referee confirms it on the page, the standings
+shown are what ``guandan tournament standings --json`` says, and the overlay turns pages."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import cv2
+import pytest
+
+from engine.bots import self_play
+from engine.record import dumps
+from engine.tournament import Pair, Tournament
+from rulebook import profiles
+from store import tournament_desk as desk
+from store.tournament_store import TournamentStore
+from tests.web.conftest import ARTIFACTS, PASSWORD
+from tests.web.test_browser import post
+from tests.web.test_tournament import ROOT
+
+
+@pytest.fixture
+def tournament(store):
+    pairs = [Pair(f"p{i}", f"第{i}队") for i in range(1, 7)]
+    with TournamentStore.open(store.path, create=True) as t_store:
+        t_store.save_tournament(Tournament("公司杯", "swiss", 2, profiles.load("linquan"), 7, pairs), "linquan")
+        desk.draw_next(t_store, None, "裁判长")
+    return store.path
+
+
+def cli_standings(db: str) -> list[dict]:
+    out = subprocess.run([sys.executable, "-m", "scorer.cli", "tournament", "standings", "--json", "--db", db],
+                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_a_result_shows_live_and_a_referee_confirms_it_on_the_page(tournament, server, browser, token):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(server + "/referee/login?next=/tournament/1")
+    page.fill('input[name="user"]', "li")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_selector("#draw tr.state-playing")
+    assert page.locator("#standings tbody tr").count() == 6
+    record = dumps(self_play(profiles.load("linquan"), random.Random(5), max_hands=3))
+    post(server, "/api/tournaments/1/results", {"table": 1, "record": record, "source": "hall:1"}, token)
+    page.wait_for_selector('#draw tr.state-provisional[data-table="1"] button.t-confirm', timeout=10_000)
+    assert "待确认" in page.inner_text('#draw tr[data-table="1"]')
+    page.click('#draw tr[data-table="1"] button.t-confirm')
+    page.wait_for_selector('#draw tr.state-final[data-table="1"]', timeout=10_000)
+    assert "已确认" in page.inner_text('#draw tr[data-table="1"]')
+    shown = [cell.split(" ")[0] for cell in page.locator("#standings tbody td.c-pair").all_inner_texts()]
+    assert shown == [row["pair"] for row in cli_standings(tournament)]
+    page.screenshot(path=str(ARTIFACTS / "tournament-page.png"), full_page=True)
+
+
+def test_the_standings_overlay_is_transparent_and_turns_its_pages(tournament, server, browser):
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(server + "/overlay/tournament/1?top=4&seconds=2&lang=en")
+    page.wait_for_selector('#board[data-page="1"] td.c-rank')
+    assert page.locator("#board tbody tr").count() == 4 and "Standings" in page.inner_text("#board")
+    shot = ARTIFACTS / "tournament-overlay-1920x1080.png"
+    page.screenshot(path=str(shot), omit_background=True)
+    alpha = cv2.imread(str(shot), cv2.IMREAD_UNCHANGED)[:, :, 3]
+    assert alpha.shape == (1080, 1920) and alpha[540, 200] == 0 and (alpha > 0).mean() > 0.02
+    page.wait_for_selector('#board[data-page="2"]', timeout=5_000)
+    assert page.locator("#board tbody tr").count() == 2 and "page 2 of 2" in page.inner_text("#board")
