@@ -14,7 +14,7 @@ question and never raises.
 
 >>> event = event_from_json({"seq": 3, "t": 12.5, "type": "play", "seat": "N", "cards": ["s5", "H5"]})
 >>> event
-PlayCards(seq=3, t=12.5, seat='N', cards=('S5', 'H5'), reading=None, confidence=None)
+PlayCards(seq=3, t=12.5, seat='N', cards=('S5', 'H5'), reading=None, confidence=None, choices=None)
 >>> event.to_json()
 {'seq': 3, 't': 12.5, 'type': 'play', 'seat': 'N', 'cards': ['S5', 'H5']}
 >>> event_from_json({"seq": 4, "t": 13, "type": "pass", "seat": "X"})
@@ -91,6 +91,23 @@ def _cards(value) -> tuple[str, ...]:
         return parse_cards(value)
     except InvalidCard as exc:
         raise RecordError(str(exc)) from None
+
+
+def _choices(value, count: int) -> tuple[tuple[tuple[str, float], ...], ...] | None:
+    """A play's ``choices``: one list per card of ``[card, confidence]`` pairs (the card as
+    recorded, then its runner-ups), or None when the line has none."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != count:
+        raise RecordError(f"'choices' must be one list per card ({count}), got {value!r}")
+    out = []
+    for slot in value:
+        if not isinstance(slot, list) or not all(
+                isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], (int, float))
+                and not isinstance(pair[1], bool) and 0 <= pair[1] <= 1 for pair in slot):
+            raise RecordError(f"each of 'choices' lists [card, confidence] pairs, got {slot!r}")
+        out.append(tuple((_card({"card": card}), float(conf)) for card, conf in slot))
+    return tuple(out)
 
 
 def _target(data: dict, key: str) -> int:
@@ -215,7 +232,8 @@ def event_from_json(data: object) -> Event:
                                        or not 0 <= confidence <= 1):
             raise RecordError(f"'confidence' must be between 0 and 1, got {confidence!r}")
         return PlayCards(**base, seat=_seat(data), cards=cards, reading=reading,
-                         confidence=None if confidence is None else float(confidence))
+                         confidence=None if confidence is None else float(confidence),
+                         choices=_choices(data.get("choices"), len(cards)))
     if cls is Pass:
         return Pass(**base, seat=_seat(data))
     if cls is Report:

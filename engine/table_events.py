@@ -106,12 +106,16 @@ class PlayCards(Event):
     """A play laid on the table; ``cards`` in the order laid (left to right as the player
     sees them). ``reading`` is ``[type, rank]`` when declared or read from the layout.
     ``confidence`` (0–1) is the camera's, when a camera read the cards: a low one is put
-    before a referee instead of being trusted silently."""
+    before a referee instead of being trusted silently. ``choices``, when a camera read
+    them: for each card, what the reader made of it — the card as recorded and its
+    runner-ups, each ``(card, confidence)`` — so a referee can settle a doubtful read by
+    picking another, without walking to the table."""
 
     seat: str = "E"
     cards: tuple[str, ...] = ()
     reading: tuple[str, str] | None = None
     confidence: float | None = None
+    choices: tuple[tuple[tuple[str, float], ...], ...] | None = None
     type = "play"
 
     def _fields(self) -> dict:
@@ -120,6 +124,8 @@ class PlayCards(Event):
             out["reading"] = list(self.reading)
         if self.confidence is not None:
             out["confidence"] = self.confidence
+        if self.choices is not None:
+            out["choices"] = [[[card, conf] for card, conf in slot] for slot in self.choices]
         return out
 
 

@@ -34,6 +34,8 @@ from vision.live.recount import HandCount, ReadPlay
 from vision.live.seat_reading import SeatZone
 
 Tell = Callable[[Alert], None]
+#: runner-ups kept per card of a play, for the referee to pick from (more are never likely)
+RUNNER_UPS = 3
 
 
 def possible(seat: str, read: tuple[str, ...], laid: Laid, level: str, seen: Counter,
@@ -68,6 +70,23 @@ def possible(seat: str, read: tuple[str, ...], laid: Laid, level: str, seen: Cou
         tell(Alert.of("would_not_beat", seat=seat, read=" ".join(before), on=" ".join(on.cards),
                       taken=" ".join(cards), confidence=min(r.confidence for r in lifted)))
     return cards, doubts + [r.confidence for r in mended + unflushed + lifted]
+
+
+def choices(cards: tuple[str, ...], laid: Laid) -> tuple[tuple[tuple[str, float], ...], ...]:
+    """For each card of a play as recorded, what the reader made of it, likeliest first: the
+    card and its confidence, then up to ``RUNNER_UPS`` others. A card taken from a runner-up
+    (a mended read) lists the card that was read among its others, so the referee can put
+    the reading back."""
+    out = []
+    for card in cards:
+        if card in laid.cards:
+            slot = ((card, laid.confidence_of(card)), *laid.others_of(card))
+        else:
+            read = next((name for name in laid.cards if card in dict(laid.others_of(name))), None)
+            slot = ((card, dict(laid.others_of(read)).get(card, 0.0)), (read, laid.confidence_of(read)),
+                    *(o for o in laid.others_of(read) if o[0] != card)) if read else ((card, 0.0),)
+        out.append(tuple((name, round(conf, 3)) for name, conf in slot[:1 + RUNNER_UPS]))
+    return tuple(out)
 
 
 class HandReading:
@@ -120,7 +139,8 @@ class HandReading:
         """The fields of the play ``seat`` laid, read as ``read`` in ``zone``: the hand read
         again (which may correct earlier plays: the match first), then the play as it can
         have been laid, its confidence the least of its readings' and of what was changed,
-        and its reading from the order laid (``engine.layout``)."""
+        each card's runner-ups (``choices``, for the referee's console) and its reading from
+        the order laid (``engine.layout``)."""
         cards, doubts = self.recount(seat, read, zone.tracker.stable, match, tell, correct)
         hand = match.hand
         level = hand.level if hand else "2"
@@ -131,7 +151,8 @@ class HandReading:
             self.count.amend(cards)
         reading = reading_from_layout(cards, level)
         conf = [d.conf for d in zone.detections if d.card in read] + doubts + more
-        fields: dict = {"seat": seat, "cards": cards, "confidence": round(min(conf), 3) if conf else 0.0}
+        fields: dict = {"seat": seat, "cards": cards, "confidence": round(min(conf), 3) if conf else 0.0,
+                        "choices": choices(cards, zone.tracker.stable)}
         if reading is not None:
             fields["reading"] = (reading.type, reading.rank)
         return fields

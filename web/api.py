@@ -23,7 +23,8 @@ from engine.events import Header, RecordError, event_from_json
 from hall.errors import HallError
 from store.event_store import StoreError
 from store.referee_acts import REFEREE_ACTS, act_fields, build_act
-from web.auth import api_writer
+from web import referee_queue
+from web.auth import api_writer, current_user
 from web.openapi import openapi
 from web.snapshot import TableView
 
@@ -88,6 +89,35 @@ def frame(table: str, seq: int):
     if jpeg is None:
         abort(404, description=f"no evidence frame for event {seq} of table {table!r}")
     return Response(jpeg, mimetype="image/jpeg")
+
+
+@bp.get("/tables/<table>/frames/<int:seq>/zone.jpg")
+def frame_zone(table: str, seq: int):
+    """The seat's zone out of an event's evidence frame, big enough to read the indices."""
+    jpeg = _store().frame(table, seq)
+    zone = referee_queue.evidence_zone(jpeg) if jpeg is not None else None
+    if zone is None:
+        abort(404, description=f"no evidence frame for event {seq} of table {table!r}")
+    return Response(zone, mimetype="image/jpeg")
+
+
+@bp.get("/referee/queue")
+def referee_queue_items():
+    """The referees' queue: open items, ``referee``'s tables first, then rulings, doubts,
+    notices, oldest first (``web.referee_queue``)."""
+    limit = request.args.get("limit", "")
+    if limit and not limit.isdigit():
+        abort(400, description="'limit' is a number of items")
+    table = request.args.get("table")
+    if table is not None and not _store().has_table(table):
+        abort(404, description=f"no table {table!r}")
+    return jsonify(referee_queue.queue(_hub(), _store(), request.args.get("referee") or current_user(),
+                                       None if table is None else [table], int(limit) if limit else None))
+
+
+@bp.get("/referee/assignments")
+def referee_assignments():
+    return jsonify(referee_queue.assignments(_store()))
 
 
 # --- streams --------------------------------------------------------------------------------
@@ -274,6 +304,21 @@ def referee_act(table: str, act: str):
         abort(404, description=f"no referee act {act!r} (one of {', '.join(REFEREE_ACTS)})")
     event = record_act(table, act, _json_body(), g.user)
     return jsonify(event), 202 if "sent" in event else 201
+
+
+@bp.put("/referee/assignments")
+@api_writer
+def assign_tables():
+    """Give a referee their tables (a table has one referee; none: take theirs away)."""
+    data = _json_body()
+    referee, tables = data.get("referee"), data.get("tables")
+    if not isinstance(referee, str) or not referee or not isinstance(tables, list) or not all(
+            isinstance(t, str) for t in tables):
+        abort(400, description='send {"referee": NAME, "tables": [TABLE, ...]}')
+    unknown = [t for t in tables if not _store().has_table(t)]
+    if unknown:
+        abort(400, description=f"no table {unknown[0]!r}")
+    return jsonify(referee_queue.assign(_store(), referee, tables))
 
 
 def _check_replays(table: str, new: list[dict]) -> None:

@@ -12,13 +12,16 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from rulebook import profiles
 from store.event_store import Store
 from web.snapshot import TableView
 
 POLL_S = 0.01
+T = TypeVar("T")
 
 
 @dataclass
@@ -54,6 +57,7 @@ class Hub:
         self._thread: threading.Thread | None = None
         self._lock = threading.RLock()
         self._snapshots: dict[str, _Snapshot] = {}
+        self._derived: dict[tuple[str, Callable], tuple[int, object]] = {}
         self.frames_version = 0
         self.catch_up()
 
@@ -120,6 +124,20 @@ class Hub:
             text = json.dumps(view.snapshot(self.store.frames(table)), ensure_ascii=False)
             cached = self._snapshots[table] = _Snapshot(key, text)
         return cached
+
+    def derived(self, table: str, build: Callable[[TableView], T]) -> T | None:
+        """What ``build`` makes of the table's view (None: no such table), worked out under
+        the hub's lock once per change of the table, as its snapshot is, and shared: do
+        not modify. The referee's queue reads every table's items so (``web.referee_queue``),
+        and a hall of thousands of tables changes a few at a time."""
+        with self._lock:
+            view = self.views.get(table)
+            if view is None:
+                return None
+            hit = self._derived.get((table, build))
+            if hit is None or hit[0] != view.last_id:
+                hit = self._derived[(table, build)] = (view.last_id, build(view))
+            return hit[1]
 
     def events_after(self, table: str, after_id: int) -> list[dict]:
         """The bodies of a table's events stored after global id ``after_id``."""

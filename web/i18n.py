@@ -40,6 +40,33 @@ PAGE: dict[str, tuple[str, str]] = {
     "act.alert_done": ("处理警报", "alert handled"), "act.forfeit": ("弃权", "forfeit"),
 }
 
+#: the referee console's words (web/static/referee.js), the rule books' terms where they have one
+CONSOLE: dict[str, tuple[str, str]] = {
+    "kind.ruling": ("违规待裁决", "rulings"), "kind.doubt": ("摄像头存疑", "camera's doubts"),
+    "kind.notice": ("通知", "notices"), "read_right": ("识别无误", "read right"),
+    "pick_cards": ("选牌更正", "pick the cards"), "camera_read": ("摄像头读作", "the camera read"),
+    "runner_ups": ("备选读法", "runner-ups"), "engine_says": ("规则判定", "the engine concluded"),
+    "confidence": ("置信度", "confidence"), "rule_broken": ("违反条款", "rule broken"),
+    "ladder": ("罚则递进", "penalty ladder"),
+    "ladder_step": ("{count}次{penalty}记{becomes}", "{count} × {penalty} make a {becomes}"),
+    "given": ("本局已判", "given this match"), "none_given": ("本局未判罚", "none given this match"),
+    "reason_optional": ("理由（可不填）", "reason (optional)"),
+    "reason_needed": ("撤销需填写理由", "a dismissal needs a reason"),
+    "put_before": ("补在第{seq}条之前", "before #{seq}"), "at_end": ("补在最后", "at the end"),
+    "nothing_missed": ("没有漏记", "nothing missed"),
+    "chosen": ("已选的牌（按出牌顺序）", "chosen (in the order laid)"),
+    "clear": ("清空", "clear"), "apply": ("确定", "apply"), "cancel": ("取消", "cancel"),
+    "no_play": ("无出牌", "no play"), "corrected_as": ("已更正第{seq}条", "corrected #{seq}"),
+    "missed_in": ("已补录", "missed play put in"),
+    "keys": ("J/K 或 ↑/↓ 选择 · Enter 确认 · 1–9 选备选读法 · C 选牌 · D 撤销 · Esc 关闭",
+             "J/K or ↑/↓ move · Enter confirms · 1–9 pick a runner-up · C picks cards · D dismisses · Esc closes"),
+    "mine": ("我的牌桌", "my table"), "referee_of": ("裁判：{who}", "referee: {who}"),
+    "assign": ("分配牌桌", "assign tables"), "assign_tables": ("牌桌号（逗号分隔）", "tables (comma-separated)"),
+    "more_items": ("另有{n}项", "{n} more"), "queue_empty": ("暂无待处理事项", "nothing to decide"),
+    "table_tools": ("牌桌工具", "table tools"), "seq_no": ("第{seq}条", "#{seq}"),
+    "act_failed": ("操作未成功：{why}", "not recorded: {why}"), "seat_play": ("{seat}出牌", "{seat}'s play"),
+}
+
 
 def pick_lang() -> str:
     lang = request.args.get("lang") or session.get("lang") or "zh"
@@ -52,4 +79,5 @@ def page_terms(lang: str) -> dict[str, str]:
     out = {k: v[i] for k, v in TERMS.items()}
     out.update({f"violation.{k}": v[i] for k, v in VIOLATIONS.items()})
     out.update({k: v[i] for k, v in PAGE.items()})
+    out.update({k: v[i] for k, v in CONSOLE.items()})
     return out

@@ -69,6 +69,27 @@ def openapi() -> dict:
             "/api/tables/{table}/frames/{seq}": {"post": _op(
                 "upload an event's evidence frame (JPEG body)", write=True,
                 params=[_TABLE, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])},
+            "/api/tables/{table}/frames/{seq}/zone.jpg": {"get": _op(
+                "the seat's play zone out of an event's evidence frame (rectified, upright, readings marked)",
+                content="image/jpeg",
+                params=[_TABLE, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])},
+            "/api/referee/queue": {"get": _op(
+                "the referees' queue: every open item, the referee's own tables first, then rulings (with the "
+                "profile's penalty ladder and the rule broken), the camera's doubts (with the play, its "
+                "confidence and alternatives from the reader's runner-ups), notices; each kind oldest first. "
+                "Items are decided with the referee acts below (alert_done, correction, missed, penalty)",
+                params=[{"name": "referee", "in": "query", "schema": {"type": "string"},
+                         "description": "whose tables come first (default: the logged-in referee)"},
+                        {"name": "table", "in": "query", "schema": {"type": "string"}},
+                        {"name": "limit", "in": "query", "schema": {"type": "integer"}}],
+                ok="{items: [...], counts: {ruling, doubt, notice}, total}")},
+            "/api/referee/assignments": {
+                "get": _op("which tables each referee looks after: {referee: [table, ...]}"),
+                "put": _op("give a referee their tables (taken from whoever had them; [] takes theirs away)",
+                           write=True, body={"type": "object", "required": ["referee", "tables"], "properties": {
+                               "referee": {"type": "string"},
+                               "tables": {"type": "array", "items": {"type": "string"}}}}),
+            },
             "/api/tables/{table}/referee/sent": {"get": _op(
                 "on a hall server: the referee acts sent down to the camera table's node, newest first, each with "
                 "its state (pending, taken, recorded with seq, refused with error); elsewhere []", params=[_TABLE])},

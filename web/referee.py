@@ -1,4 +1,5 @@
-"""The referee console: log in, work the alert queue, correct plays, adjust levels, forfeits.
+"""The referee console: log in, work the hall's queue (``web.referee_queue``), correct
+plays, adjust levels, forfeits.
 
 Every act becomes an event in the table's record with the referee's name and reason
 (``api.record_act``); nothing is overwritten. On a hall server's console an act on a
@@ -9,16 +10,18 @@ token.
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
 from engine.cards import InvalidCard, parse_cards
+from engine.seats import PLAY_ORDER
 from web.api import record_act
 from web.auth import csrf_ok, referee_page
 from web.i18n import page_terms, pick_lang
+from web.referee_queue import assignments, queue
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
+#: items sent with the page and kept live: more than a referee decides before the queue moves
+PAGE = 60
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -56,19 +59,15 @@ def logout():
 @bp.get("")
 @referee_page
 def console():
+    """The queue, worst first: the first ``PAGE`` items come with the page, the script
+    keeps them live over the hall's stream (web/static/referee.js)."""
     lang = pick_lang()
-    hub = current_app.config["HUB"]
-    hub.catch_up()
-    tables = []
-    for t in current_app.config["STORE"].tables():
-        snap = hub.snapshot(t["id"])
-        if snap is not None:
-            tables.append(json.loads(snap[1]))
+    store = current_app.config["STORE"]
     hall = current_app.config["HALL"]
-    sent: dict[str, list] = {}
-    for a in hall.sent.all() if hall is not None else []:
-        sent.setdefault(a.table, []).append(a)
-    return render_template("referee.html", lang=lang, terms=page_terms(lang), tables=tables, user=g.user, sent=sent)
+    shown = queue(current_app.config["HUB"], store, g.user, limit=PAGE)
+    return render_template("referee.html", lang=lang, terms=page_terms(lang), queue=shown, page=PAGE,
+                           tables=store.tables(), user=g.user, mine=assignments(store).get(g.user, []),
+                           sent=hall.sent.all() if hall is not None else [], seats=PLAY_ORDER)
 
 
 @bp.post("/act")

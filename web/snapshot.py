@@ -90,11 +90,14 @@ class TableView:
         out["hand"] = _hand(hand, m.profile) if hand is not None else None
         if out["hand"] is not None and self._awaiting is not None:
             out["hand"]["since"] = self.action_since
-        out["alerts"] = self._alerts(frames)
+        out["alerts"] = self.alerts(frames)
         out["log"] = self._log()
         return out
 
-    def _alerts(self, frames: set[int]) -> list[dict]:
+    def alerts(self, frames: set[int] = frozenset()) -> list[dict]:
+        """Every alert of the match, oldest first, with its status (``frame``: whether the
+        play it is about has an evidence frame among ``frames``); the referee's queue reads
+        them too (``web.referee_queue``)."""
         m = self.match
         done: dict[int, dict] = {}
         for e in m.history:

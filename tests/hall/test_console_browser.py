@@ -19,7 +19,7 @@ from tests.hall.broker import free_port, needs_mosquitto
 from tests.hall.conftest import HALL, match, wait_for
 from tests.hall.test_cli import _listening
 from tests.web.conftest import ARTIFACTS, PASSWORD
-from tests.web.test_browser import referee_console
+from tests.web.test_browser import referee_console, table_tool
 
 
 @needs_mosquitto
@@ -41,8 +41,7 @@ def test_a_referee_at_the_hall_adjusts_a_camera_tables_levels(tmp_path, broker, 
         hall = Store(db)
         wait_for(lambda: hall.next_seq("t1") == 6 if hall.has_table("t1") else False, 20, "the table at the hall")
         page = referee_console(browser, f"http://127.0.0.1:{web}", table="t1")
-        page.click("#ref-t1 details.tools summary")
-        form = page.locator('#ref-t1 form:has(input[name="act"][value="level_adjust"])')
+        form = table_tool(page, "t1", "level_adjust")
         form.locator('select[name="side"]').select_option("NS")
         form.locator('input[name="levels"]').fill("-1")
         form.locator('input[name="why"]').fill("迟到")
@@ -56,10 +55,10 @@ def test_a_referee_at_the_hall_adjusts_a_camera_tables_levels(tmp_path, broker, 
 
         def shown() -> bool:
             page.reload()
-            return page.locator("#ref-t1 .sent-recorded").count() == 1
+            return page.locator(".sent-acts .sent-recorded").count() == 1
 
         wait_for(shown, 20, "the console to show the act recorded")
-        sent = page.inner_text("#ref-t1 .sent-acts")
+        sent = page.inner_text(".sent-acts")
         assert "已记入第6条" in sent and "调整级数 南北方 -1" in sent and "li" in sent
         wait_for(lambda: hall.next_seq("t1") == 7, 20, "the act back at the hall")
         page.screenshot(path=str(ARTIFACTS / "hall-console-sent.png"))

@@ -24,15 +24,24 @@ def new_table(base: str, token: str, table: str = "t9") -> None:
 def referee_console(browser, server: str, start: str = "/referee", table: str = "t9"):
     """A page on the referee console, logged in as the fixture's referee from ``start`` (the
     console sends an anonymous visitor to the login form; the form's ``?lang=`` sets the
-    session's language), once it shows ``table``."""
+    session's language), once its table tools offer ``table``."""
     ref = browser.new_page(viewport={"width": 1200, "height": 900})
     ref.goto(server + start)
     assert "/referee/login" in ref.url
     ref.fill('input[name="user"]', "li")
     ref.fill('input[name="password"]', PASSWORD)
     ref.click('button[type="submit"]')
-    ref.wait_for_selector(f"#ref-{table}")
+    ref.wait_for_selector(f'#tools select[name="table"] option[value="{table}"]', state="attached")
     return ref
+
+
+def table_tool(ref, table: str, kind: str):
+    """The console's form for a ``kind`` of act (its table tools), aimed at ``table``."""
+    if not ref.is_visible("#tools form.correction"):
+        ref.click("#tools summary")
+    form = ref.locator(f"#tools form.{kind}")
+    form.locator('select[name="table"]').select_option(table)
+    return form
 
 
 def test_overlay_is_1920x1080_transparent_without_scrollbars(server, browser):
@@ -78,8 +87,7 @@ def test_a_referee_logs_in_corrects_a_play_and_the_table_page_shows_it(server, b
     assert "not a combination" in table.inner_text("#alerts")
 
     ref = referee_console(browser, server)
-    ref.click("#ref-t9 details.tools summary")
-    form = ref.locator("#ref-t9 form.correction")
+    form = table_tool(ref, "t9", "correction")
     form.locator('input[name="target"]').fill("2")
     form.locator('input[name="cards"]').fill("S8 H8")
     form.locator('input[name="why"]').fill("camera read the 8 as a 6")
@@ -108,8 +116,7 @@ def test_a_referee_puts_in_a_missed_play_from_the_console(server, browser, token
     table.goto(server + "/table/t9")
     table.wait_for_selector("#alerts li.open")
     ref = referee_console(browser, server)
-    ref.click("#ref-t9 details.tools summary")
-    form = ref.locator("#ref-t9 form.missed")
+    form = table_tool(ref, "t9", "missed")
     assert "补录漏记的出牌" in form.inner_text()
     form.locator('select[name="seat"]').select_option("N")
     form.locator('input[name="cards"]').fill("HR")
@@ -127,8 +134,7 @@ def test_a_referee_puts_in_a_missed_play_from_the_console(server, browser, token
         {"seq": 5, "t": 9, "type": "play", "seat": "E", "cards": ["D4"]}]}, token)
     table.wait_for_selector("#alerts li.open")
     ref.goto(server + "/referee")
-    ref.click("#ref-t9 details.tools summary")
-    form = ref.locator("#ref-t9 form.correction")
+    form = table_tool(ref, "t9", "correction")
     form.locator('input[name="target"]').fill("5")
     form.locator('input[name="void"]').check()
     form.locator('input[name="why"]').fill("牌碰进了出牌区")
@@ -138,31 +144,6 @@ def test_a_referee_puts_in_a_missed_play_from_the_console(server, browser, token
     assert "裁判作废第5条：此事件并未发生（li：牌碰进了出牌区）" in table.inner_text("#log")
     ref.close()
     table.close()
-
-
-def test_the_cameras_note_of_a_covered_zone_offers_to_put_in_the_missed_play(server, browser, token):
-    """The camera told of something it could not read in North's zone: the queue's item has
-    the form to put North's play in, the seat already filled."""
-    new_table(server, token)
-    post(server, "/api/tables/t9/events", {"events": [
-        {"seq": 2, "t": 3, "type": "play", "seat": "E", "cards": ["S5"]},
-        {"seq": 3, "t": 4, "type": "camera_note", "code": "zone_covered", "values": {"seat": "N"}, "seat": "N"},
-        {"seq": 4, "t": 6, "type": "pass", "seat": "W"}]}, token)
-    ref = referee_console(browser, server, "/referee/login?lang=en")
-    item = ref.locator('#ref-t9 li.alert-item[data-alert="3"]')
-    item.wait_for()
-    assert "seat N: something lies over the play zone" in item.inner_text()
-    form = item.locator("form.missed-here")
-    form.locator('input[name="cards"]').fill("HR")
-    form.locator('input[name="before"]').fill("4")
-    form.locator('input[name="why"]').fill("the big joker was not read")
-    ref.screenshot(path=str(ARTIFACTS / "referee-covered-zone.png"))
-    form.locator('button[type="submit"]').click()
-    ref.wait_for_selector(".flash")
-    snap = json.loads(urllib.request.urlopen(server + "/api/tables/t9", timeout=5).read())
-    assert [(p["seat"], p["cards"]) for p in snap["hand"]["trick"]] == [("E", ["S5"]), ("N", ["HR"]), ("W", [])]
-    assert [a["code"] for a in snap["alerts"] if a["status"] == "open"] == ["zone_covered"]
-    ref.close()
 
 
 def test_the_hall_shows_every_table(server, browser, token):
