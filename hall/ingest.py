@@ -14,7 +14,9 @@ or a node's status says the broker acknowledged events the server never got (a b
 killed before it saved its queue), the server asks the node to send them again.
 
 Its console's referee acts on a node's table go down to the node (``send_act``,
-``hall.acts``) and come back up with the table's record.
+``hall.acts``) and come back up with the table's record. When the database holds a
+tournament, each tournament table's finished match is entered into it as a provisional
+result (``hall.results``, on a thread of its own beside the intake).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from hall.acts import SentActs, act_message
 from hall.broker import BrokerAddress, connect, new_client
 from hall.errors import HallError
 from hall.presence import Presence
+from hall.results import ResultFeed
 from store.event_store import Store
 
 log = logging.getLogger("guandan.hall.ingest")
@@ -93,10 +96,12 @@ class Ingest:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self._thread = threading.Thread(target=self._run, name="hall-ingest", daemon=True)
+        self.results = ResultFeed(store)
 
     def start(self) -> Ingest:
         connect(self.client, self.broker)
         self._thread.start()
+        self.results.start()
         return self
 
     def stop(self) -> None:
@@ -104,6 +109,7 @@ class Ingest:
         self._stopping.set()
         if self._thread.is_alive():
             self._thread.join()
+        self.results.stop()
         self.client.disconnect()
         self.client.loop_stop()
 

@@ -1,0 +1,170 @@
+"""A tournament on the hall: each table's finished match entered into the tournament as a
+provisional result, its record as the evidence, for a referee to confirm.
+
+The feed follows the hall's event store as the live pages do (``Store.since`` on the global
+id) and keeps each table's match replayed as its events arrive, so a finished match is seen
+once, at the event that ends it (the levels passed, time called, a forfeit). It then enters
+the record up to that event through the tournament desk (``store.tournament_desk``), which
+checks it as it checks a record typed in at the terminal.
+
+Which tournament table a hall table is: its id is the table's number in the latest round
+drawn (``7``) or names the round too (``2-7``: round 2, table 7). Any other id is not a
+tournament table and is left alone.
+
+Exactly once: the record entered is the record up to the ending event, whatever follows it,
+so the same match always gives the same record; the desk takes the same record again as the
+entry it made already. A hall server restarted (or a table node resending after a restart)
+therefore yields one result, never two. A refusal (a table not in the round, a second match
+at a table that has a result, a match under another profile) is logged and kept in
+``refusals`` for the console; it never stops the feed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+
+from engine.events import RecordError, event_from_json
+from engine.match import Match
+from engine.tournament import TournamentError
+from rulebook import profiles
+from store import tournament_desk as desk
+from store.event_store import Store
+from store.tournament_store import StoreError, TournamentStore
+
+log = logging.getLogger("guandan.hall.results")
+
+POLL_S = 0.5  # how often the store is read for new events
+OPEN_EVERY_S = 5.0  # how often a database without a tournament is looked at again
+TOURNAMENT_TABLE = re.compile(r"^(?:(\d+)-)?(\d+)$")
+
+
+@dataclass(frozen=True)
+class Intake:
+    """What became of one hall table's finished match."""
+
+    table: str
+    entered: desk.Entered | None = None
+    refused: str | None = None
+
+
+@dataclass
+class _Follow:
+    match: Match | None = None
+    bodies: list[dict] = field(default_factory=list)
+    over: bool = False  # entered (or refused): nothing more to do for this table
+
+
+def tournament_table(table: str) -> tuple[int | None, int] | None:
+    """(round or None for the latest drawn, table number) for a hall table id, or None."""
+    found = TOURNAMENT_TABLE.match(table)
+    if found is None:
+        return None
+    return (int(found.group(1)) if found.group(1) else None), int(found.group(2))
+
+
+class ResultFeed:
+    """Follows ``store`` and enters each tournament table's finished match, provisional.
+    ``step`` does one pass (tests call it); ``start`` runs it on a thread."""
+
+    def __init__(self, store: Store, by: str = "hall", poll: float = POLL_S) -> None:
+        self.store = store
+        self.by = by
+        self.poll = poll
+        self.tournament: TournamentStore | None = None
+        self.last_id = 0
+        self.intakes: list[Intake] = []
+        self._tables: dict[str, _Follow] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._next_open = 0.0
+
+    @property
+    def refusals(self) -> list[Intake]:
+        return [i for i in self.intakes if i.refused is not None]
+
+    def start(self) -> ResultFeed:
+        self._thread = threading.Thread(target=self._run, name="hall-results", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self.tournament is not None:
+            self.tournament.close()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                busy = bool(self.step())
+            except Exception as exc:  # a store gone away: the feed tries again, the intake goes on
+                log.error("cannot follow the tournament's results (%s)", exc)
+                busy = False
+            if not busy:
+                self._stop.wait(self.poll)
+
+    def _open(self, now: float) -> bool:
+        if self.tournament is not None:
+            return True
+        if now < self._next_open:
+            return False
+        self._next_open = now + OPEN_EVERY_S
+        try:
+            self.tournament = TournamentStore.open(self.store.path)
+        except StoreError:
+            return False  # no tournament in this database (yet)
+        log.info("entering finished matches into the tournament in %s", self.tournament.name)
+        return True
+
+    def step(self, now: float | None = None) -> list[Intake]:
+        """Read what the store has beyond what was read; enter every match that ended."""
+        if not self._open(time.monotonic() if now is None else now):
+            return []
+        done = []
+        for stored in self.store.since(self.last_id):
+            self.last_id = stored.id
+            intake = self._follow(stored.table, stored.body)
+            if intake is not None:
+                done.append(intake)
+        self.intakes += done
+        return done
+
+    def _follow(self, table: str, body: dict) -> Intake | None:
+        if tournament_table(table) is None:
+            return None
+        follow = self._tables.setdefault(table, _Follow())
+        if follow.over:
+            return None
+        try:
+            event = event_from_json(body)
+            if follow.match is None:
+                follow.match = Match(profiles.load(event.profile), event)
+            else:
+                follow.match.push(event)
+        except (RecordError, ValueError, AttributeError) as exc:
+            follow.over = True  # a broken record is the referee's at the console; no result from it
+            return Intake(table, refused=f"the record breaks at seq {body.get('seq')}: {exc}")
+        follow.bodies.append(body)
+        if follow.match.result is None:
+            return None
+        follow.over = True
+        return self._enter(table, follow.bodies)
+
+    def _enter(self, table: str, bodies: list[dict]) -> Intake:
+        round_no, number = tournament_table(table)
+        text = "".join(json.dumps(b, ensure_ascii=False) + "\n" for b in bodies)
+        try:
+            entered = desk.enter_record(self.tournament, round_no, number, text, f"hall:{table}", self.by)
+        except desk.Refused as exc:
+            log.warning("table %s: its result is not entered: %s", table, exc)
+            return Intake(table, refused=str(exc))
+        except (TournamentError, StoreError) as exc:
+            log.warning("table %s: its result is not entered: %s", table, exc)
+            return Intake(table, refused=str(exc))
+        return Intake(table, entered=entered)
