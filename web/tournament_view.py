@@ -35,12 +35,13 @@ def entry_json(entry: Entry | None) -> dict | None:
 
 def draw(store: TournamentStore, t: Tournament, round_no: int, live_tables: set[str]) -> list[dict]:
     """A round's draw, line by line, each with its state and the result that counts;
-    ``live`` says the hall has a table page under the table's number."""
+    ``live`` is the hall's table playing it (``R-N`` or ``N``, as ``hall.results`` reads
+    them), None where the hall has no such table."""
     out = []
     for tb, state, entry in desk.table_states(store, t, round_no):
-        line = tb.to_json() | {"state": state, "result": entry_json(entry),
-                               "live": tb.table is not None and str(tb.table) in live_tables}
-        out.append(line)
+        named = [] if tb.table is None else [f"{round_no}-{tb.table}", str(tb.table)]
+        live = next((name for name in named if name in live_tables), None)
+        out.append(tb.to_json() | {"state": state, "result": entry_json(entry), "live": live})
     return out
 
 

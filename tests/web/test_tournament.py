@@ -19,6 +19,7 @@ from engine.tournament import Pair, Tournament
 from rulebook import profiles
 from store import tournament_desk as desk
 from store.tournament_store import TournamentStore
+from tests.web.conftest import header_json
 from tests.web.test_api import login
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,12 +50,14 @@ def test_without_a_tournament_the_pages_say_so_in_both_languages(client):
             r.get_data(as_text=True), url
 
 
-def test_the_page_in_chinese_then_english(client, tournament):
+def test_the_page_in_chinese_then_english(client, store, tournament):
+    store.add_table("1-2", header_json("1-2", "linquan"))  # the hall's table for round 1, table 2
     zh = client.get("/tournament/1").get_data(as_text=True)
     assert "公司杯" in zh and "成绩名次表" in zh and "第1轮对阵" in zh and "比赛中" in zh and "各组合战绩" in zh
     for word in ("名次", "积分", "小分", "抽签"):  # linquan's tie-break columns
         assert f">{word}<" in zh, word
-    assert 'href="/table/1' in zh  # the hall has a table 1: its state links to its page
+    assert 'href="/table/1?lang=zh">1<' in zh  # the hall has a table 1: its state links to its page
+    assert 'href="/table/1-2?lang=zh">2<' in zh
     assert "/tournament/1/sheet/1" in zh and "/tournament/1/standings" in zh
     en = client.get("/tournament/1?lang=en").get_data(as_text=True)
     assert "Standings" in en and "Round 1 draw" in en and "playing" in en and "Small pts" in en
