@@ -132,3 +132,28 @@ def test_the_layout_guide_is_written_to_print(tmp_path):
     assert out.returncode == 0 and cv2.imread(str(guide)).shape[:2] == (1480, 1550)
     nothing = guandan("enroll", "--lang", "en")
     assert nothing.returncode == 2 and "--out DIR" in nothing.stderr
+
+
+def test_a_deck_reader_is_trusted_over_a_finder_that_never_saw_the_deck():
+    """With an enrolled deck a finder's box from ``finder_sure`` up is an index for certain and
+    the card is as sure as the deck's reader says; below it the finder's doubt scales the
+    reading down. Without one, confidence stays the finder's times the reader's."""
+    from vision.live.detector import FIND
+    from vision.synth.scene import render_scene
+    from vision.synth.style import styles
+
+    image = render_scene(11, styles(5, 2, "heldout")).image
+    plain = CardDetector(MODEL, boxes=False, suits=False)
+    trusting = CardDetector(MODEL, boxes=False, suits=False, finder_sure=0.3)
+    found = plain.find(image, FIND)
+    read = {box: (f, p) for (box, f), ((_card, p),) in
+            zip(found, plain.reader.read(image, [b for b, _ in found]), strict=True)}
+    checked = 0
+    for detector, scale in ((plain, lambda f: f), (trusting, lambda f: min(1.0, f / 0.3))):
+        for d in detector.detect(image, conf=0.05):
+            f, p = read[d.box]
+            assert d.conf == pytest.approx(scale(f) * p, rel=1e-5)
+            checked += 1
+    assert checked >= 6
+    with pytest.raises(Exception, match="finder_sure"):
+        CardDetector(MODEL, boxes=False, finder_sure=0)

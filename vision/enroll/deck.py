@@ -25,6 +25,13 @@ READER = "reader.onnx"
 SHEET = "contact-sheet.png"
 
 
+#: with an enrolled deck, a finder's box this sure is an index and the reader alone names the
+#: card and says how sure (``CardDetector``'s ``finder_sure``): on a design it never saw the
+#: finder's confidence is low even where the index is plain, and a play read right was
+#: flagged for the referee (docs/benchmarks.md, 2026-12-05)
+FINDER_SURE = 0.3
+
+
 class DeckError(ValueError):
     """A deck folder that cannot be used or made: the message names it and says why."""
 
@@ -53,7 +60,9 @@ class Deck:
 
     def detector(self, weights: Path, **options) -> CardDetector:
         """The detector with this deck's reader (and no suit reader: the deck's reader learnt
-        this deck's suits)."""
+        this deck's suits), trusted over the finder (``FINDER_SURE``): the reader has seen this
+        deck's indices and its felt and face middles as no index, the finder has not."""
+        options.setdefault("finder_sure", FINDER_SURE)
         return CardDetector(weights, reader=self.reader, suits=False, **options)
 
 

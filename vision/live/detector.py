@@ -10,7 +10,9 @@ image given.
 Settings (documented in models/README.md): the finder proposes boxes from confidence
 ``FIND`` with non-maximum suppression at IoU 0.5 (two indices never overlap on a real
 table); a detection's confidence is the finder's times the reader's, and it counts from
-``CONFIDENCE``.
+``CONFIDENCE``. A reader taught the table's own deck (``guandan enroll``) is trusted more
+than a finder that never saw the deck: there a finder's box from ``finder_sure`` up is an
+index for certain, and the card's confidence is the reader's alone.
 
 ultralytics is imported inside the functions that use it: heavy to load, and needed only
 when a model is trained, quantized or run through it, not for ``guandan --help`` or at a
@@ -197,7 +199,8 @@ def _refiners(given: str | Path | list | tuple | None) -> list[BoxRefiner]:
 class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
                  reader: str | Path | None = None, suits: str | Path | None | bool = None,
-                 boxes: str | Path | list | None | bool = None, views: int = 1, sideways: bool = False) -> None:
+                 boxes: str | Path | list | None | bool = None, views: int = 1, sideways: bool = False,
+                 finder_sure: float = 1.0) -> None:
         """``boxes``: the box refiner's model (or models, each looking at the one before's
         box), or False for the finder's own boxes (the live loop, which needs cards, not
         tight boxes, saves its time); by default the committed refiner and its second look
@@ -208,8 +211,14 @@ class CardDetector:
         each view costing one finder's time. ``sideways``: cards may lie any way round, so
         each index is also read a quarter turn round where its neighbours read surer so
         (``vision.live.reader.IndexReader.sideways``; twice the reader's time) — for photos and
-        any-angle zones; not where the cards lie upright (``detect(upright=True)``)."""
+        any-angle zones; not where the cards lie upright (``detect(upright=True)``).
+        ``finder_sure``: from this finder's confidence up a box is surely an index, and the
+        detection's confidence is the reader's probability alone (below it, scaled down in
+        proportion); 1, the default, makes it the finder's times the reader's."""
         path = Path(weights)
+        if not 0 < finder_sure <= 1:
+            raise DetectorError(f"finder_sure must be in (0, 1], not {finder_sure}")
+        self.finder_sure = finder_sure
         if not path.exists():
             raise DetectorError(f"{weights}: no such model file")
         if views not in VIEWS:
@@ -302,7 +311,8 @@ class CardDetector:
         readings = self.reader.read(image, boxes, ranked=RUNNERS_UP + 1, suits=suits,
                                     sideways=self.sideways and not upright)
         out = []
-        for (box, f), ((cls, p), *rest) in zip(found, readings, strict=True):
+        for (box, finder), ((cls, p), *rest) in zip(found, readings, strict=True):
+            f = min(1.0, finder / self.finder_sure)
             if cls == NOT_AN_INDEX or f * p < floor:
                 continue
             others = tuple((ALL_CARDS[c], f * q) for c, q in rest if c != NOT_AN_INDEX and f * q >= RUNNER_UP_FLOOR)

@@ -31,6 +31,7 @@ import yaml
 from engine.cards import ALL_CARDS
 from vision.progress import progress_bar
 from vision.synth.art_decks import ArtDeck, art_decks
+from vision.synth.art_faces import ArtError
 from vision.synth.deck import Deck
 from vision.synth.labels import yolo_text
 from vision.synth.recipe import DATASET_SPLITS, Recipe, RecipeError, SplitPlan, load_recipe
@@ -193,7 +194,11 @@ def build(recipe_path: str | Path, out_dir: str | Path, progress: bool = True,
     recipe = load_recipe(recipe_path)
     if recipe.art > 0:  # drawn here once, before the workers start, not by two workers at once
         for split in sorted({p.styles for p in recipe.splits}):
-            if not art_decks(split):
+            try:
+                drawn = art_decks(split)
+            except ArtError as exc:
+                raise RecipeError(f"{recipe_path}: {exc}") from None
+            if not drawn:
                 raise RecipeError(f"{recipe_path}: art wants real deck designs of the {split} split and none is "
                                   "installed (scripts/system-packages.sh installs gnome-cards-data and "
                                   "kdegames-card-data-kf5)")
