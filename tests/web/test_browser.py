@@ -31,7 +31,7 @@ def referee_console(browser, server: str, start: str = "/referee", table: str = 
     ref.fill('input[name="user"]', "li")
     ref.fill('input[name="password"]', PASSWORD)
     ref.click('button[type="submit"]')
-    ref.wait_for_selector(f'#tools select[name="table"] option[value="{table}"]', state="attached")
+    ref.wait_for_selector(f'#tool-table option[value="{table}"]', state="attached")
     return ref
 
 
@@ -39,9 +39,8 @@ def table_tool(ref, table: str, kind: str):
     """The console's form for a ``kind`` of act (its table tools), aimed at ``table``."""
     if not ref.is_visible("#tools form.correction"):
         ref.click("#tools summary")
-    form = ref.locator(f"#tools form.{kind}")
-    form.locator('select[name="table"]').select_option(table)
-    return form
+    ref.select_option("#tool-table", table)
+    return ref.locator(f"#tools form.{kind}")
 
 
 def test_overlay_is_1920x1080_transparent_without_scrollbars(server, browser):

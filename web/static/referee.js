@@ -144,6 +144,7 @@ function render() {
 
 function select(key, focus = true) {
   state.key = key;
+  if (!document.getElementById("tools")?.open) aimTools(current()?.table);
   for (const li of document.querySelectorAll("#queue > li")) {
     const on = li.dataset.key === key;
     li.classList.toggle("selected", on);
@@ -153,6 +154,15 @@ function select(key, focus = true) {
       if (focus) { li.focus({preventScroll: true}); li.scrollIntoView({block: "nearest"}); }
     }
   }
+}
+
+/* The table tools' forms act on the table chosen once for them all: the open item's, while
+   the tools are closed. */
+function aimTools(table) {
+  const tools = document.getElementById("tool-table");
+  if (!tools || !table) return;
+  tools.value = table;
+  document.querySelectorAll("input.tool-table").forEach(input => { input.value = table; });
 }
 
 function current() { return state.items.find(it => it.key === state.key) || null; }
@@ -351,10 +361,7 @@ document.addEventListener("DOMContentLoaded", () => {
   render();
   setUpPicker();
   setUpAssign();
-  document.querySelectorAll(".tool-table").forEach(select => select.addEventListener("focus", () => {
-    const it = current();
-    if (it) select.value = it.table;
-  }));
+  document.getElementById("tool-table")?.addEventListener("change", ev => aimTools(ev.target.value));
   /* every table's change comes over the hall's stream: the queue is fetched again */
   stream("/api/hall/stream", null, {hall: refresh, table: refresh});
 });
