@@ -252,6 +252,8 @@ def api_enter(tid: int):
     pairs = data.get("pairs") or []
     if not isinstance(pairs, list) or not all(isinstance(p, str) for p in pairs):
         abort(400, description="'pairs' is a list of the table's two pair ids / “pairs”应为本桌两对组合的编号")
+    if not isinstance(data.get("winner"), str | None):
+        abort(400, description="'winner' is a pair id / “winner”应为组合编号")
     if kinds == ["levels"]:
         levels = data["levels"]
         if len(pairs) != 2 or not isinstance(levels, list) or len(levels) != 2:

@@ -104,6 +104,7 @@ def test_a_recorded_result_is_provisional_until_a_referee_confirms_it(client, to
     ({"table": 1, "record": "x", "forfeit": "NS"}, "只能给一个", "exactly one of"),
     ({"table": "1", "forfeit": "NS"}, "整数", "whole number"),
     ({"table": 1, "round": 2, "forfeit": "NS"}, "第2轮尚未编排", "round 2 has not been drawn"),
+    ({"table": 1, "pairs": ["p1", "p2"], "levels": ["8", "8"], "winner": ["p1"]}, "组合编号", "is a pair id"),
 ])
 def test_bad_results_are_refused_in_both_languages_with_nothing_entered(client, token, tournament, body, zh, en):
     r = client.post("/api/tournaments/1/results", json=body, headers={"Authorization": f"Bearer {token}"})
