@@ -55,7 +55,7 @@ PAGE: dict[str, tuple[str, str]] = {
     "opponent": ("对手", "Opponent"), "round_col": ("轮次", "Round"), "entered_by": ("录入", "Entered by"),
     "after_round": ("第{n}轮后", "after round {n}"), "page_of": ("第{n}/{of}页", "page {n} of {of}"),
     "confirmed": ("第{round}轮第{table}桌成绩已确认", "round {round}, table {table}: result confirmed"),
-    "withdrew": ("退赛", "withdrew"),
+    "withdrew": ("退赛", "withdrew"), "nav": ("赛事", "Tournament"),
     "provisional_note": ("（待裁判确认）", " (provisional: a referee confirms it)"),
     "repeated_note": ("（同一记录已录入，未重复录入）", " (this record was entered already; nothing new entered)"),
     "withdrawal": ("组合 {pair} 自第{round}轮起退赛，其后各轮均按弃权计",

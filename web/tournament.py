@@ -23,9 +23,10 @@ import threading
 import time
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, stream_with_context
+from werkzeug.exceptions import HTTPException
 
 from engine.tournament import TournamentError
-from rulebook.tournament_live import PAGE, STATES
+from rulebook.tournament_live import PAGE, STATES, page_word
 from rulebook.tournament_report import WORDS, sheet_html, standings_html
 from store import tournament_desk as desk
 from store.tournament_store import StoreError, TournamentStore
@@ -39,6 +40,7 @@ bp = Blueprint("tournament", __name__)
 TOURNAMENT_ID = 1
 POLL_S = 0.5
 KEEPALIVE_S = 15.0
+NAV_RECHECK_S = 5.0
 OVERLAY_TOP = (1, 32)  # the overlay's rows a page: at least, at most
 _EXTENSION = "guandan.tournament"
 
@@ -80,6 +82,31 @@ def _watch() -> Watch:
         if watch.store is not store:
             store.close()
     return watch
+
+
+def _tournament_open() -> bool:
+    """Whether the server's database holds a tournament; a "no" is kept for ``NAV_RECHECK_S``
+    so that every page of a hall without one does not try to open it."""
+    if current_app.extensions.get(_EXTENSION) is not None:
+        return True
+    retry = current_app.extensions.get(_EXTENSION + ".none_until", 0.0)
+    if time.monotonic() < retry:
+        return False
+    try:
+        _watch()
+        return True
+    except HTTPException:
+        current_app.extensions[_EXTENSION + ".none_until"] = time.monotonic() + NAV_RECHECK_S
+        return False
+
+
+@bp.app_context_processor
+def tournament_nav() -> dict:
+    """The site's menu links to the tournament where the database holds one."""
+    if not _tournament_open():
+        return {"tournament_nav": None}
+    lang = pick_lang()
+    return {"tournament_nav": (f"/tournament/{TOURNAMENT_ID}?lang={lang}", page_word("nav", lang))}
 
 
 def _store(tid: int) -> TournamentStore:

@@ -64,6 +64,17 @@ def test_the_page_in_chinese_then_english(client, store, tournament):
     assert client.get("/tournament/2").status_code == 404
 
 
+def test_the_site_menu_links_to_the_tournament_where_there_is_one(app, client):
+    assert ">赛事<" not in client.get("/").get_data(as_text=True)
+    with TournamentStore.open(app.config["STORE"].path, create=True) as t_store:
+        t_store.save_tournament(Tournament("公司杯", "swiss", 1, profiles.load("linquan"), 7,
+                                           [Pair("p1", "甲"), Pair("p2", "乙")]), "linquan")
+    assert ">赛事<" not in client.get("/").get_data(as_text=True)  # a "no" is kept a few seconds
+    app.extensions.pop("guandan.tournament.none_until")
+    assert '<a href="/tournament/1?lang=zh">赛事</a>' in client.get("/").get_data(as_text=True)
+    assert '<a href="/tournament/1?lang=en">Tournament</a>' in client.get("/?lang=en").get_data(as_text=True)
+
+
 def test_the_printable_sheets(client, tournament):
     sheet = client.get("/tournament/1/sheet/1").get_data(as_text=True)
     assert "积分记录表" in sheet and "第1队" in sheet
