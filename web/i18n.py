@@ -44,6 +44,7 @@ PAGE: dict[str, tuple[str, str]] = {
 CONSOLE: dict[str, tuple[str, str]] = {
     "kind.ruling": ("违规待裁决", "rulings"), "kind.doubt": ("摄像头存疑", "camera's doubts"),
     "kind.notice": ("通知", "notices"), "read_right": ("识别无误", "read right"),
+    "ack_no_penalty": ("确认，不判罚", "acknowledge, no penalty"),
     "pick_cards": ("选牌更正", "pick the cards"), "camera_read": ("摄像头读作", "the camera read"),
     "runner_ups": ("备选读法", "runner-ups"), "engine_says": ("规则判定", "the engine concluded"),
     "confidence": ("置信度", "confidence"), "rule_broken": ("违反条款", "rule broken"),
@@ -58,8 +59,10 @@ CONSOLE: dict[str, tuple[str, str]] = {
     "clear": ("清空", "clear"), "apply": ("确定", "apply"), "cancel": ("取消", "cancel"),
     "no_play": ("无出牌", "no play"), "corrected_as": ("已更正第{seq}条", "corrected #{seq}"),
     "missed_in": ("已补录", "missed play put in"),
-    "keys": ("J/K 或 ↑/↓ 选择 · Enter 确认 · 1–9 选备选读法 · C 选牌 · D 撤销 · Esc 关闭",
-             "J/K or ↑/↓ move · Enter confirms · 1–9 pick a runner-up · C picks cards · D dismisses · Esc closes"),
+    "keys": ("J/K 或 ↑/↓ 选择 · Enter 确认（违规：判所示罚则）· 1–9 选备选读法 · C 选牌 · "
+             "A 确认不判罚 · D 撤销 · Esc 关闭",
+             "J/K or ↑/↓ move · Enter confirms (a ruling: the penalty shown) · 1–9 pick a runner-up · "
+             "C picks cards · A acknowledges without a penalty · D dismisses · Esc closes"),
     "mine": ("我的牌桌", "my table"), "referee_of": ("裁判：{who}", "referee: {who}"),
     "assign": ("分配牌桌", "assign tables"), "assign_tables": ("牌桌号（逗号分隔）", "tables (comma-separated)"),
     "more_items": ("另有{n}项", "{n} more"), "queue_empty": ("暂无待处理事项", "nothing to decide"),

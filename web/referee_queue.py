@@ -7,7 +7,8 @@ could not read, so perhaps a play it missed — never offered a penalty), a **no
 (everything else: a referee call, an act the table could not take). Each item carries what
 deciding it needs: the play as recorded and as the camera read it, the whole-play
 alternatives made from the reader's runner-ups (``choices`` of the play line) and from
-what the camera read before it mended a reading, what the engine made of it, and when.
+what the camera read before it mended a reading, what the engine made of it, when, and
+for a ruling the rule books' own words (``rulebook.rule_words``).
 
 Deciding an item is an ordinary referee act (``store.referee_acts``, through
 ``api.record_act``): this module only reads. Items are worked out per table once per change
@@ -25,6 +26,7 @@ import numpy as np
 
 from engine.events import Missed, Pass, Penalty, PlayCards
 from engine.violations import RULES
+from rulebook.rule_words import rule_words
 from store.event_store import Store
 from vision.live.calibration import zone_size
 from web.hub import Hub
@@ -82,6 +84,8 @@ def table_items(view: TableView) -> list[dict]:
             "text": {lang: ("；" if lang == "zh" else "; ").join(dict.fromkeys(a[lang] for a in alerts))
                      for lang in ("zh", "en")},
             "rule": "; ".join(dict.fromkeys(a["rule"] for a in rulings if a["rule"])),
+            "words": [w for code in dict.fromkeys(a["code"] for a in rulings)
+                      for w in rule_words(view.match.profile.profile.sources, code)],
         }
         alternatives = {tuple(alt["cards"]): alt for a in reversed(alerts) if play is not None
                         and kind_of(a["code"]) == "doubt" for alt in _alternatives(a, line, play["cards"])}

@@ -104,6 +104,7 @@ def test_a_runner_up_is_picked_and_the_misread_bomb_stands(server, browser, toke
     text = item.inner_text()
     assert "not a combination" in text and "low-confidence read" in text
     assert "RULES.md Combinations (出错牌)" in text and "2 × violation make a foul" in text  # linyi's ladder
+    assert "a wrong card (出错牌) is taken back and a violation (违例) recorded 出错牌予以收回，记违例" in text
     assert "0.44" in item.locator(".alternatives").inner_text()
     first = item.locator(".alternatives button").first
     assert [i.get_attribute("alt") for i in first.locator("img").all()] == ["S8", "H8", "C8", "D8"]

@@ -1,17 +1,23 @@
 """The referee's queue through Flask's test client: kinds and their order, the play each item
 is about, runner-ups from the record, tables assigned to referees, the evidence crop."""
 
+import re
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
 from engine.events import RecordError, event_from_json
+from engine.violations import RULES
+from rulebook.rule_words import WORDS, rule_words
 from table.mending import choices
 from tests.web.conftest import header_json
 from vision.live.calibration import zone_size
 from vision.live.grouping import Laid
 from web.referee_queue import kind_of
 
+RULES_DIR = Path(__file__).parents[3] / "shared" / "rules"
 #: East's bomb of 8s read with the club 8 as a 6 (not a combination), the reader's runner-ups kept
 MISREAD = {"seq": 2, "t": 3, "type": "play", "seat": "E", "cards": ["S8", "H8", "C6", "D8"], "confidence": 0.52,
            "choices": [[["S8", 0.97]], [["H8", 0.95]], [["C6", 0.52], ["C8", 0.44]], [["D8", 0.96]]]}
@@ -131,3 +137,20 @@ def test_the_evidence_crop_is_the_seats_zone_from_the_frames_corner(client, auth
     zone = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
     assert zone.shape == (height, width, 3) and abs(int(zone[..., 1].mean()) - 200) < 8
     assert client.get("/api/tables/t9/frames/3/zone.jpg").status_code == 404
+
+
+def test_a_ruling_quotes_the_events_rule_book(client, auth):
+    table(client, auth, [{"seq": 2, "t": 2, "type": "pass", "seat": "N"}])  # East leads: North's pass is out of turn
+    (item,) = items(client, table="t9")
+    assert item["words"] == [{"source": "linyi-rules-zh.txt", "zh": "越序出牌予以收回，恢复出牌顺序记违例。",
+                              "en": rule_words(["linyi-rules-zh.txt"], "out_of_turn")[0]["en"]}]
+    assert "越序出牌" in item["words"][0]["en"]  # the English keeps the book's term
+
+
+@pytest.mark.skipif(not RULES_DIR.is_dir(), reason="the rule documents (../shared/rules) are not beside this checkout")
+def test_every_quoted_clause_is_in_its_rule_document():
+    for source, clauses in WORDS.items():
+        text = "".join((RULES_DIR / source).read_text(encoding="utf-8").split())
+        for code, (zh, _en) in clauses.items():
+            assert code in RULES, code
+            assert all("".join(part.split()) in text for part in re.split("[：；]", zh)), (source, code)

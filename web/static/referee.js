@@ -45,6 +45,12 @@ function engineText(play) {
   return [...says, ...broke].map(esc).join(" · ");
 }
 
+/* a rule book's clause: its own words, and in English a rendering with the original beside it */
+function wordsHTML(w) {
+  return `<blockquote class="words" title="${esc(w.source)}">${LANG === "zh" ? esc(w.zh)
+    : `${esc(w.en)} <span class="muted" lang="zh">${esc(w.zh)}</span>`}</blockquote>`;
+}
+
 function choicesHTML(play) {
   if (!play.choices) return "";
   return `<div class="choices"><span class="label">${T.camera_read}</span>` + play.choices.map(slot =>
@@ -67,6 +73,7 @@ function actionsHTML(it) {
     out.push(`<div class="penalties">${PENALTIES.map(p =>
       `<button type="button" data-do="penalty" data-penalty="${p}" class="${p === it.penalty.proposed ? "proposed" : "plain"}"><kbd>${p === it.penalty.proposed ? "Enter" : `⇧${++n}`}</kbd> ${T["penalty." + p]}</button>`).join("")}</div>`);
   }
+  if (it.kind === "ruling") out.push(`<button type="button" data-do="ack" class="plain"><kbd>A</kbd> ${T.ack_no_penalty}</button>`);
   if (it.kind === "doubt" && !covered) {
     out.push(`<button type="button" data-do="ack" class="primary"><kbd>Enter</kbd> ${T.read_right}</button>`);
   }
@@ -98,7 +105,7 @@ function detailHTML(it) {
       ${play ? `<dt>${fill(T.seat_play, {seat: T[play.seat] || ""})}</dt><dd>${fill(T.seq_no, {seq: play.seq})}
         ${play.read.join() !== play.cards.join() ? `· ${T.camera_read} ${cards(play.read)}` : ""}</dd>` : ""}
       ${play ? `<dt>${T.engine_says}</dt><dd>${engineText(play)}</dd>` : ""}
-      ${it.rule ? `<dt>${T.rule_broken}</dt><dd>${esc(it.rule)}</dd>` : ""}
+      ${it.rule ? `<dt>${T.rule_broken}</dt><dd>${it.words.map(wordsHTML).join("")}<span class="muted">${esc(it.rule)}</span></dd>` : ""}
     </dl>
     ${play ? choicesHTML(play) : ""}
     ${it.penalty ? ladderHTML(it.penalty, it.seat) : ""}
@@ -336,7 +343,8 @@ function onKey(ev) {
     if (it.codes.includes("zone_covered")) openPicker(it, "missed");
     else if (it.play && it.kind !== "notice") openPicker(it, "correct");
     else return;
-  } else if (key === "d") perform(it, "dismiss");
+  } else if (key === "a" && it.kind === "ruling") perform(it, "ack");
+  else if (key === "d") perform(it, "dismiss");
   else return;
   ev.preventDefault();
 }
