@@ -21,9 +21,10 @@ def summary(t: Tournament, tid: int) -> dict:
 
 
 def standings(t: Tournament, withdrawn: dict[str, int]) -> dict:
-    """The ranked standings: ``columns`` in the profile's tie-break order, then the rows."""
+    """The ranked standings as they stand in ``round`` (the latest drawn; its provisional
+    results count): ``columns`` in the profile's tie-break order, then the rows."""
     rows = [r | {"withdrawn": withdrawn.get(r["pair"])} for r in standing_rows(t)]
-    return {"after_round": t.drawn, "columns": columns(t), "rows": rows}
+    return {"round": t.drawn, "columns": columns(t), "rows": rows}
 
 
 def entry_json(entry: Entry | None) -> dict | None:

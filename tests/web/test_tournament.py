@@ -53,6 +53,7 @@ def test_without_a_tournament_the_pages_say_so_in_both_languages(client):
 def test_the_page_in_chinese_then_english(client, store, tournament):
     store.add_table("1-2", header_json("1-2", "linquan"))  # the hall's table for round 1, table 2
     zh = client.get("/tournament/1").get_data(as_text=True)
+    assert "第1轮（共2轮）" in zh
     assert "公司杯" in zh and "成绩名次表" in zh and "第1轮对阵" in zh and "比赛中" in zh and "各组合战绩" in zh
     for word in ("名次", "积分", "小分", "抽签"):  # linquan's tie-break columns
         assert f">{word}<" in zh, word
@@ -60,6 +61,7 @@ def test_the_page_in_chinese_then_english(client, store, tournament):
     assert 'href="/table/1-2?lang=zh">2<' in zh
     assert "/tournament/1/sheet/1" in zh and "/tournament/1/standings" in zh
     en = client.get("/tournament/1?lang=en").get_data(as_text=True)
+    assert "round 1 of 2" in en
     assert "Standings" in en and "Round 1 draw" in en and "playing" in en and "Small pts" in en
     assert client.get("/tournament/2").status_code == 404
 
@@ -153,6 +155,7 @@ def test_a_referee_confirms_from_the_page_with_the_session(client, token, tourna
     page = client.get("/tournament/1").get_data(as_text=True)
     csrf = re.search(r'data-csrf="([^"]+)"', page).group(1)
     assert f'data-entry="{entry["entry"]}"' in page
+    assert "待确认 1 桌，未完赛 1 桌" in page and re.search(r'<button class="t-draw" +disabled>编排第2轮', page)
     assert client.post("/api/tournaments/1/results/1/confirm", json={}).status_code == 401  # no CSRF header
     r = client.post("/api/tournaments/1/results/1/confirm", json={"entry": entry["entry"]},
                     headers={"X-CSRF-Token": csrf})

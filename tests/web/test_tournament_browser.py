@@ -9,6 +9,7 @@ import json
 import random
 import subprocess
 import sys
+import urllib.request
 
 import cv2
 import pytest
@@ -57,7 +58,17 @@ def test_a_result_shows_live_and_a_referee_confirms_it_on_the_page(tournament, s
     assert "已确认" in page.inner_text('#draw tr[data-table="1"]')
     shown = [cell.split(" ")[0] for cell in page.locator("#standings tbody td.c-pair").all_inner_texts()]
     assert shown == [row["pair"] for row in cli_standings(tournament)]
+    assert page.is_disabled("button.t-draw") and "未完赛 2 桌" in page.inner_text("#t-queue")
     page.screenshot(path=str(ARTIFACTS / "tournament-page.png"), full_page=True)
+    with urllib.request.urlopen(server + "/api/tournaments/1/draws?round=1", timeout=10) as answer:
+        others = json.loads(answer.read())[0]["tables"][1:]
+    for line in others:
+        post(server, "/api/tournaments/1/results", {"table": line["table"], "pairs": [line["ns"], line["ew"]],
+                                                    "levels": ["K", "7"]}, token)
+    page.wait_for_selector("button.t-draw:not([disabled])", timeout=10_000)
+    page.click("button.t-draw")
+    page.wait_for_selector("text=第2轮对阵", timeout=10_000)
+    assert page.locator("#draw tr.state-playing").count() == 3
 
 
 def test_the_standings_overlay_is_transparent_and_turns_its_pages(tournament, server, browser):

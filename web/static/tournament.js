@@ -25,12 +25,14 @@ async function reloadTournament() {
   }
 }
 
-function bindConfirm(root) {
-  root.querySelectorAll("button.t-confirm").forEach(button => button.addEventListener("click", async () => {
+/* A referee's write through the API: on success the page redraws, on a refusal it shows
+   the message (both languages) and the button can be pressed again. */
+function refereePost(root, button, path, body) {
+  button.addEventListener("click", async () => {
     button.disabled = true;
-    const body = {round: Number(button.dataset.round), entry: Number(button.dataset.entry)};
-    const answer = await fetch(`/api/tournaments/${root.dataset.tid}/results/${button.dataset.table}/confirm?lang=${LANG}`, {
-      method: "POST", headers: {"Content-Type": "application/json", "X-CSRF-Token": root.dataset.csrf}, body: JSON.stringify(body)});
+    const answer = await fetch(`/api/tournaments/${root.dataset.tid}/${path}?lang=${LANG}`, {
+      method: "POST", headers: {"Content-Type": "application/json", "X-CSRF-Token": root.dataset.csrf},
+      body: JSON.stringify(body(button))});
     if (!answer.ok) {
       const error = document.getElementById("t-error");
       error.textContent = (await answer.json()).error;
@@ -39,7 +41,13 @@ function bindConfirm(root) {
       return;
     }
     await reloadTournament();
-  }));
+  });
+}
+
+function bindConfirm(root) {
+  root.querySelectorAll("button.t-confirm").forEach(button => refereePost(root, button,
+    `results/${button.dataset.table}/confirm`, b => ({round: Number(b.dataset.round), entry: Number(b.dataset.entry)})));
+  root.querySelectorAll("button.t-draw").forEach(button => refereePost(root, button, "draws", () => ({})));
 }
 
 function tournamentPage() {
