@@ -8,13 +8,17 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.events import RecordError, event_from_json
+from engine.events import Deal, Header, PlayCards, RecordError, event_from_json
+from engine.match import Match
 from engine.violations import RULES
+from rulebook import profiles
 from rulebook.rule_words import WORDS, rule_words
-from table.mending import choices
+from table.mending import HandReading, choices
 from tests.web.conftest import header_json
 from vision.live.calibration import zone_size
 from vision.live.grouping import Laid
+from vision.live.seat_reading import SeatZone
+from vision.live.tracker import ZoneTracker
 from web.referee_queue import kind_of
 
 RULES_DIR = Path(__file__).parents[3] / "shared" / "rules"
@@ -56,6 +60,21 @@ def test_the_table_writes_each_cards_runner_ups_and_what_a_mended_card_was_read_
     # the 8 taken as its runner-up 6 (a third 8, say): the 8 that was read is offered back
     assert choices(("S6", "H9"), laid)[0] == (("S6", 0.3), ("S8", 0.9), ("S5", 0.1))
     assert choices(("HR",), laid) == ((("HR", 0.0),),)
+
+
+def test_a_play_the_table_commits_carries_its_choices_into_the_record():
+    match = Match(profiles.load("linyi"), Header(seq=0, t=0.0, profile="linyi", reports_heard=False))
+    deal = Deal(seq=1, t=1.0, leader="E")
+    match.push(deal)
+    reading = HandReading()
+    reading.recorded(deal, match)
+    zone = SeatZone(ZoneTracker("E"))
+    zone.tracker.stable = Laid(("S8", "H8"), (0.9, 0.55), (), ((("S6", 0.3),), (("H6", 0.41),)))
+    fields = reading.play_fields("E", ("S8", "H8"), zone, match, lambda alert: None, lambda *fix: None,
+                                 lambda seat: False)
+    line = PlayCards(seq=2, t=2.0, **fields).to_json()
+    assert line["choices"] == [[["S8", 0.9], ["S6", 0.3]], [["H8", 0.55], ["H6", 0.41]]]
+    assert event_from_json(line).choices == fields["choices"]
 
 
 def test_kinds_come_in_order_and_a_doubt_is_never_offered_a_penalty(client, auth):
