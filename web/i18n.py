@@ -51,6 +51,7 @@ CONSOLE: dict[str, tuple[str, str]] = {
     "ladder": ("罚则递进", "penalty ladder"),
     "ladder_step": ("{count}次{penalty}记{becomes}", "{count} × {penalty} make a {becomes}"),
     "given": ("本局已判", "given this match"), "none_given": ("本局未判罚", "none given this match"),
+    "step_up": ("第{n}次：记{becomes}", "{n} given: a {becomes}"),
     "reason_optional": ("理由（可不填）", "reason (optional)"),
     "reason_needed": ("撤销需填写理由", "a dismissal needs a reason"),
     "put_before": ("补在第{seq}条之前", "before #{seq}"), "at_end": ("补在最后", "at the end"),

@@ -119,6 +119,29 @@ def test_a_runner_up_is_picked_and_the_misread_bomb_stands(server, browser, toke
     page.close()
 
 
+def test_a_ruling_is_given_from_the_keyboard_along_the_penalty_ladder(server, browser, token):
+    """West passed out of turn, with a 违例 given already: under linyi's ladder a second makes
+    a 犯规, which its button says; Shift+1 gives the 违例 (Enter would give the 警告 proposed)."""
+    new_table(server, token)
+    post(server, "/api/tables/t9/events", {"events": [
+        {"seq": 2, "t": 3, "type": "play", "seat": "E", "cards": ["S5"]},
+        {"seq": 3, "t": 5, "type": "pass", "seat": "W"}]}, token)
+    post(server, "/api/tables/t9/referee/penalty", {"seat": "W", "penalty": "violation", "why": "earlier"}, token)
+    put(server, "/api/referee/assignments", {"referee": "li", "tables": ["t9"]}, token)
+    page = console(browser, server)
+    item = page.locator("#queue > li.selected")
+    assert item.get_attribute("data-key") == "t9:3"
+    assert "越序出牌予以收回，恢复出牌顺序记违例。" in item.inner_text()
+    assert "违例 × 1" in item.locator(".ladder").inner_text()
+    assert item.locator('button[data-penalty="violation"]').inner_text().split() == ["⇧1", "违例", "第2次：记犯规"]
+    page.keyboard.press("Shift+Digit1")
+    page.wait_for_selector('#queue > li[data-key="t9:3"]', state="detached", timeout=5000)
+    given = get(server, "/api/tables/t9/events?after=0")[-1]
+    assert (given["type"], given["seat"], given["penalty"], given["alert"], given["by"]) == (
+        "penalty", "W", "violation", 3, "li")
+    page.close()
+
+
 def test_a_misread_is_put_right_with_the_card_picker(server, browser, token):
     """No runner-up fits: the referee opens the picker (C), takes the 6 out and taps the 8."""
     new_table(server, token)

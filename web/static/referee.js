@@ -65,13 +65,21 @@ function ladderHTML(p, seat) {
     <br><span class="label">${T[seat]} ${T.given}</span> ${given.length ? given.map(esc).join(" · ") : T.none_given}</div>`;
 }
 
+/* Where the ladder says this penalty, given once more to the seat, makes a heavier one
+   (临沂: the second 违例 is a 犯规): the referee gives that one too. */
+function stepUp(penalty, kind) {
+  const step = penalty.ladder.find(s => s.penalty === kind);
+  if (!step || ((penalty.given[kind] || 0) + 1) % step.count) return "";
+  return ` <span class="step-up">${fill(T.step_up, {n: (penalty.given[kind] || 0) + 1, becomes: T["penalty." + step.becomes]})}</span>`;
+}
+
 function actionsHTML(it) {
   const out = [];
   let n = 0;
   const covered = it.codes.includes("zone_covered");
   if (it.penalty) {
     out.push(`<div class="penalties">${PENALTIES.map(p =>
-      `<button type="button" data-do="penalty" data-penalty="${p}" class="${p === it.penalty.proposed ? "proposed" : "plain"}"><kbd>${p === it.penalty.proposed ? "Enter" : `⇧${++n}`}</kbd> ${T["penalty." + p]}</button>`).join("")}</div>`);
+      `<button type="button" data-do="penalty" data-penalty="${p}" class="${p === it.penalty.proposed ? "proposed" : "plain"}"><kbd>${p === it.penalty.proposed ? "Enter" : `⇧${++n}`}</kbd> ${T["penalty." + p]}${stepUp(it.penalty, p)}</button>`).join("")}</div>`);
   }
   if (it.kind === "ruling") out.push(`<button type="button" data-do="ack" class="plain"><kbd>A</kbd> ${T.ack_no_penalty}</button>`);
   if (it.kind === "doubt" && !covered) {
@@ -178,6 +186,21 @@ function move(step) {
   const i = state.items.findIndex(it => it.key === state.key);
   const next = state.items[Math.max(0, Math.min(state.items.length - 1, i + step))];
   if (next) select(next.key);
+}
+
+/* A table changed (the hall's stream): its items may have. The queue is fetched again when
+   the table's count of open alerts moved or it has an item on screen — not for every play
+   of a busy hall — and at most every REFRESH_MS. */
+const REFRESH_MS = 150;
+const alerts = new Map();
+let due = null, last = 0;
+
+function changed(summary) {
+  const moved = alerts.get(summary.table) !== summary.open_alerts;
+  alerts.set(summary.table, summary.open_alerts);
+  if (!moved && !state.items.some(it => it.table === summary.table)) return;
+  if (due) return;
+  due = setTimeout(() => { due = null; last = Date.now(); refresh(); }, Math.max(0, last + REFRESH_MS - Date.now()));
 }
 
 /* The queue as the server has it now; one fetch at a time, a change meanwhile fetches again. */
@@ -371,5 +394,7 @@ document.addEventListener("DOMContentLoaded", () => {
   setUpAssign();
   document.getElementById("tool-table")?.addEventListener("change", ev => aimTools(ev.target.value));
   /* every table's change comes over the hall's stream: the queue is fetched again */
-  stream("/api/hall/stream", null, {hall: refresh, table: refresh});
+  stream("/api/hall/stream", null, {
+    hall: tables => { for (const t of tables) alerts.set(t.table, t.open_alerts); refresh(); },
+    table: changed});
 });
