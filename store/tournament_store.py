@@ -158,6 +158,10 @@ class TournamentStore:
     def __init__(self, name: str, db: Database) -> None:
         self.name = name  # for messages: a URL without its password
         self._db = db
+        # rows never change once written: parsed once, not on every rebuild (a 4,096-pair
+        # event rebuilds the tournament for each result entered)
+        self._outcomes: dict[int, Outcome] = {}
+        self._pairs: list[Pair] = []
 
     @classmethod
     def open(cls, target: str | Path, create: bool = False) -> TournamentStore:
@@ -287,8 +291,10 @@ class TournamentStore:
         """Rebuild the tournament: settings, pairs, draws, and the latest result per table."""
         with self._db.transaction(write=False) as db:
             s = self._settings()
-            pairs = [Pair(pid, name, tuple(json.loads(players)), grp) for pid, name, players, grp in
-                     db.execute("SELECT id, name, players, grp FROM pairs ORDER BY position").fetchall()]
+            if not self._pairs:  # written once, with the tournament
+                self._pairs = [Pair(pid, name, tuple(json.loads(players)), grp) for pid, name, players, grp in
+                               db.execute("SELECT id, name, players, grp FROM pairs ORDER BY position").fetchall()]
+            pairs = list(self._pairs)
             draws: dict[int, list[Table]] = {}
             for round_no, tbl, ns, ew, grp in db.execute(
                     "SELECT round, tbl, ns, ew, grp FROM draws ORDER BY round, line").fetchall():
@@ -318,7 +324,13 @@ class TournamentStore:
             sql += " WHERE " + " AND ".join(where)
         with self._db.connection() as db:
             rows = db.execute(sql + " ORDER BY r.id", args).fetchall()
-        return [Entry(i, r, t, Outcome.from_json(json.loads(o)), *rest) for i, r, t, o, *rest in rows]
+        return [Entry(i, r, t, self._outcome(i, o), *rest) for i, r, t, o, *rest in rows]
+
+    def _outcome(self, entry: int, text: str) -> Outcome:
+        outcome = self._outcomes.get(entry)
+        if outcome is None:
+            outcome = self._outcomes[entry] = Outcome.from_json(json.loads(text))
+        return outcome
 
     def latest(self, round_no: int | None = None) -> dict[tuple[int, int], Entry]:
         """The entry that counts for each (round, table) that has one: the latest entered."""
