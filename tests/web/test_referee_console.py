@@ -236,4 +236,14 @@ def test_console_screenshots_at_1920x1080_and_on_a_phone(server, browser, token)
         assert image.shape[:2] == (size[1], size[0])
         assert page.evaluate("document.documentElement.scrollWidth") == size[0]  # nothing wider than the screen
         assert float(np.std(image)) > 20  # drawn, not blank
+        if size[0] < 600:  # the card picker on the phone: the whole deck within the screen
+            page.locator('#queue > li[data-key="t9:3"]').click()
+            page.keyboard.press("c")
+            page.wait_for_selector("#picker[open]")
+            page.click('#deck button[data-card="HR"]')
+            box = page.locator("#picker").bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+            deck = page.locator('#deck button[data-card="DA"]').bounding_box()
+            assert deck["x"] + deck["width"] <= box["x"] + box["width"]
+            page.screenshot(path=str(ARTIFACTS / "console-picker-phone.png"))
         page.close()
