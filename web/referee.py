@@ -1,11 +1,13 @@
 """The referee console: log in, work the hall's queue (``web.referee_queue``), correct
 plays, adjust levels, forfeits.
 
-Every act becomes an event in the table's record with the referee's name and reason
+The page carries the first items of the queue; its script (``static/referee.js``) keeps
+them live and decides them through the JSON API's referee acts with the session's CSRF
+token, as any client would. The table tools are forms posted here (``act``). Either way
+every act becomes an event in the table's record with the referee's name and reason
 (``api.record_act``); nothing is overwritten. On a hall server's console an act on a
 node's table goes down to the node, and the console lists such acts until the node has
-answered (recorded as which event, or refused and why). Forms carry the session's CSRF
-token.
+answered (recorded as which event, or refused and why).
 """
 
 from __future__ import annotations
