@@ -125,6 +125,7 @@ def _words(lang: str) -> dict[str, str]:
     i = 0 if lang == "zh" else 1
     out = page_terms(lang)
     out.update({f"col.{k}": v[i] for k, v in WORDS.items() if "{" not in v[i]})
+    out["col.group"] = WORDS["group_col"][i]  # the column's name ("group" itself is "第{n}组")
     out.update({f"state.{k}": v[i] for k, v in STATES.items()})
     out.update({f"t.{k}": v[i] for k, v in PAGE.items()})
     return out

@@ -77,6 +77,17 @@ def test_the_site_menu_links_to_the_tournament_where_there_is_one(app, client):
     assert '<a href="/tournament/1?lang=en">Tournament</a>' in client.get("/?lang=en").get_data(as_text=True)
 
 
+def test_a_round_robin_shows_its_groups_in_their_column(app, client):
+    pairs = [Pair(f"p{i}", f"第{i}队") for i in range(1, 5)]
+    with TournamentStore.open(app.config["STORE"].path, create=True) as t_store:
+        t_store.save_tournament(Tournament("循环赛", "roundrobin", 3, profiles.load("linyi"), 7,
+                                           [Pair(p.id, p.name, group=1 + i % 2) for i, p in enumerate(pairs)]),
+                                "linyi")
+        desk.draw_next(t_store, None, "裁判长")
+    page = client.get("/tournament/1").get_data(as_text=True)
+    assert '<th class="c-group">组别</th>' in page and '<th class="c-upgrades">升级数</th>' in page
+
+
 def test_the_printable_sheets(client, tournament):
     sheet = client.get("/tournament/1/sheet/1").get_data(as_text=True)
     assert "积分记录表" in sheet and "第1队" in sheet
