@@ -18,9 +18,11 @@ from engine.record import dumps
 from engine.tournament import Pair, Tournament
 from rulebook import profiles
 from store import tournament_desk as desk
+from store.event_store import Store
 from store.tournament_store import TournamentStore
 from tests.web.conftest import header_json
 from tests.web.test_api import login
+from web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -202,3 +204,23 @@ def test_the_stream_tells_of_each_entry(client, token, tournament):
     second = next(chunks).decode()
     assert second.startswith("event: version") and json.loads(second.split("data: ")[1]) != version
     response.close()
+
+
+def test_the_tournament_on_a_postgresql_database(pg_url):
+    """The hall's store and the tournament in one PostgreSQL database, as a hall server runs."""
+    hall = Store(pg_url)
+    hall.add_user("li", "s3cret-pass")
+    token = hall.new_token("li")
+    with TournamentStore.open(pg_url, create=True) as t_store:
+        t_store.save_tournament(Tournament("公司杯", "swiss", 2, profiles.load("linquan"), 7,
+                                           [Pair(f"p{i}", f"第{i}队") for i in range(1, 5)]), "linquan")
+        desk.draw_next(t_store, None, "裁判长")
+    app = create_app(hall, start_hub=False)
+    client = app.test_client()
+    assert "第1轮对阵" in client.get("/tournament/1").get_data(as_text=True)
+    r = client.post("/api/tournaments/1/results", json={"table": 1, "record": record()},
+                    headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 201 and r.get_json()["state"] == "provisional"
+    assert [t["state"] for t in draw_of(client)] == ["provisional", "playing"]
+    app.config["HUB"].stop()
+    hall.close()
