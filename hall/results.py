@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -40,7 +39,6 @@ log = logging.getLogger("guandan.hall.results")
 
 POLL_S = 0.5  # how often the store is read for new events
 OPEN_EVERY_S = 5.0  # how often a database without a tournament is looked at again
-TOURNAMENT_TABLE = re.compile(r"^(?:(\d+)-)?(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -61,10 +59,7 @@ class _Follow:
 
 def tournament_table(table: str) -> tuple[int | None, int] | None:
     """(round or None for the latest drawn, table number) for a hall table id, or None."""
-    found = TOURNAMENT_TABLE.match(table)
-    if found is None:
-        return None
-    return (int(found.group(1)) if found.group(1) else None), int(found.group(2))
+    return desk.table_named(table)
 
 
 class ResultFeed:

@@ -19,7 +19,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "record_used": ("这份记录已是第{round}轮第{table}桌的成绩，不是本桌的比赛",
                     "this record is already the result of round {round}, table {table}: it is not this "
                     "table's match"),
-    "record_table": ("记录来自第{other}桌，不是第{table}桌", "the record is of table {other}, not table {table}"),
+    "record_table": ("记录来自牌桌 {other}，不是第{table}桌", "the record is of table {other}, not table {table}"),
     "record_profile": ("记录按规则 {played} 比赛，本赛事用 {used}",
                        "the record was played under profile {played!r}, the tournament uses {used!r}"),
     "record_unfinished": ("记录中的比赛尚未结束", "the match in this record has not finished"),

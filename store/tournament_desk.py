@@ -22,10 +22,12 @@ its opponents are never left without a result.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engine.events import RecordError
 from engine.match import Match
+from engine.profile import ProfileError
 from engine.record import parse_lines, replay
 from engine.tournament import Outcome, Table, Tournament
 from rulebook import profiles
@@ -108,11 +110,24 @@ def enter_forfeit(store: TournamentStore, round_no: int | None, table_no: int, w
         return _entered(store, t, round_no, table, outcome, by)
 
 
+def table_named(name: str) -> tuple[int | None, int] | None:
+    """The tournament table a hall table or a record's header names: ``7`` is table 7 of
+    the latest round drawn, ``2-7`` table 7 of round 2; (round or None, table), or None
+    for any other name (``demo``, ``t7``)."""
+    found = _TABLE_NAME.match(str(name).strip())
+    if found is None:
+        return None
+    return (int(found.group(1)) if found.group(1) else None), int(found.group(2))
+
+
+_TABLE_NAME = re.compile(r"^(?:(\d+)-)?(\d+)$")
+
+
 def replay_record(text: str) -> Match:
     """A table's finished match from its game record's text, or a refusal."""
     try:
         match = replay(parse_lines(text.splitlines()), profiles.load)
-    except RecordError as exc:
+    except (RecordError, ProfileError) as exc:
         raise Refused("record_broken", why=str(exc)) from None
     if match.result is None:
         raise Refused("record_unfinished")
@@ -136,9 +151,9 @@ def enter_record(store: TournamentStore, round_no: int | None, table_no: int, te
                 return Entered(round_no, table, seen.outcome, seen.id, False, seen.provisional, repeated=True)
         if match.profile.name != t.profile.name:
             raise Refused("record_profile", played=match.profile.name, used=t.profile.name)
-        named = str(match.header.table).strip()
-        if named.isdigit() and int(named) != table_no:
-            raise Refused("record_table", other=int(named), table=table_no)
+        named = table_named(match.header.table)
+        if named is not None and (named[1] != table_no or named[0] not in (None, round_no)):
+            raise Refused("record_table", other=match.header.table, table=table_no)
         before = store.latest(round_no).get((round_no, table_no))
         if before is not None:
             raise Refused("has_result", round=round_no, table=table_no, entry=before.id,

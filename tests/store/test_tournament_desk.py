@@ -90,6 +90,10 @@ def test_bad_results_are_refused_whole(store):
     refused("not_drawn", desk.enter_levels, store, 2, 1, "p1", "p2", "J", "5", None, "x")
     refused("record_profile", desk.enter_record, store, None, 1, record("jiangsu"), "x", "hall")
     refused("record_table", desk.enter_record, store, None, 1, record(table="2"), "x", "hall")
+    refused("record_table", desk.enter_record, store, None, 1, record(table="2-1"), "x", "hall")  # round 2's
+    moon = text.replace('"profile": "linquan"', '"profile": "moon"', 1)
+    assert "moon" in moon.splitlines()[0]
+    refused("record_broken", desk.enter_record, store, None, 1, moon, "x", "hall")  # no such profile
     refused("record_unfinished", desk.enter_record, store, None, 1, text.splitlines()[0] + "\n", "x", "hall")
     refused("record_broken", desk.enter_record, store, None, 1, "not json\n", "x", "hall")
     desk.enter_record(store, None, 1, text, "t1.jsonl", "hall")
@@ -115,6 +119,16 @@ def test_a_pair_withdrawing_mid_event_forfeits_its_tables_from_then_on(store):
     assert desk.load(store).missing(2) == [tb.table for tb in tables if tb is not gone]
     states = {tb.table: state for tb, state, _ in desk.table_states(store, desk.load(store), 2)}
     assert states[gone.table] == "final"
+
+
+def test_tables_are_named_by_number_or_round_and_number():
+    assert desk.table_named("7") == (None, 7) and desk.table_named("2-7") == (2, 7)
+    assert desk.table_named("demo") is None and desk.table_named("t7") is None and desk.table_named("") is None
+
+
+def test_a_record_naming_its_round_and_table_is_taken_for_that_table(store):
+    entered = desk.enter_record(store, None, 1, record(table="1-1"), "hall:1-1", "hall")
+    assert entered.provisional and (entered.round, entered.table.table) == (1, 1)
 
 
 def test_the_draw_refusals_of_the_engine_still_speak_first(store):
