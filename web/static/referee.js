@@ -209,7 +209,13 @@ async function refresh() {
   state.busy = true;
   try {
     const r = await fetch(`/api/referee/queue?limit=${PAGE_SIZE}&referee=${encodeURIComponent(ME)}`);
-    if (r.ok) Object.assign(state, await r.json());
+    if (r.ok) {
+      const queue = await r.json();
+      const keys = new Set(queue.items.map(it => it.key));
+      for (const [key, since] of sent) if (!keys.has(key) || Date.now() - since > SENT_MS) sent.delete(key);
+      queue.items = queue.items.filter(it => !sent.has(it.key));
+      Object.assign(state, queue);
+    }
     render();
   } finally {
     state.busy = false;
@@ -219,11 +225,18 @@ async function refresh() {
 
 /* --- deciding ---------------------------------------------------------------------------- */
 
-async function act(table, kind, body) {
+/* On a hall server an act on a camera table goes down to its node (202, "sent"): the item
+   stays in the record's queue until the node has stored the act, so it is kept off this
+   screen meanwhile (SENT_MS at most: a node that never answers shows it again). */
+const SENT_MS = 60000;
+const sent = new Map();
+
+async function act(table, kind, body, key) {
   const r = await fetch(`/api/tables/${encodeURIComponent(table)}/referee/${kind}`, {
     method: "POST", headers: {"Content-Type": "application/json", "X-CSRF-Token": CSRF}, body: JSON.stringify(body)});
   const answer = await r.json();
   if (!r.ok) throw new Error(answer.error || r.statusText);
+  if ("sent" in answer && key) sent.set(key, Date.now());
   return answer;
 }
 
@@ -235,10 +248,10 @@ function why(it) {
 /* Put a play right, then close the item if the correction did not (a camera's note stays
    open after the play it spoke of is corrected). */
 async function settle(it, kind, body, note) {
-  await act(it.table, kind, body);
+  await act(it.table, kind, body, it.key);
   const r = await fetch(`/api/referee/queue?table=${encodeURIComponent(it.table)}`);
   if (r.ok && (await r.json()).items.some(x => x.key === it.key)) {
-    await act(it.table, "alert_done", {alert: it.id, action: "ack", why: why(it) || note});
+    await act(it.table, "alert_done", {alert: it.id, action: "ack", why: why(it) || note}, it.key);
   }
 }
 
@@ -255,9 +268,9 @@ async function perform(it, what, data) {
   }
   try {
     if (what === "ack" || what === "dismiss") {
-      await act(it.table, "alert_done", {alert: it.id, action: what, why: why(it)});
+      await act(it.table, "alert_done", {alert: it.id, action: what, why: why(it)}, it.key);
     } else if (what === "penalty") {
-      await act(it.table, "penalty", {seat: it.penalty.seat, penalty: data.penalty, alert: it.id, why: why(it)});
+      await act(it.table, "penalty", {seat: it.penalty.seat, penalty: data.penalty, alert: it.id, why: why(it)}, it.key);
     } else if (what === "alt") {
       const alt = it.alternatives[Number(data.alt)];
       await settle(it, "correction", {target: it.play.seq, cards: alt.cards, why: why(it)}, fill(T.corrected_as, {seq: it.play.seq}));
