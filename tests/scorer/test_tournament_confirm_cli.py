@@ -47,3 +47,9 @@ def test_a_pair_withdraws_and_forfeits(tmp_path):
     assert f"{gone} forfeits" in out
     standings = {s["pair"]: s for s in as_json("tournament", "standings", "--db", db)}
     assert standings[gone]["played"] == 2 and standings[gone]["points"] == 0
+
+
+def test_help_lists_confirm_and_withdraw():
+    out = ok("tournament", "--help")
+    assert "confirm" in out and "withdraw" in out
+    assert "provisional" in ok("tournament", "result", "--help")
