@@ -13,7 +13,8 @@ The tournament lives in the server's own database (``--db``), beside the event s
 database holds one tournament, whose id is 1 (the id in the URL leaves room for more).
 Pages follow it live over Server-Sent Events: one watcher per server reads the store's
 version at most every ``POLL_S`` and every stream compares against it, so a thousand
-viewers cost one query per interval, not a thousand.
+viewers cost one query per interval, not a thousand; what they then fetch (the public
+page, the standings) is made once per change and shared.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, stream_with_context
 from werkzeug.exceptions import HTTPException
@@ -53,6 +55,7 @@ class Watch:
         self._lock = threading.Lock()
         self._version = store.version()
         self._read = time.monotonic()
+        self._cache: dict[tuple, tuple[str, str]] = {}
 
     def version(self) -> str:
         """The store's version, read again at most every ``POLL_S`` whoever asks."""
@@ -66,6 +69,19 @@ class Watch:
         """A write through this server: the next ask reads the store again."""
         with self._lock:
             self._read = 0.0
+
+    def cached(self, key: tuple, build: Callable[[], str]) -> str:
+        """What ``build`` makes, made once per version of the store for every viewer who
+        asks (a change wakes every page at once, and each fetches the same thing)."""
+        version = self.store.version()
+        with self._lock:
+            hit = self._cache.get(key)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        text = build()
+        with self._lock:
+            self._cache[key] = (version, text)
+        return text
 
 
 def _watch() -> Watch:
@@ -116,7 +132,10 @@ def _store(tid: int) -> TournamentStore:
 
 
 def _live_tables() -> set[str]:
-    return {t["id"] for t in current_app.config["STORE"].tables()}
+    """The hall's tables (the hub follows the store; catching up is one indexed query)."""
+    hub = current_app.config["HUB"]
+    hub.catch_up()
+    return set(hub.views)
 
 
 def _words(lang: str) -> dict[str, str]:
@@ -135,12 +154,18 @@ def _words(lang: str) -> dict[str, str]:
 
 @bp.get("/tournament/<int:tid>")
 def page(tid: int):
+    """The tournament page; the public's is made once per change and language and shared
+    (a referee's carries its session's CSRF token and buttons: made for each)."""
     store = _store(tid)
-    t = desk.load(store)
     lang = pick_lang()
-    data = view.snapshot(store, t, tid, _live_tables())
-    return render_template("tournament.html", lang=lang, terms=_words(lang), data=data,
-                           histories=view.histories(store, t), pairs=t.pairs, referee=current_user() is not None)
+    referee = current_user() is not None
+
+    def build() -> str:
+        t = desk.load(store)
+        data = view.snapshot(store, t, tid, _live_tables())
+        return render_template("tournament.html", lang=lang, terms=_words(lang), data=data,
+                               histories=view.histories(store, t), pairs=t.pairs, referee=referee)
+    return build() if referee else _watch().cached(("page", lang, len(_live_tables())), build)
 
 
 @bp.get("/tournament/<int:tid>/sheet/<int:round_no>")
@@ -178,16 +203,23 @@ def overlay(tid: int):
 
 # --- the API: reads -------------------------------------------------------------------------
 
+def _json(text: str) -> Response:
+    return Response(text, mimetype="application/json")
+
+
 @bp.get("/api/tournaments/<int:tid>")
 def api_snapshot(tid: int):
     store = _store(tid)
-    return jsonify(view.snapshot(store, desk.load(store), tid, _live_tables()))
+    return _json(_watch().cached(("snapshot", len(_live_tables())), lambda: json.dumps(
+        view.snapshot(store, desk.load(store), tid, _live_tables()), ensure_ascii=False)))
 
 
 @bp.get("/api/tournaments/<int:tid>/standings")
 def api_standings(tid: int):
+    """The standings; made once per change, however many overlays ask."""
     store = _store(tid)
-    return jsonify(view.standings(desk.load(store), store.withdrawals()))
+    return _json(_watch().cached(("standings",), lambda: json.dumps(
+        view.standings(desk.load(store), store.withdrawals()), ensure_ascii=False)))
 
 
 @bp.get("/api/tournaments/<int:tid>/draws")

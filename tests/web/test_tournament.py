@@ -90,6 +90,21 @@ def test_a_round_robin_shows_its_groups_in_their_column(app, client):
     assert '<th class="c-group">组别</th>' in page and '<th class="c-upgrades">升级数</th>' in page
 
 
+def test_the_public_page_is_made_once_per_change_and_shared(client, token, tournament):
+    first, again = (client.get("/tournament/1").get_data(as_text=True) for _ in range(2))
+    assert first == again and "data-csrf" not in first
+    cache = client.application.extensions["guandan.tournament"]._cache
+    assert [key[:2] for key in cache] == [("page", "zh")]
+    made = next(iter(cache.values()))
+    client.get("/tournament/1")
+    assert next(iter(cache.values())) is made  # not made again
+    tb = draw_of(client)[0]
+    client.post("/api/tournaments/1/results", json={"table": tb["table"], "forfeit": tb["ns"]},
+                headers={"Authorization": f"Bearer {token}"})
+    assert "已确认" in client.get("/tournament/1").get_data(as_text=True)  # a change: made again
+    assert client.get("/tournament/1?lang=en").get_data(as_text=True) != first
+
+
 def test_the_printable_sheets(client, tournament):
     sheet = client.get("/tournament/1/sheet/1").get_data(as_text=True)
     assert "积分记录表" in sheet and "第1队" in sheet

@@ -50,11 +50,23 @@ function bindConfirm(root) {
   root.querySelectorAll("button.t-draw").forEach(button => refereePost(root, button, "draws", () => ({})));
 }
 
+/* Changes come in bursts (a round's results): one fetch at a time, and at most one more
+   after it, whatever the number of changes meanwhile. */
+function coalesced(fetchOnce) {
+  let running = false, again = false;
+  return async function run() {
+    if (running) { again = true; return; }
+    running = true;
+    try { await fetchOnce(); } finally { running = false; }
+    if (again) { again = false; run(); }
+  };
+}
+
 function tournamentPage() {
   const root = document.getElementById("tournament");
   if (!root) return;
   bindConfirm(root);
-  followTournament(root.dataset.tid, reloadTournament);
+  followTournament(root.dataset.tid, coalesced(reloadTournament));
 }
 
 /* The overlay: `top` rows a page, pages turning every `seconds`. */
@@ -79,7 +91,7 @@ function tournamentOverlay(tid, top, seconds) {
     draw();
   }
   load();
-  followTournament(tid, load);
+  followTournament(tid, coalesced(load));
   setInterval(() => { page += 1; draw(); }, seconds * 1000);
 }
 
