@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from typing import Protocol
 
+from engine.events import Event, PlayCards
 from engine.match import Match
 from hardware.runner import MatchTurns
 
@@ -23,6 +24,8 @@ class LiveTable(Protocol):
     def zone(self, seat: str) -> dict | None: ...
 
     def deal(self, seat: str) -> bool: ...
+
+    def keep_evidence(self, seat: str, seq: int) -> None: ...
 
 
 class ClockTurns:
@@ -40,8 +43,16 @@ class ClockTurns:
             return self._turns().awaiting()
 
     def press(self, seat: str, record) -> bool:
+        """A seat's press; a play it commits keeps its evidence frame, as one committed when
+        it settles does (the referee's console shows it)."""
+        def kept(cls, **fields) -> Event:
+            event = record(cls, **fields)
+            if isinstance(event, PlayCards):
+                self.runtime.keep_evidence(event.seat, event.seq)
+            return event
+
         with self.runtime.lock:
-            return self._turns().press(seat, record)
+            return self._turns().press(seat, kept)
 
     @property
     def over(self) -> bool:

@@ -230,14 +230,16 @@ class TableRuntime:
         for cls, fields in due:
             event = self.record(cls, **fields)
             if "seat" in fields:
-                self._keep_evidence(fields["seat"], event.seq)
+                self.keep_evidence(fields["seat"], event.seq)
 
     def _passes_before(self, seat: str) -> None:
         """Seats the turn went past without laying anything knocked (``table.passes``)."""
         for turn in passes.passes_for(self.match.hand, seat, self._lying, self.match.next_seq)[0]:
             self.record(Pass, seat=turn)
 
-    def _keep_evidence(self, seat: str, seq: int) -> None:
+    def keep_evidence(self, seat: str, seq: int) -> None:
+        """Keep the frame that shows event ``seq``, ``seat``'s play, as its evidence: the seat's
+        zone as last read, drawn in the frame's corner (the referee's console crops it)."""
         frame = self._frame
         if frame is not None:
             self.link.evidence(seq, lambda: self.seats.evidence(seat, frame.image))
