@@ -55,7 +55,7 @@ class Watch:
         self._lock = threading.Lock()
         self._version = store.version()
         self._read = time.monotonic()
-        self._cache: dict[tuple, tuple[str, str]] = {}
+        self._cache: dict[tuple, tuple[tuple, str]] = {}
 
     def version(self) -> str:
         """The store's version, read again at most every ``POLL_S`` whoever asks."""
@@ -70,10 +70,11 @@ class Watch:
         with self._lock:
             self._read = 0.0
 
-    def cached(self, key: tuple, build: Callable[[], str]) -> str:
-        """What ``build`` makes, made once per version of the store for every viewer who
-        asks (a change wakes every page at once, and each fetches the same thing)."""
-        version = self.store.version()
+    def cached(self, key: tuple, build: Callable[[], str], stamp: object = None) -> str:
+        """What ``build`` makes, made once per version of the store (and ``stamp``: what
+        else it shows that may change) for every viewer who asks — a change wakes every
+        page at once, and each fetches the same thing. One copy per ``key``."""
+        version = (self.store.version(), stamp)
         with self._lock:
             hit = self._cache.get(key)
         if hit is not None and hit[0] == version:
@@ -165,7 +166,7 @@ def page(tid: int):
         data = view.snapshot(store, t, tid, _live_tables())
         return render_template("tournament.html", lang=lang, terms=_words(lang), data=data,
                                histories=view.histories(store, t), pairs=t.pairs, referee=referee)
-    return build() if referee else _watch().cached(("page", lang, len(_live_tables())), build)
+    return build() if referee else _watch().cached(("page", lang), build, stamp=len(_live_tables()))
 
 
 @bp.get("/tournament/<int:tid>/sheet/<int:round_no>")
@@ -210,8 +211,8 @@ def _json(text: str) -> Response:
 @bp.get("/api/tournaments/<int:tid>")
 def api_snapshot(tid: int):
     store = _store(tid)
-    return _json(_watch().cached(("snapshot", len(_live_tables())), lambda: json.dumps(
-        view.snapshot(store, desk.load(store), tid, _live_tables()), ensure_ascii=False)))
+    return _json(_watch().cached(("snapshot",), lambda: json.dumps(
+        view.snapshot(store, desk.load(store), tid, _live_tables()), ensure_ascii=False), stamp=len(_live_tables())))
 
 
 @bp.get("/api/tournaments/<int:tid>/standings")

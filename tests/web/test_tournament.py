@@ -94,7 +94,7 @@ def test_the_public_page_is_made_once_per_change_and_shared(client, token, tourn
     first, again = (client.get("/tournament/1").get_data(as_text=True) for _ in range(2))
     assert first == again and "data-csrf" not in first
     cache = client.application.extensions["guandan.tournament"]._cache
-    assert [key[:2] for key in cache] == [("page", "zh")]
+    assert list(cache) == [("page", "zh")]
     made = next(iter(cache.values()))
     client.get("/tournament/1")
     assert next(iter(cache.values())) is made  # not made again
@@ -102,6 +102,9 @@ def test_the_public_page_is_made_once_per_change_and_shared(client, token, tourn
     client.post("/api/tournaments/1/results", json={"table": tb["table"], "forfeit": tb["ns"]},
                 headers={"Authorization": f"Bearer {token}"})
     assert "已确认" in client.get("/tournament/1").get_data(as_text=True)  # a change: made again
+    client.application.config["STORE"].add_table("1-2", header_json("1-2", "linquan"))
+    assert 'href="/table/1-2?lang=zh"' in client.get("/tournament/1").get_data(as_text=True)  # a new hall table
+    assert list(cache) == [("page", "zh")]  # one copy, made again
     assert client.get("/tournament/1?lang=en").get_data(as_text=True) != first
 
 
