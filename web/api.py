@@ -23,7 +23,7 @@ from engine.events import Header, RecordError, event_from_json
 from hall.errors import HallError
 from store.event_store import StoreError
 from store.referee_acts import REFEREE_ACTS, act_fields, build_act
-from web import referee_queue
+from web import evidence, referee_queue
 from web.auth import api_writer, current_user
 from web.openapi import openapi
 from web.snapshot import TableView
@@ -93,12 +93,14 @@ def frame(table: str, seq: int):
 
 @bp.get("/tables/<table>/frames/<int:seq>/zone.jpg")
 def frame_zone(table: str, seq: int):
-    """The seat's zone out of an event's evidence frame, big enough to read the indices."""
+    """The seat's zone out of an event's evidence frame; ``?cards=1``: the cards in it,
+    enlarged to read the indices (``web.evidence``)."""
     jpeg = _store().frame(table, seq)
-    zone = referee_queue.evidence_zone(jpeg) if jpeg is not None else None
-    if zone is None:
+    cut = evidence.close_up if request.args.get("cards") else evidence.zone
+    picture = cut(jpeg) if jpeg is not None else None
+    if picture is None:
         abort(404, description=f"no evidence frame for event {seq} of table {table!r}")
-    return Response(zone, mimetype="image/jpeg")
+    return Response(picture, mimetype="image/jpeg")
 
 
 @bp.get("/referee/queue")

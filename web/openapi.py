@@ -70,9 +70,10 @@ def openapi() -> dict:
                 "upload an event's evidence frame (JPEG body)", write=True,
                 params=[_TABLE, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])},
             "/api/tables/{table}/frames/{seq}/zone.jpg": {"get": _op(
-                "the seat's play zone out of an event's evidence frame (rectified, upright, readings marked)",
-                content="image/jpeg",
-                params=[_TABLE, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])},
+                "the seat's play zone out of an event's evidence frame (rectified, upright, readings marked); "
+                "cards=1: the cards in it, enlarged to read the indices", content="image/jpeg",
+                params=[_TABLE, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}},
+                        {"name": "cards", "in": "query", "schema": {"type": "integer", "enum": [0, 1]}}])},
             "/api/referee/queue": {"get": _op(
                 "the referees' queue: every open item, the referee's own tables first, then rulings (with the "
                 "profile's penalty ladder and the rule broken), the camera's doubts (with the play, its "

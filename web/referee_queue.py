@@ -21,14 +21,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-import cv2
-import numpy as np
-
 from engine.events import Missed, Pass, Penalty, PlayCards
 from engine.violations import RULES
 from rulebook.rule_words import rule_words
 from store.event_store import Store
-from vision.live.calibration import zone_size
 from web.hub import Hub
 from web.snapshot import TableView
 
@@ -201,14 +197,3 @@ def queue(hub: Hub, store: Store, referee: str | None, tables: Iterable[str] | N
     counts = {k: sum(1 for i in found if i["kind"] == k) for k in KINDS}
     return {"items": found if limit is None else found[:limit], "counts": counts, "total": len(found)}
 
-
-def evidence_zone(jpeg: bytes) -> bytes | None:
-    """The seat's zone out of an evidence frame: the table drew it there, rectified, upright
-    and with its readings marked, in the frame's top-left corner
-    (``vision.live.seat_reading.SeatReading.evidence``); None: not a picture."""
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        return None
-    width, height = zone_size()
-    ok, crop = cv2.imencode(".jpg", image[:height, :width], [cv2.IMWRITE_JPEG_QUALITY, 85])
-    return crop.tobytes() if ok else None

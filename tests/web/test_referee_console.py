@@ -108,7 +108,7 @@ def test_a_runner_up_is_picked_and_the_misread_bomb_stands(server, browser, toke
     assert "0.44" in item.locator(".alternatives").inner_text()
     first = item.locator(".alternatives button").first
     assert [i.get_attribute("alt") for i in first.locator("img").all()] == ["S8", "H8", "C8", "D8"]
-    page.wait_for_function("document.querySelector('li.selected .evidence img')?.naturalWidth === 560")
+    page.wait_for_function("document.querySelector('li.selected .evidence img')?.naturalHeight === 260")
     assert item.locator(".penalties button.proposed").inner_text().endswith("warning")  # never for a doubt
     page.keyboard.press("1")
     page.wait_for_selector('#queue > li[data-key="t9:2"]', state="detached", timeout=5000)
@@ -229,7 +229,7 @@ def test_console_screenshots_at_1920x1080_and_on_a_phone(server, browser, token)
     put(server, "/api/referee/assignments", {"referee": "li", "tables": ["t9"]}, token)
     for name, size in (("console-1920x1080", (1920, 1080)), ("console-phone", (390, 844))):
         page = console(browser, server, size=size)
-        page.wait_for_function("document.querySelector('li.selected .evidence img')?.naturalWidth === 560")
+        page.wait_for_function("document.querySelector('li.selected .evidence img')?.naturalHeight === 260")
         shot = ARTIFACTS / f"{name}.png"
         page.screenshot(path=str(shot))
         image = cv2.imread(str(shot))

@@ -16,7 +16,7 @@ from tests.web.test_referee_console import BOMB_AT_S, DEMO_VIDEO
 from vision.live.calibration import zone_size
 from vision.live.camera import Frame
 from vision.live.grouping import Laid
-from web.referee_queue import evidence_zone
+from web import evidence
 
 
 def test_a_play_committed_at_a_press_keeps_its_evidence_frame(tmp_path, detector):  # noqa: F811
@@ -37,7 +37,7 @@ def test_a_play_committed_at_a_press_keeps_its_evidence_frame(tmp_path, detector
     assert play["choices"][2] == [["C8", 0.6], ["C6", 0.3]]
     jpeg = store.frame("t1", 2)
     assert jpeg is not None and jpeg.startswith(b"\xff\xd8")
-    zone = cv2.imdecode(np.frombuffer(evidence_zone(jpeg), np.uint8), cv2.IMREAD_COLOR)
+    zone = cv2.imdecode(np.frombuffer(evidence.zone(jpeg), np.uint8), cv2.IMREAD_COLOR)
     assert zone.shape[:2] == zone_size()[::-1] and float(np.std(zone)) > 5  # the zone, not a blank
     assert ClockTurns(rt).press("N", rt.record)  # a pass: nothing to show
     assert store.body_at("t1", 3)["type"] == "pass" and store.frame("t1", 3) is None

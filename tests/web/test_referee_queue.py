@@ -19,6 +19,7 @@ from vision.live.calibration import zone_size
 from vision.live.grouping import Laid
 from vision.live.seat_reading import SeatZone
 from vision.live.tracker import ZoneTracker
+from web.evidence import MARGIN_PX
 from web.referee_queue import kind_of
 
 RULES_DIR = Path(__file__).parents[3] / "shared" / "rules"
@@ -144,7 +145,7 @@ def test_each_referee_sees_their_own_tables_first(client, auth):
     assert client.get("/api/referee/queue?table=nope").status_code == 404
 
 
-def test_the_evidence_crop_is_the_seats_zone_from_the_frames_corner(client, auth):
+def test_the_evidence_is_the_seats_zone_from_the_frames_corner_and_a_close_up_of_its_cards(client, auth):
     table(client, auth, [{"seq": 2, "t": 2, "type": "play", "seat": "E", "cards": ["S5"], "confidence": 0.6}])
     frame = np.zeros((1080, 1920, 3), np.uint8)
     width, height = zone_size()
@@ -156,6 +157,14 @@ def test_the_evidence_crop_is_the_seats_zone_from_the_frames_corner(client, auth
     zone = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
     assert zone.shape == (height, width, 3) and abs(int(zone[..., 1].mean()) - 200) < 8
     assert client.get("/api/tables/t9/frames/3/zone.jpg").status_code == 404
+    # a card face lying in the zone: the close-up is the card and a margin, three times bigger
+    frame[100:160, 200:300] = 255
+    assert client.post("/api/tables/t9/frames/2", data=cv2.imencode(".jpg", frame)[1].tobytes(),
+                       headers=auth).status_code == 201
+    r = client.get("/api/tables/t9/frames/2/zone.jpg?cards=1")
+    close = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
+    assert close.shape == ((60 + 2 * MARGIN_PX) * 3, (100 + 2 * MARGIN_PX) * 3, 3)
+    assert close[close.shape[0] // 2, close.shape[1] // 2].min() > 240  # the card in the middle
 
 
 def test_a_ruling_quotes_the_events_rule_book(client, auth):

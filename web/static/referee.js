@@ -106,7 +106,7 @@ function detailHTML(it) {
   const play = it.play;
   const evidence = play && play.seq != null
     ? `<a class="evidence" href="/api/tables/${encodeURIComponent(it.table)}/frames/${play.seq}.jpg" target="_blank">
-        <img alt="${T.evidence}" data-src="/api/tables/${encodeURIComponent(it.table)}/frames/${play.seq}/zone.jpg"></a>` : "";
+        <img alt="${T.evidence}" data-src="/api/tables/${encodeURIComponent(it.table)}/frames/${play.seq}/zone.jpg?cards=1"></a>` : "";
   return `<div class="item-detail">
     ${evidence}
     <dl>
