@@ -61,11 +61,14 @@ def test_the_openapi_document_covers_every_api_route(app, client):
 
 
 def test_every_mutating_route_refuses_an_anonymous_request(app, client):
-    posts = [r for r in app.url_map.iter_rules() if "POST" in r.methods and r.rule != "/referee/login"]
-    assert len(posts) == 6  # logout, act, tables, events, frames, referee acts
-    for rule in posts:
+    writes = [(r, method) for r in app.url_map.iter_rules() for method in ("POST", "PUT", "DELETE")
+              if method in r.methods and r.rule != "/referee/login"]
+    # logout, act, tables, events, frames, referee acts, the referees' table assignments,
+    # a tournament's results, their confirmation and its draws
+    assert len(writes) == 10
+    for rule, method in writes:
         url = re.sub(r"<(?:(\w+):)?(\w+)>", lambda m: "1" if m.group(1) == "int" else "1", rule.rule)
-        r = client.post(url, json={"events": []})
+        r = client.open(url, method=method, json={"events": []})
         if url.startswith("/api/"):
             assert r.status_code == 401, url
             assert "error" in r.get_json()
