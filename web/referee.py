@@ -19,7 +19,7 @@ from engine.seats import PLAY_ORDER
 from web.api import record_act
 from web.auth import csrf_ok, referee_page
 from web.i18n import page_terms, pick_lang
-from web.referee_queue import assignments, queue
+from web.referee_queue import PENALTIES, assignments, queue
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 #: items sent with the page and kept live: more than a referee decides before the queue moves
@@ -68,8 +68,9 @@ def console():
     hall = current_app.config["HALL"]
     shown = queue(current_app.config["HUB"], store, g.user, limit=PAGE)
     return render_template("referee.html", lang=lang, terms=page_terms(lang), queue=shown, page=PAGE,
-                           tables=store.tables(), user=g.user, mine=assignments(store).get(g.user, []),
-                           sent=hall.sent.all() if hall is not None else [], seats=PLAY_ORDER)
+                           penalties=PENALTIES, tables=store.tables(), user=g.user,
+                           mine=assignments(store).get(g.user, []), sent=hall.sent.all() if hall is not None else [],
+                           seats=PLAY_ORDER)
 
 
 @bp.post("/act")

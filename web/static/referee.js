@@ -2,10 +2,10 @@
    stream, decided with the keyboard, a tap, or the card picker. Every decision is a referee
    act through the JSON API (POST /api/tables/<table>/referee/<act>), as any other client
    makes it: the console has no path of its own. Uses esc, cardImg, playName and stream
-   from live.js; T holds the page's words, LANG its language. */
+   from live.js; T holds the page's words, LANG its language; the page gives QUEUE (its
+   first items), PAGE_SIZE, ME (the referee) and PENALTIES (web/referee_queue.py). */
 "use strict";
 
-const PENALTIES = ["warning", "violation", "foul", "level_loss", "match_loss"];
 const SUITS = ["S", "H", "C", "D"], RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 const CSRF = document.querySelector('meta[name="csrf"]').content;
 const state = {items: QUEUE.items, counts: QUEUE.counts, total: QUEUE.total, key: null, busy: false, again: false};
