@@ -58,11 +58,11 @@ function choicesHTML(play) {
   ).join("") + "</div>";
 }
 
-function ladderHTML(p, seat) {
+function ladderHTML(p) {
   const steps = p.ladder.map(s => fill(T.ladder_step, {count: s.count, penalty: T["penalty." + s.penalty], becomes: T["penalty." + s.becomes]}));
   const given = Object.entries(p.given).map(([k, n]) => `${T["penalty." + k] || k} × ${n}`);
   return `<div class="ladder"><span class="label">${T.ladder}</span> ${steps.map(esc).join(" · ")}
-    <br><span class="label">${T[seat]} ${T.given}</span> ${given.length ? given.map(esc).join(" · ") : T.none_given}</div>`;
+    <br><span class="label">${T[p.seat]} ${T.given}</span> ${given.length ? given.map(esc).join(" · ") : T.none_given}</div>`;
 }
 
 /* Where the ladder says this penalty, given once more to the seat, makes a heavier one
@@ -116,7 +116,7 @@ function detailHTML(it) {
       ${it.rule ? `<dt>${T.rule_broken}</dt><dd>${it.words.map(wordsHTML).join("")}<span class="muted">${esc(it.rule)}</span></dd>` : ""}
     </dl>
     ${play ? choicesHTML(play) : ""}
-    ${it.penalty ? ladderHTML(it.penalty, it.seat) : ""}
+    ${it.penalty ? ladderHTML(it.penalty) : ""}
     ${actionsHTML(it)}
   </div>`;
 }
