@@ -156,3 +156,16 @@ def test_a_game_needs_a_design_that_prints_jokers(tmp_path: Path) -> None:
     _installed_or_skip("oxygen")
     with pytest.raises(ArtError, match="prints no jokers"):
         render(1, tmp_path, art=by_name("oxygen"), max_events=3)
+
+
+def test_a_layout_of_a_framed_design_with_court_art_to_its_edge_is_read_whole() -> None:
+    """The paris design prints a dark frame round each face and court art out to it: by its
+    white alone a court card fell apart and enrollment found 42 cards of 54."""
+    from vision.enroll.layout import LAYOUT, find_cards, in_reading_order, table_picture
+    from vision.live.calibration import Calibration
+    from vision.synth.layout_photo import layout_photo
+
+    _installed_or_skip("paris")
+    image = layout_photo(105, list(LAYOUT), (1920, 1080), art=by_name("paris"))
+    cards = find_cards(table_picture(image, Calibration.from_image(image)))
+    assert len(in_reading_order(cards)) == 54

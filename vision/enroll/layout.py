@@ -31,6 +31,8 @@ PX_PER_CM = 10.0  # the table picture's scale
 #: either side), and its long side over its short
 CARD_AREA_CM2 = (35.0, 75.0)
 CARD_ASPECT = (1.2, 1.75)
+#: a pixel this far from the felt's colour (8-bit Lab distance) is something on the table
+FELT_DISTANCE = 40.0
 
 
 class LayoutError(ValueError):
@@ -74,11 +76,21 @@ def table_picture(image: np.ndarray, calibration: Calibration, px_per_cm: float 
                                borderMode=cv2.BORDER_REPLICATE)
 
 def card_mask(picture: np.ndarray) -> np.ndarray:
-    """Where card stock lies: bright and little coloured (value less saturation, split by
-    Otsu's threshold), opened so that neighbouring cards stay apart."""
+    """Where cards lie: card stock — bright and little coloured (value less saturation, split
+    by Otsu's threshold) — and whatever else is far from the felt's colour, opened so that
+    neighbouring cards stay apart. The second part keeps a court card whole whose art runs to
+    its edge, or a deck with a dark frame printed round each face (the paris design): by its
+    white alone such a card falls apart and is not found."""
     hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
     whiteness = cv2.subtract(hsv[..., 2], hsv[..., 1])
-    _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _, white = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    lab = cv2.cvtColor(cv2.GaussianBlur(picture, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    between = lab[white == 0]
+    mask = white
+    if len(between):
+        felt = np.median(between, axis=0)
+        far = (np.linalg.norm(lab - felt, axis=2) > FELT_DISTANCE).astype(np.uint8) * 255
+        mask = cv2.bitwise_or(white, far)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
 
