@@ -130,6 +130,19 @@ def referee_items(match, exact: set[int]) -> tuple[int, int]:
     return items, needless
 
 
+#: thresholds tried for a play read below them to go to the referee (``LOW_CONFIDENCE`` now)
+THRESHOLDS = (0.8, 0.6, 0.5, 0.4, 0.3, 0.2)
+
+
+def flags_by_threshold(match, exact: set[int]) -> dict[float, tuple[int, int]]:
+    """For each of ``THRESHOLDS``: how many plays read below it (the referee's low-confidence
+    items), and how many plays read wrong at or above it (mistakes no one is asked about) —
+    what a lower threshold would save and cost."""
+    plays = [e.event for e in match.history if isinstance(e.event, PlayCards) and e.event.confidence is not None]
+    return {t: (sum(p.confidence < t for p in plays), sum(p.confidence >= t and p.seq not in exact for p in plays))
+            for t in THRESHOLDS}
+
+
 def enrolled(seed: int, size: tuple[int, int], folder: Path, art: ArtDeck | None = None) -> CardDetector:
     """The live loop's detector with the reader taught the deck of game ``seed`` (or the real
     design ``art``) by enrollment from a rendered picture of its layout (``guandan enroll``'s
@@ -214,8 +227,11 @@ def main() -> None:
                 and fixed.hand.outcome is not None and t_hand.outcome.order == fixed.hand.outcome.order
             totals.update(acts=len(fixes), fixed_false=fixed_false, fixed_right=int(fixed_right),
                           unfixable=int(fixed is None))
-            items, needless = referee_items(runtime.match, {s_plays[j].seq for _, j in pairs})
+            exact_seqs = {s_plays[j].seq for _, j in pairs}
+            items, needless = referee_items(runtime.match, exact_seqs)
             totals.update(items=items, needless=needless)
+            for t, (flagged, unflagged) in flags_by_threshold(runtime.match, exact_seqs).items():
+                totals.update({f"flagged {t}": flagged, f"unflagged {t}": unflagged})
             result = ("right" if right else "WRONG") if finished else "not reached (cut short)"
             fixed_result = ("right" if fixed_right else "WRONG") if finished else "not reached (cut short)"
             if unfixable:
@@ -238,6 +254,8 @@ def main() -> None:
     print(f"referee items (low-confidence plays, camera corrections and notes): {totals['items']} "
           f"({100 * totals['items'] / max(1, totals['plays']):.1f} per 100 plays; target after enrollment ≤ 2), "
           f"{totals['needless']} of them on plays read exactly")
+    print("plays flagged by threshold (read below it) / plays read wrong at or above it: " + ", ".join(
+        f"{t}: {totals[f'flagged {t}']} / {totals[f'unflagged {t}']}" for t in THRESHOLDS))
     if latencies:
         latencies.sort()
         print(f"latency from lying still to the event: median {statistics.median(latencies):.2f} s, "
