@@ -162,9 +162,8 @@ def table_stream(table: str):
             if last <= seen:
                 yield ": keep-alive\n\n"
                 continue
-            now_id, text = hub.snapshot(table)
+            now_id, text, events = hub.update(table, seen)
             if now_id > seen:
-                events = hub.events_after(table, seen)
                 yield _sse("update", f'{{"events": {json.dumps(events, ensure_ascii=False)}, "snapshot": {text}}}',
                            now_id)
                 seen = now_id

@@ -139,11 +139,19 @@ class Hub:
                 hit = self._derived[(table, build)] = (view.last_id, build(view))
             return hit[1]
 
-    def events_after(self, table: str, after_id: int) -> list[dict]:
-        """The bodies of a table's events stored after global id ``after_id``."""
+    def update(self, table: str, after_id: int) -> tuple[int, str, list[dict]] | None:
+        """The table's snapshot (its event id and JSON text) and the bodies of its events
+        stored after ``after_id`` up to that snapshot, read together under one lock. Read
+        apart, events the store gained in between went out with this update and again with
+        the next (the stream sent on from the snapshot's id): 12,008 deliveries of 12,000
+        in ``benchmarks/web.py``."""
         with self._lock:
-            view = self.views.get(table)
-            return [s.body for s in view.stored if s.id > after_id] if view else []
+            cached = self._cached(table)
+            if cached is None:
+                return None
+            now_id = cached.key[0]
+            view = self.views[table]
+            return now_id, cached.text, [s.body for s in view.stored if after_id < s.id <= now_id]
 
     def frame_added(self) -> None:
         with self._lock:
