@@ -297,22 +297,30 @@ def test_the_login_brings_a_referee_back_to_the_page_asked_for_with_its_language
     assert client.get("/referee").headers["Location"].endswith("next=/referee")  # no stray "?"
 
 
+def demo_table(folder, first: int):
+    """A store holding table "1" of the demo record with only its ``first`` events after the
+    header, and every event of the record after the header (to write more of them)."""
+    from engine.record import parse_lines
+    from scorer.cli import DEMO_RECORD
+    from store.event_store import Store
+
+    record = parse_lines(DEMO_RECORD.read_text(encoding="utf-8").splitlines())
+    events = [e.to_json() for e in record.events[1:]]
+    store = Store(folder / "g.db")
+    store.add_table("1", record.header.to_json())
+    store.append("1", events[:first])
+    return store, events
+
+
 def test_a_stream_delivers_every_event_exactly_once_while_the_store_grows(tmp_path):
     """Events written while a stream is between its snapshot and its events went out twice
     before the hub read the two together (12,008 deliveries of 12,000 in benchmarks/web.py):
     here every event written after the stream opened is counted."""
     import threading
 
-    from engine.record import parse_lines
-    from scorer.cli import DEMO_RECORD
-    from store.event_store import Store
     from web import create_app
 
-    record = parse_lines(DEMO_RECORD.read_text(encoding="utf-8").splitlines())
-    events = [e.to_json() for e in record.events[1:]]
-    store = Store(tmp_path / "g.db")
-    store.add_table("1", record.header.to_json())
-    store.append("1", events[:2])
+    store, events = demo_table(tmp_path, 2)
     app = create_app(store)
     try:
         stream = app.test_client().get("/api/tables/1/stream", buffered=False)
@@ -340,16 +348,9 @@ def test_a_stream_delivers_every_event_exactly_once_while_the_store_grows(tmp_pa
 def test_the_hubs_update_gives_the_events_up_to_its_snapshot_and_no_further(tmp_path):
     """What a stream sends in one update: the snapshot and the events it stands on, read
     under one lock, so the next update starts where this one's snapshot stood."""
-    from engine.record import parse_lines
-    from scorer.cli import DEMO_RECORD
-    from store.event_store import Store
     from web.hub import Hub
 
-    record = parse_lines(DEMO_RECORD.read_text(encoding="utf-8").splitlines())
-    events = [e.to_json() for e in record.events[1:]]
-    store = Store(tmp_path / "g.db")
-    store.add_table("1", record.header.to_json())
-    store.append("1", events[:5])
+    store, events = demo_table(tmp_path, 5)
     hub = Hub(store)
     first, text, sent = hub.update("1", 0)
     assert [e["seq"] for e in sent] == [0, 1, 2, 3, 4, 5] and json.loads(text)["table"] == "1"  # header first

@@ -88,7 +88,7 @@ _STATE: dict = {}
 def _init_worker(recipe: Recipe, out_dir: str, threads: int) -> None:
     cv2.setNumThreads(threads)
     _STATE.clear()
-    _STATE.update(recipe=recipe, out=Path(out_dir), styles={})
+    _STATE.update(recipe=recipe, out=Path(out_dir), styles={}, art={})
 
 
 def _init_pool_worker(recipe: Recipe, out_dir: str, threads: int) -> None:
@@ -107,7 +107,7 @@ def _styles(split: str) -> list[DeckStyle]:
 
 
 def _art(split: str) -> list[ArtDeck]:
-    cache = _STATE.setdefault("art", {})
+    cache = _STATE["art"]
     if split not in cache:
         cache[split] = art_decks(split) if _STATE["recipe"].art > 0 else []
     return cache[split]
