@@ -51,6 +51,7 @@ from scorer.live_table import build_table  # noqa: E402
 from table.compare import key, matched_plays, plays_of, referee_fixes, with_fixes  # noqa: E402
 from table.runtime import TableRuntime  # noqa: E402
 from vision.enroll import deck  # noqa: E402
+from vision.enroll.finder import SCENES  # noqa: E402
 from vision.enroll.layout import LAYOUT  # noqa: E402
 from vision.enroll.pictures import read_layout  # noqa: E402
 from vision.live.camera import VideoFile  # noqa: E402
@@ -143,15 +144,31 @@ def flags_by_threshold(match, exact: set[int]) -> dict[float, tuple[int, int]]:
             for t in THRESHOLDS}
 
 
-def enrolled(seed: int, size: tuple[int, int], folder: Path, art: ArtDeck | None = None) -> CardDetector:
-    """The live loop's detector with the reader taught the deck of game ``seed`` (or the real
-    design ``art``) by enrollment from a rendered picture of its layout (``guandan enroll``'s
-    steps, quietly)."""
+def show_misreads(truth: list[PlayCards], seen: list[PlayCards], pairs: list[tuple[int, int]]) -> None:
+    """Each play not read exactly, beside what the camera read from that seat nearest in time
+    (or nothing): where the pipeline goes wrong, for the one working on it."""
+    matched = {j for _, j in pairs}
+    for i in sorted(set(range(len(truth))) - {i for i, _ in pairs}):
+        play = truth[i]
+        near = [p for j, p in enumerate(seen) if j not in matched and p.seat == play.seat and abs(p.t - play.t) < 8]
+        read = min(near, key=lambda p: abs(p.t - play.t)) if near else None
+        what = "nothing" if read is None else f"{' '.join(read.cards)} ({read.confidence or 1:.2f})"
+        print(f"  t={play.t:7.1f} {play.seat}: {' '.join(play.cards):<30} read {what}", flush=True)
+
+
+def enrolled(seed: int, size: tuple[int, int], folder: Path, art: ArtDeck | None = None,
+             scenes: int = SCENES) -> CardDetector:
+    """The live loop's detector with the reader and finder taught the deck of game ``seed``
+    (or the real design ``art``) by enrollment from a rendered picture of its layout
+    (``guandan enroll``'s steps, quietly; ``scenes`` 0: the reader alone). A deck enrolled
+    in ``folder`` before is used again."""
     if not (folder / "deck.json").exists():
         detector = CardDetector(committed_finder(), boxes=False)
         layout = read_layout(f"layout-{seed}", [layout_photo(seed, list(LAYOUT), size, art=art)], detector)
-        deck.enroll(folder, [layout], detector, log=lambda _line: None)
-    return deck.Deck.open(folder).detector(committed_finder(), boxes=False)
+        started = time.perf_counter()
+        deck.enroll(folder, [layout], detector, scenes=scenes, log=lambda _line: None, progress=False)
+        print(f"# enrolled {folder.name} in {(time.perf_counter() - started) / 60:.1f} min", flush=True)
+    return deck.Deck.open(folder).detector(boxes=False)
 
 
 def main() -> None:
@@ -167,7 +184,11 @@ def main() -> None:
                              "(the rest dropped): what a slow node costs in latency and plays")
     parser.add_argument("--enroll", action="store_true",
                         help="enroll each game's deck first (guandan enroll, from a rendered picture of its "
-                             "layout) and read the game with the deck's reader")
+                             "layout) and read the game with the deck's reader and finder")
+    parser.add_argument("--show", action="store_true", help="print each play not read exactly and what was read")
+    parser.add_argument("--scenes", type=int, default=SCENES,
+                        help=f"with --enroll: scenes drawn to teach the finder the deck (default {SCENES}; 0: "
+                             "the reader alone is taught); decks enrolled are kept beside --videos")
     parser.add_argument("--art", metavar="DECK[,DECK…]",
                         help="lay real deck designs (datasets/art-decks.toml names; game n takes the n-th, "
                              "round and round) instead of generated held-out styles")
@@ -197,7 +218,8 @@ def main() -> None:
             truth_record = parse_lines((out / "truth.jsonl").read_text(encoding="utf-8").splitlines())
             truth = replay(truth_record, profiles.load)
             if args.enroll:
-                detector = enrolled(seed, size, Path(tmp) / f"deck-{seed}{deck_name}", art)
+                detector = enrolled(seed, size, (args.videos or Path(tmp)) / f"deck-{seed}{deck_name}-{args.size}"
+                                    f"-{args.scenes}", art, args.scenes)
             started = time.perf_counter()
             runtime, frame_ms, event_ms = scan(out / "game.mp4", detector, profile, args.every)
             wall_s += time.perf_counter() - started
@@ -228,6 +250,8 @@ def main() -> None:
             totals.update(acts=len(fixes), fixed_false=fixed_false, fixed_right=int(fixed_right),
                           unfixable=int(fixed is None))
             exact_seqs = {s_plays[j].seq for _, j in pairs}
+            if args.show:
+                show_misreads(t_plays, s_plays, pairs)
             items, needless = referee_items(runtime.match, exact_seqs)
             totals.update(items=items, needless=needless)
             for t, (flagged, unflagged) in flags_by_threshold(runtime.match, exact_seqs).items():

@@ -33,7 +33,6 @@ from table.compare import matched_plays, plays_of
 from vision.cli import VisionError
 from vision.enroll.deck import DeckError
 from vision.live.camera import LiveCamera
-from vision.live.detector import committed_finder
 
 VAR = Path(__file__).resolve().parent.parent / "var"
 DATA = Path(__file__).resolve().parent / "data"
@@ -101,7 +100,7 @@ def run_camera_demo(args: Namespace) -> None:
             else "a table filmed from above, read live by the whole camera pipeline")
     print(f"# {DEMO_VIDEO.name}: {what}", flush=True)
     try:
-        detector = table_detector(committed_finder(), deck=args.deck)
+        detector = table_detector(deck=args.deck)
     except DeckError as exc:
         raise VisionError(str(exc)) from None
     live = build_table(detector, profiles.load(truth.header.profile), table="demo",

@@ -27,17 +27,19 @@ from table.clock_turns import ClockTurns
 from table.record_link import RecordLink, StoreLink
 from table.runtime import TableRuntime
 from vision.enroll.deck import Deck
-from vision.live.detector import CardDetector
+from vision.live.detector import CardDetector, committed_finder
 from web import create_app
 
 
-def table_detector(weights: Path, reader: Path | None = None, deck: str | Path | None = None) -> CardDetector:
+def table_detector(weights: Path | None = None, reader: Path | None = None,
+                   deck: str | Path | None = None) -> CardDetector:
     """The detector as the live loop runs it: zones read at 320, cards read without the box
     refiner (its tighter boxes are for photos' and overlays' sake, not for naming cards);
-    with ``deck`` (a folder from ``guandan enroll``), that deck's reader."""
+    with ``deck`` (a folder from ``guandan enroll``), that deck's reader and finder (unless
+    ``weights`` names a finder). Without either, the committed finder."""
     if deck is not None:
         return Deck.open(deck).detector(weights, imgsz=320, boxes=False)
-    return CardDetector(weights, imgsz=320, boxes=False, reader=reader)
+    return CardDetector(weights or committed_finder(), imgsz=320, boxes=False, reader=reader)
 
 
 @dataclass

@@ -29,7 +29,7 @@ from rulebook.i18n import LANGS, alert_text, say
 from scorer.live_table import build_table, table_detector
 from scorer.serve_cli import DB_HELP, open_store, tcp_port
 from scorer.stop_signals import stop_signals
-from vision.cli import VisionError, default_weights
+from vision.cli import VisionError
 from vision.cli.detect import DECK_HELP
 from vision.enroll.deck import DeckError
 from vision.live.camera import LiveCamera, VideoFile
@@ -41,7 +41,7 @@ def _detector(args: Namespace) -> CardDetector:
     if args.deck and args.reader:
         raise VisionError("--deck brings its own reader: give --deck or --reader, not both")
     try:
-        return table_detector(args.weights or default_weights(), args.reader, deck=args.deck)
+        return table_detector(args.weights, args.reader, deck=args.deck)
     except (DetectorError, DeckError) as exc:
         raise VisionError(str(exc)) from None
 

@@ -102,7 +102,7 @@ def test_a_hall_of_16_tables_plays_a_three_round_swiss(profile, tmp_path, broker
                 page.click('button[type="submit"]')
                 for n in range(1, TABLES + 1):
                     page.click(f'#draw tr[data-table="{n}"] button.t-confirm')
-                    page.wait_for_selector(f'#draw tr.state-final[data-table="{n}"]', timeout=15_000)
+                    page.wait_for_selector(f'#draw tr.state-final[data-table="{n}"]', timeout=30_000)
             assert states(base, r) == ["final"] * TABLES
         results = api(base, "/api/tournaments/1/results")[1]
         assert len(results) == ROUNDS * TABLES and {e["source"] for e in results} == {f"hall:{t}" for t in tables}

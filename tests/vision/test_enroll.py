@@ -1,6 +1,7 @@
 """Enrolling a deck (``guandan enroll``) on rendered pictures of the layout, whose truth is known."""
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from engine.cards import ALL_CARDS
 from rulebook.i18n import ENROLL, enroll_text
 from tests.vision.table_rig import MODEL
+from vision.enroll.deck import Deck, DeckError
 from vision.enroll.layout import LAYOUT, find_cards, in_reading_order, table_picture
 from vision.enroll.pictures import EnrollError, read_layout
 from vision.live.calibration import Calibration
@@ -97,18 +99,23 @@ def guandan(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
 
 
 def test_guandan_enroll_writes_a_deck_folder_that_detect_reads_with(photo, tmp_path):
-    """The whole command on a picture (a short training: ``--rows``): the deck folder, the
-    contact sheet, a folder not overwritten without --force, a bad picture refused in one line
-    with a picture of why, and ``--deck`` taken by ``detect``."""
+    """The whole command on a picture (a short training: ``--rows``, ``--scenes``): the deck
+    folder with the reader and the finder taught the deck, the contact sheet, a folder not
+    overwritten without --force, a bad picture refused in one line with a picture of why, and
+    ``--deck`` taken by ``detect``."""
     shot = tmp_path / "layout.jpg"
     cv2.imwrite(str(shot), photo)
     deck = tmp_path / "deck"
-    out = guandan("enroll", str(shot), "--out", str(deck), "--rows", "40", "--lang", "en")
+    out = guandan("enroll", str(shot), "--out", str(deck), "--rows", "40", "--scenes", "12", "--lang", "en")
     assert out.returncode == 0, out.stderr
     assert "the deck is learnt" in out.stdout and "contact-sheet.png" in out.stdout
     about = json.loads((deck / "deck.json").read_text(encoding="utf-8"))
     assert about["format"] == "guandan-deck/1" and about["sources"] == [str(shot)] and 5 < about["card_cm"][0] < 7
     assert (deck / "reader.onnx").exists() and len(list((deck / "faces").glob("*.png"))) == 54
+    assert about["finder"] == "finder_openvino_model" and about["finder_training"]["scenes"] == 12
+    assert (deck / "finder_openvino_model" / "whole").is_dir() and len(list((deck / "design").glob("*.png"))) == 55
+    assert Deck.open(deck).detector().path == deck / "finder_openvino_model"  # the deck's own finder
+    assert Deck.open(deck).detector(MODEL).path == MODEL  # unless another is named
     sheet = cv2.imread(str(deck / "contact-sheet.png"))
     assert sheet.shape[0] > 6 * 100 and sheet.shape[1] > 9 * 100
     again = guandan("enroll", str(shot), "--out", str(deck))  # Chinese by default
@@ -126,12 +133,27 @@ def test_guandan_enroll_writes_a_deck_folder_that_detect_reads_with(photo, tmp_p
     assert missing.returncode == 2 and "not a deck folder" in missing.stderr
 
 
+def test_a_deck_enrolled_without_a_finder_uses_the_committed_one(tmp_path):
+    """``--scenes 0`` (and decks enrolled before the finder was taught at enrollment): the
+    deck's reader with the committed finder."""
+    (tmp_path / "deck.json").write_text(json.dumps({"format": "guandan-deck/1", "reader": "reader.onnx"}))
+    shutil.copyfile(ROOT / "models" / "reader.onnx", tmp_path / "reader.onnx")
+    deck = Deck.open(tmp_path)
+    assert deck.finder is None and deck.detector().path == MODEL
+    (tmp_path / "deck.json").write_text(json.dumps({"format": "guandan-deck/1", "reader": "reader.onnx",
+                                                     "finder": "finder_openvino_model"}))
+    with pytest.raises(DeckError, match="finder is missing"):
+        Deck.open(tmp_path)
+
+
 def test_the_layout_guide_is_written_to_print(tmp_path):
     guide = tmp_path / "guide.png"
     out = guandan("enroll", "--guide", str(guide))
     assert out.returncode == 0 and cv2.imread(str(guide)).shape[:2] == (1480, 1550)
     nothing = guandan("enroll", "--lang", "en")
     assert nothing.returncode == 2 and "--out DIR" in nothing.stderr
+    negative = guandan("enroll", str(guide), "--out", str(tmp_path / "deck"), "--scenes", "-1")
+    assert negative.returncode == 2 and "--scenes 不能为负数" in negative.stderr and "Traceback" not in negative.stderr
 
 
 def test_a_deck_reader_is_trusted_over_a_finder_that_never_saw_the_deck():

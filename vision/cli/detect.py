@@ -36,10 +36,9 @@ def load_detector(args: Namespace) -> CardDetector:
         boxes = False if args.finder_boxes else args.boxes
         options = {"imgsz": args.imgsz, "conf": args.conf, "boxes": boxes,
                    "views": args.views or default_views(args.imgsz), "sideways": not args.as_laid}
-        weights = args.weights or default_weights(args.imgsz)
-        if args.deck:
-            return Deck.open(args.deck).detector(weights, **options)
-        return CardDetector(weights, reader=args.reader, **options)
+        if args.deck:  # the deck's own finder unless --weights names one
+            return Deck.open(args.deck).detector(args.weights, **options)
+        return CardDetector(args.weights or default_weights(args.imgsz), reader=args.reader, **options)
     except (DetectorError, DeckError) as exc:
         raise VisionError(str(exc)) from None
 

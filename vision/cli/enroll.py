@@ -2,9 +2,9 @@
 
 The deck's 54 cards lie face up in the enrollment layout (``vision.enroll.layout``; a guide
 with a picture in ``docs/vision.md``); from one or more pictures or videos of it the cards are
-found, named by their places, checked, and the index reader is taught this deck
-(``vision.enroll.adapt``). The deck folder it writes is given to ``scan``, ``run``, ``detect``,
-``eval-detector`` and ``demo`` as ``--deck DIR``.
+found, named by their places, checked, and the index reader (``vision.enroll.adapt``) and the
+index finder (``vision.enroll.finder``) are taught this deck. The deck folder it writes is
+given to ``scan``, ``run``, ``detect``, ``eval-detector`` and ``demo`` as ``--deck DIR``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from rulebook.i18n import ALERTS, LANGS, alert_text, enroll_text, say
 from vision.cli.inputs import VisionError, default_weights, written
 from vision.enroll import deck as deck_folder
 from vision.enroll.adapt import ROWS
+from vision.enroll.finder import SCENES
 from vision.enroll.guide import guide_picture
 from vision.enroll.pictures import EnrollError, LayoutPicture, frames_of, read_layout
 from vision.live.detector import CardDetector, DetectorError
@@ -51,7 +52,10 @@ def cmd_enroll(args: Namespace) -> None:
                                "give pictures or videos of the laid-out deck and --out DIR (or --guide FILE)"))
     started = time.perf_counter()
     if args.rows < 1:
-        raise VisionError("--rows must be at least 1")
+        raise VisionError(say(args.lang, "--rows 至少为1", "--rows must be at least 1"))
+    if args.scenes < 0:
+        raise VisionError(say(args.lang, "--scenes 不能为负数（0：不训练找牌模型）",
+                               "--scenes cannot be negative (0: the finder is not taught)"))
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise VisionError(say(args.lang, f"{out}：不是文件夹", f"{out}: not a folder"))
@@ -75,10 +79,16 @@ def cmd_enroll(args: Namespace) -> None:
     print(say(args.lang, f"# 54张牌已找到并按位置命名；摄像分辨率约{first.camera_px_per_cm:.1f}像素/厘米",
                f"# the 54 cards found and named by their places; the camera gives about "
                f"{first.camera_px_per_cm:.1f} px/cm"), flush=True)
-    print(say(args.lang, "# 用这副牌训练识牌模型（约2-4分钟）…",
-               "# teaching the index reader this deck (2-4 minutes) …"), flush=True)
+    if args.scenes:
+        print(say(args.lang, "# 用这副牌训练识牌模型和找牌模型（双核约5-8分钟）…",
+                   "# teaching the index reader and the index finder this deck (5-8 minutes on two cores) …"),
+              flush=True)
+    else:
+        print(say(args.lang, "# 用这副牌训练识牌模型（约1-3分钟）…",
+                   "# teaching the index reader this deck (1-3 minutes) …"), flush=True)
     try:
-        deck_folder.enroll(out, layouts, detector, args.rows, log=lambda line: print(line, flush=True))
+        deck_folder.enroll(out, layouts, detector, args.rows, scenes=args.scenes,
+                           log=lambda line: print(line, flush=True))
     except OSError as exc:
         raise VisionError(f"{out}: {exc.strerror or exc}") from None
     took = time.perf_counter() - started
@@ -96,8 +106,9 @@ def add_enroll_parser(sub: argparse._SubParsersAction) -> None:
                                    "order as South sees them (the row nearest North first, each from West to "
                                    "East): S2 … SA, H2 … HA, C2 … CA, D2 … DA, then the small and the big joker; "
                                    "each card upright for South, all inside the four markers (docs/vision.md). "
-                                   "Writes a deck folder for --deck: the reader taught this deck, each card as "
-                                   "seen, and a contact sheet to check. A few minutes on two cores.")
+                                   "Writes a deck folder for --deck: the index reader and finder taught this deck, "
+                                   "each card as seen, and a contact sheet to check. 5-8 minutes on two cores "
+                                   "(--scenes 0: the reader alone, 1-3 minutes).")
     p.add_argument("sources", nargs="*", metavar="IMAGE_OR_VIDEO",
                    help="pictures or videos of the layout from a camera that sees the four markers (more than "
                         "one: the deck learnt from each, under its light)")
@@ -106,5 +117,8 @@ def add_enroll_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="replace a deck folder that exists already")
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of messages (default zh)")
     p.add_argument("--rows", type=int, default=ROWS,
-                   help=f"rows of cards drawn per picture for the training patches (default {ROWS})")
+                   help=f"rows of cards drawn per picture for the reader's training patches (default {ROWS})")
+    p.add_argument("--scenes", type=int, default=SCENES,
+                   help=f"table scenes of this deck drawn to teach the index finder (default {SCENES}; 0 keeps "
+                        "the finder every deck shares: faster, more plays missed)")
     p.set_defaults(func=cmd_enroll)

@@ -40,6 +40,7 @@ class IndexedFace:
     card: str
     face: np.ndarray  # upright, at the zones' scale (``PX_PER_CM``)
     index: tuple[float, float, float, float]  # its corner index, in the face's pixels
+    found: bool = True  # the finder found the index (else ``index`` is ``CORNER``, a guess)
 
 
 def indexed_faces(cards: list[LaidCard], detector: CardDetector) -> list[IndexedFace]:
@@ -48,18 +49,23 @@ def indexed_faces(cards: list[LaidCard], detector: CardDetector) -> list[Indexed
     scale = PX_PER_CM / FACE_PX_PER_CM
     for card in cards:
         small = cv2.resize(card.face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        out.append(IndexedFace(card.name, small, corner_index(detector, small)))
+        box = corner_index(detector, small)
+        if box is None:
+            h, w = small.shape[:2]
+            x1, y1, x2, y2 = CORNER
+            out.append(IndexedFace(card.name, small, (x1 * w, y1 * h, x2 * w, y2 * h), found=False))
+        else:
+            out.append(IndexedFace(card.name, small, box))
     return out
 
 
-def corner_index(detector: CardDetector, face: np.ndarray) -> tuple[float, float, float, float]:
-    """The face's top-left corner index: the finder's surest box there, else ``CORNER``."""
+def corner_index(detector: CardDetector, face: np.ndarray) -> tuple[float, float, float, float] | None:
+    """The face's top-left corner index: the finder's surest box there (None if none)."""
     h, w = face.shape[:2]
     found = [d for d in detect_tiled(detector, on_grey(face), conf=0.1, upright=True)
              if (d.box[0] + d.box[2]) / 2 - BORDER < w / 2 and (d.box[1] + d.box[3]) / 2 - BORDER < h / 2]
     if not found:
-        x1, y1, x2, y2 = CORNER
-        return x1 * w, y1 * h, x2 * w, y2 * h
+        return None
     x1, y1, x2, y2 = max(found, key=lambda d: d.conf).box
     return x1 - BORDER, y1 - BORDER, x2 - BORDER, y2 - BORDER
 

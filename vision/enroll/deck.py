@@ -2,8 +2,11 @@
 
 ``deck.json`` says what it is (format, the cards' size, the camera's resolution, the pictures
 it was learnt from, the doubts left for the operator); ``reader.onnx`` (with ``reader.pt``,
-its weights) is the index reader taught this deck; ``faces/`` holds each card as the camera
-saw it, ``contact-sheet.png`` all of them with their names, for the operator to check.
+its weights) is the index reader taught this deck; ``finder_openvino_model/`` the index
+finder taught it (absent where enrollment left the committed finder); ``design/`` the faces
+as a design the renderer lays (what the finder was taught from); ``faces/`` holds each card
+as the camera saw it, ``contact-sheet.png`` all of them with their names, for the operator
+to check.
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ import cv2
 import numpy as np
 
 from vision.enroll.adapt import ROWS, indexed_faces, teach_reader
+from vision.enroll.finder import DESIGN, FOLDER, SCENES, enrolled_design, teach_finder
 from vision.enroll.pictures import LayoutPicture
-from vision.live.detector import CardDetector
+from vision.live.detector import CardDetector, committed_finder
 
 FORMAT = "guandan-deck/1"
+ZONE = 320  # the size the live loop's finder looks at zones at
 READER = "reader.onnx"
 SHEET = "contact-sheet.png"
 
@@ -40,6 +45,7 @@ class DeckError(ValueError):
 class Deck:
     folder: Path
     reader: Path
+    finder: Path | None = None  # the finder taught this deck, where enrollment taught one
 
     @classmethod
     def open(cls, folder: str | Path) -> Deck:
@@ -56,13 +62,22 @@ class Deck:
         reader = folder / about.get("reader", READER)
         if not reader.exists():
             raise DeckError(f"{reader}: the deck's reader is missing (enroll the deck again)")
-        return cls(folder, reader)
+        finder = None
+        if about.get("finder"):
+            finder = folder / about["finder"]
+            if not (finder / "whole").is_dir():
+                raise DeckError(f"{finder}: the deck's finder is missing (enroll the deck again)")
+        return cls(folder, reader, finder)
 
-    def detector(self, weights: Path, **options) -> CardDetector:
+    def detector(self, weights: Path | None = None, **options) -> CardDetector:
         """The detector with this deck's reader (and no suit reader: the deck's reader learnt
-        this deck's suits), trusted over the finder (``FINDER_SURE``): the reader has seen this
-        deck's indices and its felt and face middles as no index, the finder has not."""
+        this deck's suits), trusted over the finder (``FINDER_SURE``), and the finder
+        ``weights`` — by default the one taught this deck where enrollment taught one (it
+        looks at zones, 320), else the committed one of the size asked for."""
         options.setdefault("finder_sure", FINDER_SURE)
+        imgsz = options.get("imgsz", ZONE)
+        if weights is None:
+            weights = self.finder if self.finder is not None and imgsz == ZONE else committed_finder(imgsz)
         return CardDetector(weights, reader=self.reader, suits=False, **options)
 
 
@@ -75,13 +90,19 @@ def _emptied(folder: Path) -> None:
 
 
 def enroll(folder: Path, layouts: list[LayoutPicture], detector: CardDetector, rows: int = ROWS,
-           log=print) -> dict:
+           scenes: int = SCENES, log=print, progress: bool = True) -> dict:
     """The deck of ``layouts`` (pictures of its layout, read and checked) learnt into
-    ``folder`` (emptied first): the reader taught it, the faces, the contact sheet and
-    ``deck.json``; returns the reader's training figures."""
-    faces = [face for layout in layouts for face in indexed_faces(layout.cards, detector)]
+    ``folder`` (emptied first): the reader taught it, the finder taught it from ``scenes``
+    scenes of it (0: the committed finder is kept), the faces, the contact sheet and
+    ``deck.json``; returns the reader's training figures, the finder's under ``finder``."""
+    per_layout = [indexed_faces(layout.cards, detector) for layout in layouts]
+    faces = [face for found in per_layout for face in found]
     _emptied(folder)
     figures = teach_reader(faces, layouts[0].felt, folder / READER, rows=rows * len(layouts), log=log)
+    if scenes > 0:
+        log(f"# the reader is taught; now the finder, from {scenes} scenes of this deck")
+        design = enrolled_design(layouts[0].cards, per_layout[0], folder / DESIGN)
+        figures["finder"] = teach_finder(design, folder, scenes=scenes, log=log, progress=progress)
     write(folder, layouts[0], [layout.source for layout in layouts], figures)
     return figures
 
@@ -98,6 +119,9 @@ def write(folder: Path, layout: LayoutPicture, sources: list[str], figures: dict
              "doubts": [{"place": c.place, "card": c.name, "read": c.reading[0], "confidence": round(c.reading[1], 3)}
                         for c in layout.doubts],
              "reader_val_accuracy": round(figures.get("best_val_accuracy", 0.0), 4)}
+    if "finder" in figures:
+        about["finder"] = FOLDER
+        about["finder_training"] = figures["finder"]
     (folder / "deck.json").write_text(json.dumps(about, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 

@@ -20,7 +20,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.progress import progress_bar
 from vision.synth.art_faces import (
     CARD_HEIGHT_CM,
     FACE_PX_PER_CM,
@@ -106,7 +105,7 @@ def installed(entry: DeckEntry) -> bool:
     return entry.svg.is_file()
 
 
-def draw_deck(entry: DeckEntry, cache: Path = CACHE, *, progress: bool = False) -> Path:
+def draw_deck(entry: DeckEntry, cache: Path = CACHE) -> Path:
     """The deck's faces drawn into ``cache/NAME`` (PNG with alpha, ``FACE_PX_PER_CM``) with
     ``index.json`` (each face's index box); drawn once, then reused."""
     folder = cache / entry.name
@@ -121,9 +120,7 @@ def draw_deck(entry: DeckEntry, cache: Path = CACHE, *, progress: bool = False) 
     cache.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix=f".{entry.name}.", dir=cache))
     faces: dict[str, dict] = {}
-    cards = deck_cards()
-    steps = progress_bar(cards, total=len(cards), desc=entry.name) if progress else cards
-    for card in steps:
+    for card in deck_cards():
         element = element_for(card, ids)
         if element is None:
             continue

@@ -15,6 +15,11 @@ function followTournament(tid, onChange) {
   return es;
 }
 
+/* The page's one way to redraw itself (``tournamentPage`` makes it coalesced): a referee's
+   write and the stream's news share it, so an older fetch never lands after a newer one and
+   puts back a state already changed. */
+let redraw = reloadTournament;
+
 async function reloadTournament() {
   const html = await (await fetch(location.href, {cache: "no-store"})).text();
   const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("tournament");
@@ -40,7 +45,7 @@ function refereePost(root, button, path, body) {
       button.disabled = false;
       return;
     }
-    await reloadTournament();
+    await redraw();
   });
 }
 
@@ -65,8 +70,9 @@ function coalesced(fetchOnce) {
 function tournamentPage() {
   const root = document.getElementById("tournament");
   if (!root) return;
+  redraw = coalesced(reloadTournament);
   bindConfirm(root);
-  followTournament(root.dataset.tid, coalesced(reloadTournament));
+  followTournament(root.dataset.tid, redraw);
 }
 
 /* The overlay: `top` rows a page, pages turning every `seconds`. */
