@@ -336,7 +336,8 @@ def _check_replays(table: str, new: list[dict]) -> None:
 def record_act(table: str, act: str, fields: dict, user: str) -> dict:
     """Build, check and store a referee's act as the table's next event. On a hall server's
     console, an act on a table whose record comes from its node goes down to the node
-    instead (``hall.acts``): the answer then is ``{"sent": id, …}``, and the act
+    instead (``hall.acts``): the answer then is ``{"sent": id, …, "open": […]}`` (the
+    table's items the act will leave open: ``referee_queue.open_after``), and the act
     appears in the record when the node has stored it."""
     hall = current_app.config["HALL"]
     route = hall.route(table) if hall is not None else None
@@ -357,7 +358,8 @@ def record_act(table: str, act: str, fields: dict, user: str) -> dict:
             act_id = hall.send_act(table, act, act_fields(event), user)
         except HallError as exc:
             abort(503, description=f"{exc} / 未能发往牌桌节点")
-        return {"sent": act_id, "table": table, "act": act, "state": "pending"}
+        return {"sent": act_id, "table": table, "act": act, "state": "pending",
+                "open": referee_queue.open_after(view, event.to_json()) if view else []}
     try:
         store.append(table, [event.to_json()])
     except (RecordError, StoreError) as exc:

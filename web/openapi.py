@@ -25,8 +25,9 @@ def _op(summary: str, *, params=(), body=None, ok="OK", write=False, content="ap
 def _sent_down(op: dict) -> dict:
     """A hall server's console sends an act on a camera table down to its node."""
     op["responses"] |= {
-        "202": {"description": "on a hall server: sent down to the camera table's node, {sent, table, act, state}; "
-                               "it shows in the record once the table has stored it",
+        "202": {"description": "on a hall server: sent down to the camera table's node, {sent, table, act, state, "
+                               "open}; it shows in the record once the table has stored it; open: the ids of the "
+                               "table's queue items the act will leave open",
                 "content": {"application/json": {}}},
         "409": _ERROR | {"description": "on a hall server: the table's node takes no referee acts"},
         "503": _ERROR | {"description": "on a hall server: its broker did not take the act"}}

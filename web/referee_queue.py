@@ -19,12 +19,13 @@ assigned to referees (a store setting); each referee's own tables come first.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable
 
 from engine.events import Missed, Pass, Penalty, PlayCards
 from engine.violations import RULES
 from rulebook.rule_words import rule_words
-from store.event_store import Store
+from store.event_store import Store, StoredEvent
 from web.hub import Hub
 from web.snapshot import TableView
 
@@ -94,6 +95,18 @@ def table_items(view: TableView) -> list[dict]:
                                      and s.body.get("type") in ("play", "pass")][:MISSED_PLACES]
         items.append(item)
     return items
+
+
+def open_after(view: TableView, event: dict) -> list[int]:
+    """The items of the table still open once ``event`` (a referee's act) is recorded, by
+    their ``id``. At a hall server an act on a camera table is recorded at the table's node
+    a moment later, so the queue cannot tell yet whether a correction closed its item or
+    left a camera note open for the referee to acknowledge: this tells it now, from the
+    record as the hall has it with the act on top."""
+    after = TableView(view.table, view.profile_for)
+    for stored in [*view.stored, StoredEvent(view.last_id + 1, view.table, event["seq"], event, time.time())]:
+        after.add(stored)
+    return [item["id"] for item in table_items(after)]
 
 
 def _play_seq(alert: dict, lines: dict) -> int | None:

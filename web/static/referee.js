@@ -248,11 +248,19 @@ function why(it) {
 /* Put a play right, then close the item if the correction did not (a camera's note stays
    open after the play it spoke of is corrected). */
 async function settle(it, kind, body, note) {
-  await act(it.table, kind, body, it.key);
-  const r = await fetch(`/api/referee/queue?table=${encodeURIComponent(it.table)}`);
-  if (r.ok && (await r.json()).items.some(x => x.key === it.key)) {
+  const answer = await act(it.table, kind, body, it.key);
+  if (await stillOpen(it, answer)) {
     await act(it.table, "alert_done", {alert: it.id, action: "ack", why: why(it) || note}, it.key);
   }
+}
+
+/* Whether an item is open after an act on it: the table's queue says so once the act is
+   stored; an act sent down to a camera table's node (a hall server) is stored there later,
+   and the answer says what it will leave open. */
+async function stillOpen(it, answer) {
+  if ("sent" in answer) return answer.open.includes(it.id);
+  const r = await fetch(`/api/referee/queue?table=${encodeURIComponent(it.table)}`);
+  return r.ok && (await r.json()).items.some(x => x.key === it.key);
 }
 
 async function perform(it, what, data) {
