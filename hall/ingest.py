@@ -16,7 +16,8 @@ killed before it saved its queue), the server asks the node to send them again.
 Its console's referee acts on a node's table go down to the node (``send_act``,
 ``hall.acts``) and come back up with the table's record. When the database holds a
 tournament, each tournament table's finished match is entered into it as a provisional
-result (``hall.results``, on a thread of its own beside the intake).
+result (``hall.results``, on a thread of its own beside the intake), and each table is sent
+its seating and may confirm its result with the seat buttons (``hall.draw_post``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from engine.events import Header, RecordError, event_from_json
 from hall import topics
 from hall.acts import SentActs, act_message
 from hall.broker import BrokerAddress, connect, new_client
+from hall.draw_post import DrawPost
 from hall.errors import HallError
 from hall.presence import Presence
 from hall.results import ResultFeed
@@ -97,11 +99,13 @@ class Ingest:
         self.client.on_message = self._on_message
         self._thread = threading.Thread(target=self._run, name="hall-ingest", daemon=True)
         self.results = ResultFeed(store)
+        self.draws = DrawPost(store, self.client, self.hall)
 
     def start(self) -> Ingest:
         connect(self.client, self.broker)
         self._thread.start()
         self.results.start()
+        self.draws.start()
         return self
 
     def stop(self) -> None:
@@ -110,6 +114,7 @@ class Ingest:
         if self._thread.is_alive():
             self._thread.join()
         self.results.stop()
+        self.draws.stop()
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -124,7 +129,9 @@ class Ingest:
                           (topics.table_status_filter(self.hall), topics.QOS),
                           (topics.node_status_filter(self.hall), topics.QOS),
                           (topics.acts_filter(self.hall), topics.QOS),
-                          (topics.replies_filter(self.hall), topics.QOS)])
+                          (topics.replies_filter(self.hall), topics.QOS),
+                          (topics.confirm_filter(self.hall), topics.QOS)])
+        self.draws.republish()  # the broker may have lost the retained seatings with its state
         log.info("connected to %s (session %s)", self.broker,
                  "resumed" if flags.session_present else "new")
 
@@ -144,6 +151,9 @@ class Ingest:
             ok = self.sent.sent(parsed[1], parsed[2], message.payload)
         elif parsed is not None and parsed[0] == "reply":
             ok = self.sent.replied(parsed[1], parsed[2], message.payload)
+        elif parsed is not None and parsed[0] == "confirm":
+            self.draws.confirmation(parsed[1], message.payload)  # read (and its clearing ignored) there
+            ok = True
         else:
             ok = False
         if not ok and message.payload:  # an empty retained message only clears a topic

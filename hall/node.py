@@ -14,6 +14,11 @@ the pump hands it to ``acts`` (which stores it in the table's record), publishes
 and clears the retained message. A node without ``acts`` says so in its status, and the
 hall server keeps refusing acts for its tables.
 
+A tournament table's node also takes its seating (``seating``, ``hall.table_seating``): the
+retained ``tables/<table>/seating`` (the pairs drawn at it, its result's state) is handed to
+it on every connect and change, and ``confirm`` sends the players' confirmation of a
+provisional result back up, retained, for the hall server to take.
+
 One node is one MQTT connection. A camera table has its own (``tables=[table]``), with
 its last will on the table's status topic; the simulator lets one connection publish
 for many tables, and then the will is on the node's own status topic.
@@ -43,12 +48,14 @@ IDLE_WAKE_S = 0.5
 
 #: takes one act sent down from the hall server: (table, act id, the message) → the reply
 ActTaker = Callable[[str, str, bytes], dict]
+#: takes a table's seating sent down from the hall server: (table, the message; empty: none)
+SeatingTaker = Callable[[str, bytes], None]
 
 
 class Node:
     def __init__(self, broker: BrokerAddress, outbox: Outbox, tables: Sequence[str], *, hall: str = "main",
                  name: str | None = None, window: int = WINDOW, status_every: float = STATUS_EVERY_S,
-                 acts: ActTaker | None = None) -> None:
+                 acts: ActTaker | None = None, seating: SeatingTaker | None = None) -> None:
         if not tables:
             raise ValueError("a node publishes for at least one table")
         if name is None and len(tables) > 1:
@@ -61,6 +68,7 @@ class Node:
         self.window = window
         self.status_every = status_every
         self.acts = acts
+        self.seating = seating
         self.solo = len(self.tables) == 1
         self.will_topic = (topics.table_status(hall, next(iter(self.tables))) if self.solo
                            else topics.node_status(hall, self.name))
@@ -82,6 +90,8 @@ class Node:
         self._acks: deque[int] = deque()
         self._rewinds: deque[tuple[str, int]] = deque()
         self._acts_in: deque[tuple[str, str, bytes]] = deque()  # (table, act id, message)
+        self._seatings_in: deque[tuple[str, bytes]] = deque()  # (table, message)
+        self._confirms_out: deque[tuple[str, bytes]] = deque()  # (table, message)
         self._inflight: dict[int, tuple[str, int]] = {}  # mid → (table, seq); pump thread only
         self._inflight_keys: set[tuple[str, int]] = set()
         self._cursor = 0  # last outbox row handed to paho
@@ -125,6 +135,14 @@ class Node:
                 self._changed.add(table)
         self._wake.set()
 
+    def confirm(self, table: str, body: dict) -> None:
+        """Send the players' confirmation of ``table``'s provisional result up to the hall
+        (``hall.seating``), retained until the hall server has taken it."""
+        if table not in self.tables:
+            raise ValueError(f"node {self.name} does not publish for table {table!r}")
+        self._confirms_out.append((table, json.dumps(body, ensure_ascii=False).encode()))
+        self._wake.set()
+
     def unsent(self) -> int:
         """Events written but not yet acknowledged by the broker."""
         return self.outbox.count_unsent(self.name)
@@ -166,7 +184,8 @@ class Node:
             return
         self._connected = True
         client.subscribe([(topics.resend(self.hall, t), topics.QOS) for t in sorted(self.tables)]
-                         + [(topics.acts_filter(self.hall, t), topics.QOS) for t in sorted(self.tables) if self.acts])
+                         + [(topics.acts_filter(self.hall, t), topics.QOS) for t in sorted(self.tables) if self.acts]
+                         + [(topics.seating(self.hall, t), topics.QOS) for t in sorted(self.tables) if self.seating])
         self._announce_all = True
         self._wake.set()
 
@@ -180,13 +199,16 @@ class Node:
         self._wake.set()
 
     def _on_message(self, client: mqtt.Client, userdata, message: mqtt.MQTTMessage) -> None:
-        """The hall server asks for a table's events again from ``{"from": seq}``, or sends
-        a referee's act (an empty message is the act's topic cleared)."""
+        """The hall server asks for a table's events again from ``{"from": seq}``, sends a
+        referee's act (an empty message is the act's topic cleared) or the table's seating."""
         parsed = topics.parse(self.hall, message.topic)
         if parsed is None or parsed[1] not in self.tables:
             return
         if parsed[0] == "act" and self.acts is not None and message.payload:
             self._acts_in.append((parsed[1], parsed[2], message.payload))
+            self._wake.set()
+        if parsed[0] == "seating" and self.seating is not None:
+            self._seatings_in.append((parsed[1], message.payload))
             self._wake.set()
         if parsed[0] != "resend":
             return
@@ -212,6 +234,7 @@ class Node:
             self._apply_rewinds()
             if self._connected:
                 self._take_acts()
+                self._take_seatings()
                 self._feed()
                 self._announce()
 
@@ -253,6 +276,18 @@ class Node:
             self.client.publish(topics.reply(self.hall, table, act_id), json.dumps(reply, ensure_ascii=False),
                                 qos=topics.QOS)
             self.client.publish(topics.act(self.hall, table, act_id), b"", qos=topics.QOS, retain=True)
+
+    def _take_seatings(self) -> None:
+        """Hand the seatings the hall sent to ``seating``; send the confirmations made."""
+        while self._seatings_in:
+            table, payload = self._seatings_in.popleft()
+            try:
+                self.seating(table, payload)
+            except Exception:
+                log.exception("node %s: could not take the seating of table %s", self.name, table)
+        while self._confirms_out:
+            table, payload = self._confirms_out.popleft()
+            self.client.publish(topics.confirm(self.hall, table), payload, qos=topics.QOS, retain=True)
 
     def _feed(self) -> None:
         """Hand the next unsent rows to paho, oldest first, up to the window."""

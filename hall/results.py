@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from engine.events import RecordError, event_from_json
 from engine.match import Match
 from engine.tournament import TournamentError
+from hall.tournament_db import HallTournament
 from rulebook import profiles
 from store import tournament_desk as desk
 from store.event_store import Store
@@ -38,7 +39,6 @@ from store.tournament_store import StoreError, TournamentStore
 log = logging.getLogger("guandan.hall.results")
 
 POLL_S = 0.5  # how often the store is read for new events
-OPEN_EVERY_S = 5.0  # how often a database without a tournament is looked at again
 
 
 @dataclass(frozen=True)
@@ -70,13 +70,16 @@ class ResultFeed:
         self.store = store
         self.by = by
         self.poll = poll
-        self.tournament: TournamentStore | None = None
+        self._tournament = HallTournament(store.path, "entering finished matches into the tournament")
         self.last_id = 0
         self.intakes: list[Intake] = []
         self._tables: dict[str, _Follow] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._next_open = 0.0
+
+    @property
+    def tournament(self) -> TournamentStore | None:
+        return self._tournament.store
 
     @property
     def refusals(self) -> list[Intake]:
@@ -91,8 +94,7 @@ class ResultFeed:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
-        if self.tournament is not None:
-            self.tournament.close()
+        self._tournament.close()
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -104,22 +106,9 @@ class ResultFeed:
             if not busy:
                 self._stop.wait(self.poll)
 
-    def _open(self, now: float) -> bool:
-        if self.tournament is not None:
-            return True
-        if now < self._next_open:
-            return False
-        self._next_open = now + OPEN_EVERY_S
-        try:
-            self.tournament = TournamentStore.open(self.store.path)
-        except StoreError:
-            return False  # no tournament in this database (yet)
-        log.info("entering finished matches into the tournament in %s", self.tournament.name)
-        return True
-
     def step(self, now: float | None = None) -> list[Intake]:
         """Read what the store has beyond what was read; enter every match that ended."""
-        if not self._open(time.monotonic() if now is None else now):
+        if self._tournament.open(time.monotonic() if now is None else now) is None:
             return []
         done = []
         for stored in self.store.since(self.last_id):

@@ -15,6 +15,11 @@ Everything lives under ``guandan/<hall>/`` so one broker can carry several halls
   so an act waits at the broker for a node that is away, however long.
 - ``tables/<table>/replies/<id>``: the node's word on an act: stored as which seq, or
   refused and why (QoS 1, to the hall server's persistent session).
+- ``tables/<table>/seating``: retained, the tournament's word to a tournament table — the
+  pairs drawn at it and its result's state (``hall.seating``); a node started after the draw
+  gets it on subscribing.
+- ``tables/<table>/confirm``: retained, the table's players confirming its provisional
+  result with their seat buttons; the hall server confirms it and clears the topic.
 """
 
 from __future__ import annotations
@@ -79,11 +84,23 @@ def replies_filter(hall: str) -> str:
     return f"guandan/{hall}/tables/+/replies/+"
 
 
+def seating(hall: str, table: str) -> str:
+    return f"guandan/{hall}/tables/{table}/seating"
+
+
+def confirm(hall: str, table: str) -> str:
+    return f"guandan/{hall}/tables/{table}/confirm"
+
+
+def confirm_filter(hall: str) -> str:
+    return f"guandan/{hall}/tables/+/confirm"
+
+
 def parse(hall: str, topic: str) -> tuple[str, str, str] | None:
     """Split a topic under the hall into ``(kind, name, key)``: kind is ``event``,
-    ``table_status``, ``node_status``, ``resend``, ``act`` or ``reply``; key is the seq of
-    an event, the id of an act or reply, ``""`` otherwise. ``None`` for a topic that is not
-    one of ours."""
+    ``table_status``, ``node_status``, ``resend``, ``act``, ``reply``, ``seating`` or
+    ``confirm``; key is the seq of an event, the id of an act or reply, ``""`` otherwise.
+    ``None`` for a topic that is not one of ours."""
     prefix = f"guandan/{hall}/"
     if not topic.startswith(prefix):
         return None
@@ -92,6 +109,6 @@ def parse(hall: str, topic: str) -> tuple[str, str, str] | None:
         return {"events": "event", "acts": "act", "replies": "reply"}[parts[2]], parts[1], parts[3]
     if len(parts) == 3 and parts[2] == "status" and parts[0] in ("tables", "nodes"):
         return ("table_status" if parts[0] == "tables" else "node_status"), parts[1], ""
-    if len(parts) == 3 and parts[0] == "tables" and parts[2] == "resend":
-        return "resend", parts[1], ""
+    if len(parts) == 3 and parts[0] == "tables" and parts[2] in ("resend", "seating", "confirm"):
+        return parts[2], parts[1], ""
     return None

@@ -12,6 +12,11 @@ turn source:
 
 Everything the clock sees that the record should keep (presses, overruns, pauses, time
 called) is handed to ``record`` as engine events.
+
+While no seat is on the clock (before the match, between hands, after it) a ``Standby`` may
+have the displays (``hardware.board``: a tournament table's seating, a result to confirm)
+and the first say on a seat's press (a confirmation); a press it does not take does what it
+always does.
 """
 
 from __future__ import annotations
@@ -19,14 +24,27 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from engine import timing as c
 from engine.events import Event, Overrun, Pass, Pause, PlayCards, Press, Resume, TimeCalled
 from engine.match import Match
-from engine.seats import next_seat
+from engine.seats import SEATS, next_seat
+from hardware.board import Board
 from hardware.driver import ClockDriver, Connected, Lost, Pressed
 
 TICK_S = 0.1
+
+
+class Standby(Protocol):
+    """What the displays show, and what a seat's press means, while no seat is on the clock."""
+
+    def board(self) -> Board | None:
+        """The displays and lamps now; None: blank."""
+
+    def press(self, seat: str) -> bool:
+        """A seat's press (already recorded): True if it was taken (a confirmation), False
+        if it goes to the turns as any press does."""
 
 
 class Rotation:
@@ -105,6 +123,9 @@ class ClockRunner:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._paused = False
+        #: set by whoever has something to show between actions (``Standby``)
+        self.standby: Standby | None = None
+        self._standby_shown: dict[tuple[str, str], str] = {}  # (DSP|LED, seat) → what the box shows of it
         driver.on_event = self._on_driver_event
 
     # --- record -------------------------------------------------------------------------
@@ -141,7 +162,9 @@ class ClockRunner:
     def _tick_loop(self) -> None:
         while not self._stop.wait(TICK_S):
             with self._lock:
-                self._apply(self.clock.tick(self.now()))
+                now = self.now()
+                self._apply(self.clock.tick(now))
+                self._show_standby(now)
 
     def _on_driver_event(self, event: object) -> None:
         """On the driver's I/O thread: react at once."""
@@ -158,6 +181,9 @@ class ClockRunner:
             self._toggle_pause(now)
             return
         if self._paused:
+            return
+        if self.standby is not None and not self.clock.seats and self.standby.press(seat):
+            self._show_standby(now)
             return
         if self.turns.press(seat, self.record):
             self._begin(now)
@@ -182,10 +208,29 @@ class ClockRunner:
     def _begin(self, now: float) -> None:
         action, seats = self.turns.awaiting()
         self._apply(self.clock.start_action(action, seats, now))
+        self._show_standby(now)
         self._notice(("turn", action, seats, self.clock.limit(action)))
+
+    def _show_standby(self, now: float) -> None:
+        """The standby's board (its page for ``now``) on the displays and lamps, sending only
+        what differs from what the box shows; nothing while a seat is on the clock or the
+        referee has it paused."""
+        if self.standby is None or self.clock.seats or self._paused:
+            return
+        board = self.standby.board()
+        texts = board.page(now) if board is not None else {}
+        lamps = board.lamps if board is not None else {}
+        for seat in SEATS:
+            for kind, want, send in (("DSP", texts.get(seat, "    "), self.driver.display),
+                                     ("LED", lamps.get(seat, "OFF"), self.driver.lamp)):
+                if self._standby_shown.get((kind, seat)) != want:
+                    self._standby_shown[(kind, seat)] = want
+                    send(seat, want)
 
     def _apply(self, outputs: list) -> None:
         for out in outputs:
+            if isinstance(out, (c.Show, c.Lamp)):
+                self._standby_shown.clear()  # the clock has the displays: the standby shows all again
             if isinstance(out, c.Show):
                 self.driver.display(out.seat, out.text)
             elif isinstance(out, c.Lamp):

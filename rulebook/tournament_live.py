@@ -66,6 +66,23 @@ PAGE: dict[str, tuple[str, str]] = {
 }
 
 
+#: a tournament table's own page (its node's): the seating the hall sent, the result its
+#: players confirm with their seat buttons
+SEATING: dict[str, tuple[str, str]] = {
+    "seating": ("{event} · 第{round}轮（共{rounds}轮）· 第{table}桌",
+                "{event} · round {round} of {rounds} · table {table}"),
+    "press_to_confirm": ("双方各一名选手按本座位键确认成绩",
+                         "a player of each side presses their seat button to confirm"),
+    "pressed": ("已按键：{sides}", "pressed: {sides}"),
+}
+
+
+def seating_terms(lang: str) -> dict[str, str]:
+    """The words of a table's seating on its page, with the states' (``state.final``: 已确认)."""
+    i = 0 if lang == "zh" else 1
+    return {k: v[i] for k, v in SEATING.items()} | {f"state.{k}": v[i] for k, v in STATES.items()}
+
+
 def refusal(key: str, lang: str = "zh", **values: object) -> str:
     """A refusal in both languages on one line, ``lang`` first."""
     zh, en = REFUSALS[key]

@@ -23,6 +23,7 @@ from hall.broker import check_reachable, parse_broker
 from hall.node import Node
 from hall.outbox import Outbox
 from hall.relay import Relay
+from hall.table_seating import TableSeating
 from rulebook import profiles
 from rulebook.alerts import Alert
 from rulebook.i18n import LANGS, alert_text, say
@@ -149,7 +150,7 @@ def cmd_run(args: Namespace) -> None:
     if live.resumed:
         print(say(args.lang, f"# 第{table}桌：接着已存的{len(runtime.events)}条记录继续",
                    f"# table {table}: going on from its {len(runtime.events)} stored events"), file=sys.stderr)
-    hall = _hall_relay(args, store, table) if args.hall else None
+    hall, seating = _hall_relay(args, store, table) if args.hall else (None, None)
     runtime.warm_up()
     recording = Path(args.camera).is_file()  # a video file stands in for the camera, in real time
     with stop_signals() as stop:  # Ctrl-C stops the table between frames, never half-way through one
@@ -157,6 +158,8 @@ def cmd_run(args: Namespace) -> None:
                             on_status=lambda up, why: print(f"# {alert_text(why, args.lang)}", file=sys.stderr)).start()
         try:
             live.start(args.port)
+            if seating is not None and live.clock is not None:
+                live.clock.standby = seating  # the seating and a result to confirm, between actions
             url = f"http://127.0.0.1:{args.port}/table/{table}"
             print(say(args.lang, f"# 第{table}桌实时记分：{url}", f"# live table {table}: {url}"), flush=True)
             while not camera.ended and not stop.is_set():
@@ -175,19 +178,23 @@ def cmd_run(args: Namespace) -> None:
                 hall.close()
 
 
-def _hall_relay(args: Namespace, store, table: str):
+def _hall_relay(args: Namespace, store, table: str) -> tuple[Relay, TableSeating]:
     """The table as a node of a hall (``hall.relay``), taking the referee acts made
-    at the hall server's console into its store (``hall.acts``); checked before the
-    camera starts, so a mistyped broker address stops the command at once."""
+    at the hall server's console into its store (``hall.acts``) and, at a tournament's
+    table, its seating (``hall.table_seating``); checked before the camera starts, so a
+    mistyped broker address stops the command at once."""
     broker = parse_broker(args.hall)
     check_reachable(broker)
     topics.check_name("table", table)
+    seating = TableSeating(store, table)
     node = Node(broker, Outbox(args.outbox or f"outbox-{table}.db"), [table], hall=args.hall_name,
-                acts=TableActs(store, table).take).start()
+                acts=TableActs(store, table).take, seating=seating.take)
+    seating.send = node.confirm
+    node.start()
     relay = Relay(store, table, node).start()
     print(say(args.lang, f"# 第{table}桌记录同步到赛场服务器 {broker}（赛场 {args.hall_name}）",
                f"# table {table}'s record goes to the hall at {broker} (hall {args.hall_name})"), file=sys.stderr)
-    return relay
+    return relay, seating
 
 
 def _level(text: str) -> str:

@@ -34,6 +34,10 @@ from rulebook import profiles
 from rulebook.tournament_live import refusal, state_word
 from store.tournament_store import Entry, Evidence, StoreError, TournamentStore
 
+#: who confirmed a result its table's players confirmed with their seat buttons, a player of
+#: each side pressing (``hall.draw_post``), as a referee's name says who confirmed theirs
+SEAT_BUTTONS = "座位按键/seat buttons"
+
 
 class Refused(StoreError):
     """A request the desk refuses, in both languages; ``str`` gives Chinese first,
@@ -163,8 +167,9 @@ def enter_record(store: TournamentStore, round_no: int | None, table_no: int, te
 
 
 def confirm(store: TournamentStore, round_no: int | None, table_no: int, by: str, entry: int | None = None) -> Entry:
-    """A referee makes a table's provisional result final. ``entry``: the one the referee
-    was shown; refused if the table's result has changed since."""
+    """A referee — or the table's players with their seat buttons (``by=SEAT_BUTTONS``) —
+    makes a table's provisional result final. ``entry``: the one they were shown; refused if
+    the table's result has changed since."""
     with store.transaction():
         t = load(store)
         round_no, _ = table_of(t, round_no, table_no)

@@ -154,19 +154,21 @@ def table_stream(table: str):
         return _stream(_delayed(hub, view, delay_s))
 
     def live():
+        stamp = hub.stamp(table)  # read before the snapshot: a seating changed between goes out again
         ident, text = hub.snapshot(table)
         yield _sse("snapshot", text, ident)
         seen = ident
         while True:
-            last = hub.wait(seen, KEEPALIVE_S)
-            if last <= seen:
+            last = hub.wait(seen, KEEPALIVE_S, table, stamp)
+            moved = hub.stamp(table)
+            if last <= seen and moved == stamp:
                 yield ": keep-alive\n\n"
                 continue
             now_id, text, events = hub.update(table, seen)
-            if now_id > seen:
+            if now_id > seen or moved != stamp:  # new events, or the table's seating changed
                 yield _sse("update", f'{{"events": {json.dumps(events, ensure_ascii=False)}, "snapshot": {text}}}',
                            now_id)
-                seen = now_id
+                seen, stamp = now_id, moved
             else:
                 seen = last  # other tables moved on
     return _stream(live())

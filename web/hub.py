@@ -4,7 +4,9 @@ The store may be written by another process (a table node), so the hub polls it 
 cheap indexed query on the global event id every few milliseconds — and keeps each
 table's ``TableView`` up to date. Listeners (one per SSE connection) wait on a condition
 and read what changed; nothing is queued per client, so a slow client never holds up the
-others or grows memory.
+others or grows memory. A tournament table's seating (``store.seatings``, written by its node) is
+read from the store every ``SEATINGS_POLL_S``; a change wakes the table's pages as an event
+does.
 """
 
 from __future__ import annotations
@@ -17,19 +19,21 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from rulebook import profiles
+from store import seatings
 from store.event_store import Store
 from web.snapshot import TableView
 
 POLL_S = 0.01
+SEATINGS_POLL_S = 0.5  # a seating changes a few times a round: one query this often is plenty
 T = TypeVar("T")
 
 
 @dataclass
 class _Snapshot:
-    """A table's snapshot as shared by every listener, for one (event id, frames version)
-    ``key``; ``summary`` is filled the first time a hall page asks for it."""
+    """A table's snapshot as shared by every listener, for one (event id, frames version,
+    seating stamp) ``key``; ``summary`` is filled the first time a hall page asks for it."""
 
-    key: tuple[int, int]
+    key: tuple[int, int, int]
     text: str
     summary: dict | None = None
 
@@ -59,7 +63,11 @@ class Hub:
         self._snapshots: dict[str, _Snapshot] = {}
         self._derived: dict[tuple[str, Callable], tuple[int, object]] = {}
         self.frames_version = 0
+        self.seatings: dict[str, dict] = {}
+        self._seatings_text: str | None = None
+        self._stamps: dict[str, int] = {}  # table → how many times its seating changed
         self.catch_up()
+        self.read_seatings()
 
     def start(self) -> Hub:
         if self._thread is None:
@@ -73,9 +81,34 @@ class Hub:
             self.changed.notify_all()
 
     def _run(self) -> None:
+        seatings_at = time.monotonic() + SEATINGS_POLL_S
         while not self._stop.is_set():
             if not self.catch_up():
                 self._stop.wait(self.poll)
+            if time.monotonic() >= seatings_at:
+                seatings_at = time.monotonic() + SEATINGS_POLL_S
+                self.read_seatings()
+
+    def read_seatings(self) -> bool:
+        """Read the tables' seatings from the store; wake listeners if one changed."""
+        text = self.store.setting(seatings.KEY)
+        if text == self._seatings_text:
+            return False
+        now = seatings.read(self.store) if text else {}
+        with self._lock:
+            self._seatings_text = text
+            for table in set(now) | set(self.seatings):
+                if now.get(table) != self.seatings.get(table):
+                    self._stamps[table] = self._stamps.get(table, 0) + 1
+            self.seatings = now
+        with self.changed:
+            self.changed.notify_all()
+        return True
+
+    def stamp(self, table: str) -> int:
+        """How many times ``table``'s seating has changed: a stream that saw another number
+        has a new snapshot to send."""
+        return self._stamps.get(table, 0)
 
     def catch_up(self) -> bool:
         """Read what the store has beyond what we know; wake listeners. True if anything."""
@@ -118,10 +151,10 @@ class Hub:
         view = self.views.get(table)
         if view is None:
             return None
-        key = (view.last_id, self.frames_version)
+        key = (view.last_id, self.frames_version, self.stamp(table))
         cached = self._snapshots.get(table)
         if cached is None or cached.key != key:
-            text = json.dumps(view.snapshot(self.store.frames(table)), ensure_ascii=False)
+            text = json.dumps(view.snapshot(self.store.frames(table), self.seatings.get(table)), ensure_ascii=False)
             cached = self._snapshots[table] = _Snapshot(key, text)
         return cached
 
@@ -159,11 +192,13 @@ class Hub:
         with self.changed:
             self.changed.notify_all()
 
-    def wait(self, after_id: int, timeout: float) -> int:
-        """Block until the store holds events beyond ``after_id`` (or ``timeout``)."""
+    def wait(self, after_id: int, timeout: float, table: str | None = None, stamp: int = 0) -> int:
+        """Block until the store holds events beyond ``after_id``, or ``table``'s seating
+        has moved past ``stamp`` (or ``timeout``)."""
         deadline = time.monotonic() + timeout
         with self.changed:
-            while self.last_id <= after_id and not self._stop.is_set():
+            while (self.last_id <= after_id and (table is None or self.stamp(table) == stamp)
+                   and not self._stop.is_set()):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break

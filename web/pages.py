@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
+from rulebook.tournament_live import seating_terms
 from web.api import broadcast_delay
 from web.cards import card_svg
 from web.i18n import page_terms, pick_lang
@@ -26,7 +27,7 @@ def hall():
 def table(table: str):
     _table_or_404(table)
     lang = pick_lang()
-    return render_template("table.html", lang=lang, terms=page_terms(lang), table=table)
+    return render_template("table.html", lang=lang, terms=page_terms(lang) | seating_terms(lang), table=table)
 
 
 @bp.get("/overlay/<table>")

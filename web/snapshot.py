@@ -4,7 +4,9 @@
 (a referee's correction works the match out again, as corrections act in place). Its
 ``snapshot()`` is everything the hall, table, overlay and referee pages show: levels,
 cards left and 报牌 state per seat, the trick on the table, whose turn and since when, the
-tribute, the card tracker, alerts with their status, and the log in both languages.
+tribute, the card tracker, alerts with their status, and the log in both languages — and,
+at a tournament's table, its seating as the hall sent it (``store.seatings``: the pairs
+drawn at it, its result to confirm).
 """
 
 from __future__ import annotations
@@ -71,10 +73,10 @@ class TableView:
 
     # --- the snapshot -------------------------------------------------------------------
 
-    def snapshot(self, frames: set[int] = frozenset()) -> dict:
+    def snapshot(self, frames: set[int] = frozenset(), seating: dict | None = None) -> dict:
         m = self.match
         if m is None:
-            return {"table": self.table, "id": self.last_id, "error": self.error, "ready": False}
+            return {"table": self.table, "id": self.last_id, "error": self.error, "ready": False, "seating": seating}
         header = m.header
         hand = m.hand
         out: dict = {
@@ -86,6 +88,7 @@ class TableView:
             "time_called": m.time_called, "hands": len(m.hands),
             "result": m.result.to_json() if m.result else None,
             "result_text": {lang: list(result_lines(m, lang)) for lang in ("zh", "en")} if m.result else None,
+            "seating": seating,
         }
         out["hand"] = _hand(hand, m.profile) if hand is not None else None
         if out["hand"] is not None and self._awaiting is not None:

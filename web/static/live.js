@@ -62,6 +62,11 @@ function seatName(snap, seat) {
   return player ? `${T[seat]} · ${esc(player)}` : T[seat];
 }
 
+/* a tournament table: the pair the hall's draw seats at this seat (null elsewhere) */
+function seatedPair(snap, seat) {
+  return snap.seating?.pairs?.[seat === "N" || seat === "S" ? "NS" : "EW"] || null;
+}
+
 /* --- hall ------------------------------------------------------------------------------ */
 
 function hallCard(s) {
@@ -78,8 +83,29 @@ function hallCard(s) {
 
 /* --- table page ----------------------------------------------------------------------- */
 
+/* A tournament table's seating as its hall sent it: the round, the pairs, and the result
+   the players confirm with their seat buttons (待确认 until a player of each side pressed). */
+function seatingHTML(st) {
+  if (!st) return "";
+  const head = T.seating.replace("{event}", esc(st.event)).replace("{round}", st.round)
+    .replace("{rounds}", st.rounds).replace("{table}", st.table);
+  const pair = side => `${T[side]} <b>${esc(st.pairs[side].name)}</b> <span class="muted">${esc(st.pairs[side].id)}</span>`;
+  let result = "";
+  if (st.result) {
+    const r = st.result, levels = Object.keys(r.levels).length
+      ? `${T.NS} ${levelName(r.levels.NS)} : ${T.EW} ${levelName(r.levels.EW)}`
+      : (r.winner ? T.winner.replace("{side}", T[r.winner]) : T.draw);
+    const pressed = Object.keys(st.pressed || {});
+    const ask = st.state === "provisional" ? ` · ${T.press_to_confirm}` +
+      (pressed.length ? ` · ${T.pressed.replace("{sides}", pressed.map(x => T[x]).join(" "))}` : "") : "";
+    result = `<p class="seating-result state-${st.state}" data-entry="${r.entry}">${T["state." + st.state]}${LANG === "zh" ? "：" : ": "}${levels}${ask}</p>`;
+  }
+  return `<p class="seating-head">${head}</p><p class="seating-pairs">${pair("NS")} · ${pair("EW")}</p>${result}`;
+}
+
 function renderTable(s) {
   const hand = s.hand;
+  document.getElementById("seating").innerHTML = seatingHTML(s.seating);
   document.getElementById("scoreboard").innerHTML = s.ready ? `
     <div><span class="label">${T.EW}</span> <b class="level">${levelName(s.levels.EW)}</b></div>
     <div><span class="label">${T.NS}</span> <b class="level">${levelName(s.levels.NS)}</b></div>
@@ -92,7 +118,9 @@ function renderTable(s) {
     const el = document.getElementById(`seat-${seat}`), info = hand?.seats?.[seat];
     const acting = hand && hand.to_act.includes(seat) && !s.result;
     el.className = `seat seat-${seat}${acting ? " acting" : ""}`;
+    const pair = seatedPair(s, seat);
     el.innerHTML = `<div class="seat-name">${seatName(s, seat)}</div>
+      ${pair ? `<div class="seat-pair">${esc(pair.name)}</div>` : ""}
       <div class="seat-cards"><b>${info ? info.cards : "–"}</b> ${T.cards_left}
         ${info?.report ? `<span class="tag report${info.report_due ? " due" : ""}">${T.report}</span>` : ""}
         ${info?.place ? `<span class="tag place">${T["place" + info.place]}</span>` : ""}</div>

@@ -1,0 +1,176 @@
+"""A tournament on the hall, down to its tables (hall/draw_post.py, hall/table_seating.py):
+each table's node is told the pairs drawn at it and shows them on its page and its clock,
+and a provisional result is confirmed by a player of each side pressing their seat button.
+
+The real programs: Mosquitto and ``guandan hall serve --web`` as processes, the tournament
+made and drawn through the desk as ``guandan tournament`` does, table nodes wired as ``guandan run --hall`` wires them
+(``tests/hall/table_node.py``) with the clock box emulated on a real serial pair, and the
+table's page (``guandan serve`` on the node's store) in headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import paho.mqtt.client as mqtt
+
+from engine.tournament import Pair, Tournament
+from hall import topics
+from hall.node import Node
+from hall.outbox import Outbox
+from hall.table_seating import TableSeating
+from hardware.board import digits, level_text, pair_text
+from rulebook import profiles
+from store import tournament_desk as desk
+from store.event_store import Store
+from store.tournament_store import TournamentStore
+from tests.hall.broker import needs_mosquitto
+from tests.hall.conftest import HALL, match, wait_for
+from tests.hall.table_node import TableNode
+from tests.hall.test_cli import _listening
+from tests.hall.test_tournament_e2e import ROOT, api, states
+from tests.ports import free_port
+from tests.web.conftest import ARTIFACTS, PASSWORD
+
+
+def seat_texts(ns: str, ew: str) -> dict[str, str]:
+    return {"N": ns, "S": ns, "E": ew, "W": ew}
+
+
+def shows(node: TableNode, texts: dict[str, str]) -> bool:
+    return node.box.displays == texts
+
+
+@needs_mosquitto
+def test_a_round_reaches_its_tables_and_their_seat_buttons_confirm_the_results(tmp_path, broker, browser):
+    db, web = tmp_path / "hall.db", free_port()
+    hall = Store(db)
+    hall.add_user("li", PASSWORD)
+    token = hall.new_token("li")
+    hall.close()
+    pairs = [Pair(f"p{i}", f"第{i}队") for i in range(1, 5)]
+    with TournamentStore.open(db, create=True) as t_store:  # as ``guandan tournament new`` and ``draw`` do
+        t_store.save_tournament(Tournament("厅赛", "swiss", 2, profiles.load("jiangsu"), 4, pairs), "jiangsu")
+        _, (t1, t2), _ = desk.draw_next(t_store, None, "裁判长")  # round 1, drawn while no hall server runs
+    server = subprocess.Popen([sys.executable, "-m", "scorer.cli", "hall", "serve", "--broker", broker.url,
+                               "--db", str(db), "--hall", HALL, "--web", str(web)], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{web}"
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    nodes: list[TableNode] = []
+    try:
+        # two tables' nodes, started after the draw: one named by the table's number, one by round and number
+        one = TableNode(tmp_path / "one", broker.url, "1", match("1", seed=1)[0], pages=True)
+        nodes.append(one)
+        two = TableNode(tmp_path / "two", broker.url, "1-2", match("1-2", seed=2)[0])
+        nodes.append(two)
+        wait_for(lambda: shows(one, {s: "t  1" for s in "ESWN"}), 20, "table 1 on its clock")
+        wait_for(lambda: shows(one, seat_texts(pair_text(t1.ns, 1), pair_text(t1.ew, 1))), 10,
+                 "each seat's own pair on table 1's clock")
+        wait_for(lambda: two.box.displays["N"] in ("t  2", pair_text(t2.ns, 1)), 10, "table 2 on its clock")
+        assert two.seating.seating.pairs["NS"].id == t2.ns
+        one.wait_pages()
+        assert one.snapshot()["seating"]["pairs"]["NS"]["id"] == t1.ns
+        page.goto(f"{one.url}/table/1?lang=en")
+        page.wait_for_selector(f'#seating .seating-pairs:has-text("第{t1.ns[1:]}队")')
+        assert "厅赛 · round 1 of 2 · table 1" in page.inner_text("#seating")
+        assert page.inner_text("#seat-E .seat-pair") == f"第{t1.ew[1:]}队"
+        wait_for(lambda: _listening(web), 30, "the hall server's pages")
+
+        # table 1's match ends: the hall enters it as provisional, the clock shows it for the seats to confirm
+        one.play(match("1", seed=1)[1:])
+        wait_for(lambda: states(base, 1)[0] == "provisional", 30, "table 1's provisional result")
+        wait_for(lambda: set(one.box.lamps.values()) == {"BLINK"}, 10, "the lamps asking for a press")
+        levels = api(base, "/api/tournaments/1/draws?round=1")[1][0]["tables"][0]["result"]["levels"]
+        ns, ew = level_text(levels[t1.ns]), level_text(levels[t1.ew])
+        assert shows(one, seat_texts(digits(f"{ns}.{ew}"), digits(f"{ew}.{ns}")))
+        page.wait_for_selector("#seating .state-provisional")
+        one.box.press("E")
+        one.box.press("W")  # one side alone confirms nothing
+        wait_for(lambda: one.box.lamps == {"E": "ON", "W": "ON", "N": "BLINK", "S": "BLINK"}, 10, "East-West pressed")
+        page.wait_for_selector('#seating .state-provisional:has-text("pressed: East-West")')
+        time.sleep(1.0)  # the hall looks for confirmations twice a second
+        assert states(base, 1)[0] == "provisional"
+        one.box.press("S")  # and a player of the other side: final
+        wait_for(lambda: states(base, 1)[0] == "final", 20, "table 1's result confirmed")
+        (entry,) = [e for e in api(base, "/api/tournaments/1/results")[1] if e["table"] == 1]
+        assert entry["state"] == "final" and entry["confirmed_by"] == desk.SEAT_BUTTONS == "座位按键/seat buttons"
+        wait_for(lambda: set(one.box.lamps.values()) == {"OFF"}, 10, "the lamps off: nothing to press")
+        page.wait_for_selector("#seating .state-final")  # live, no reload
+        page.screenshot(path=str(ARTIFACTS / "table-seating-confirmed.png"), full_page=True)
+        pressed = [e.body["seat"] for e in Store(db).events("1") if e.body["type"] == "press"]
+        assert pressed == ["E", "W", "S"]  # the presses are the table's record, up at the hall too
+
+        # a referee enters table 2's result: final at once, its clock shows it with nothing to press
+        status, _ = api(base, "/api/tournaments/1/results", token,
+                        {"table": 2, "pairs": [t2.ns, t2.ew], "levels": ["A+", "9"]})
+        assert status == 201
+        wait_for(lambda: shows(two, seat_texts(" PA.9", " 9.PA")) and set(two.box.lamps.values()) == {"OFF"}, 10,
+                 "table 2's final result on its clock")
+
+        # round 2: the running node of table "1" is told its new pairs at once; node "1-2" keeps round 1's
+        status, drawn = api(base, "/api/tournaments/1/draws", token, {})
+        assert status == 201 and drawn["round"] == 2
+        r2 = drawn["tables"][0]
+        wait_for(lambda: shows(one, seat_texts(pair_text(r2["ns"], 0), pair_text(r2["ew"], 0))), 10,
+                 "round 2's pairs on table 1's clock")
+        page.wait_for_selector('#seating:has-text("round 2 of 2")')
+        assert two.seating.seating.round == 1 and two.seating.seating.state == "final"
+        assert [row["played"] for row in api(base, "/api/tournaments/1/standings")[1]["rows"]] == [1] * 4
+    finally:
+        page.close()
+        for node in nodes:
+            node.close()
+        server.send_signal(signal.SIGINT)
+        said = server.communicate(timeout=30)[0]
+    assert "Traceback" not in said
+    assert "round 1, table 1: result 1 confirmed with the seat buttons" in said
+
+
+@needs_mosquitto
+def test_a_hall_without_a_tournament_sends_no_seating(tmp_path, store, address, start_ingest):
+    start_ingest()
+    seating = TableSeating(Store(tmp_path / "table.db"), "1")
+    node = Node(address, Outbox(tmp_path / "outbox.db"), ["1"], hall=HALL, seating=seating.take).start()
+    heard: list[str] = []
+    watcher = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    watcher.on_message = lambda client, userdata, message: heard.append(message.topic)
+    watcher.connect(address.host, address.port)
+    watcher.subscribe(f"guandan/{HALL}/tables/+/seating")
+    watcher.loop_start()
+    try:
+        time.sleep(1.5)  # the post looks at the store twice a second
+        assert heard == [] and seating.seating is None and not seating.press("N")
+    finally:
+        watcher.loop_stop()
+        watcher.disconnect()
+        node.stop(timeout=0.5)
+
+
+def test_a_seating_message_is_read_whole_or_refused():
+    from hall.seating import read, read_confirmation
+
+    body = {"event": "厅赛", "round": 1, "rounds": 2, "table": 7, "state": "provisional",
+            "pairs": {"NS": {"id": "p1", "name": "第1队", "number": 1},
+                      "EW": {"id": "p2", "name": "第2队", "number": 2}},
+            "result": {"entry": 3, "winner": "NS", "reason": "levels", "levels": {"NS": "A+", "EW": "9"}}}
+    seating = read(json.dumps(body).encode())
+    assert seating.awaiting == 3 and seating.to_json() == body
+    assert seating.confirmation({"NS": "N", "EW": "E"}) == {"round": 1, "table": 7, "entry": 3,
+                                                             "seats": {"NS": "N", "EW": "E"}}
+    assert read(seating.message()) == seating
+    for broken in (b"{", b"[]", json.dumps(body | {"state": "won"}).encode(),
+                   json.dumps(body | {"pairs": {"NS": body["pairs"]["NS"]}}).encode(),
+                   json.dumps(body | {"round": -1}).encode()):
+        try:
+            read(broken)
+        except ValueError as exc:
+            assert "not a seating message" in str(exc)
+        else:
+            raise AssertionError(f"read {broken!r}")
+    assert read_confirmation(b'{"round": 1, "table": 7, "entry": 3, "seats": {}}') == (1, 7, 3)
+    assert topics.parse(HALL, topics.seating(HALL, "2-7")) == ("seating", "2-7", "")
+    assert topics.parse(HALL, topics.confirm(HALL, "7")) == ("confirm", "7", "")
