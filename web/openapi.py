@@ -59,7 +59,8 @@ def openapi() -> dict:
                     "properties": {"events": {"type": "array", "items": event}}}),
             },
             "/api/tables/{table}/stream": {"get": _op(
-                "Server-Sent Events: a snapshot, then an update per event; Last-Event-ID resumes",
+                "Server-Sent Events: a snapshot, then an update per event and per change of the table's "
+                "tournament seating (a table node's); Last-Event-ID resumes",
                 params=[_TABLE, {"name": "delay", "in": "query", "schema": {"type": "number"}}],
                 content="text/event-stream")},
             "/api/hall/stream": {"get": _op("Server-Sent Events: every table's summary, then changes",
