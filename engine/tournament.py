@@ -44,7 +44,22 @@ PASSED_A = ("A+", "PASS", "PASSED", "过A")
 
 
 class TournamentError(ValueError):
-    """A request the tournament's state or rules refuse; the message says what to do."""
+    """A request the tournament's state or rules refuse. The engine names the refusal with
+    a ``code`` and the ``values`` its words need; the words, in both languages and saying
+    what to do, are the rule books' (``rulebook.tournament_live.refusal``), as a violation's
+    are. ``str`` gives the code and values, for a log.
+
+    >>> str(TournamentError("no_table", round=1, table=9))
+    'no_table round=1 table=9'
+    """
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code, values)
+        self.code = code
+        self.values = values
+
+    def __str__(self) -> str:
+        return " ".join([self.code, *(f"{k}={v}" for k, v in self.values.items())])
 
 
 @dataclass(frozen=True)
@@ -108,7 +123,7 @@ def parse_final_level(text: str) -> int:
     try:
         return LEVELS.index(parse_level(text))
     except ValueError:
-        raise TournamentError(f"not a level: {text!r} (2-10, J, Q, K, A, or A+ for passed A)") from None
+        raise TournamentError("not_a_level", text=str(text)) from None
 
 
 def _outcome(result: Result, table: Table) -> Outcome:
@@ -138,13 +153,13 @@ def arrange(pairs: Sequence[Pair], fmt: str, groups: int, seeding: str, seed: in
     seeds); ``"lot"`` draws (groups by lot, a random bracket) from ``seed``.
     """
     if fmt not in FORMATS:
-        raise TournamentError(f"unknown format {fmt!r}; formats are {', '.join(FORMATS)}")
+        raise TournamentError("unknown_format", format=fmt, formats=", ".join(FORMATS))
     if seeding not in SEEDINGS:
-        raise TournamentError(f"seeding is {' or '.join(SEEDINGS)}, not {seeding!r}")
+        raise TournamentError("unknown_seeding", seeding=seeding, seedings=", ".join(SEEDINGS))
     if len(pairs) < 2:
-        raise TournamentError("a tournament needs at least 2 pairs")
+        raise TournamentError("too_few_pairs")
     if fmt != "roundrobin" and groups != 1:
-        raise TournamentError("--groups is for a round robin only")
+        raise TournamentError("groups_not_round_robin")
     if fmt == "swiss":
         return list(pairs)
     if fmt == "knockout":
@@ -153,7 +168,7 @@ def arrange(pairs: Sequence[Pair], fmt: str, groups: int, seeding: str, seed: in
             random.Random(f"{seed}:seeding").shuffle(out)
         return out
     if not 1 <= groups <= len(pairs) // 2:
-        raise TournamentError(f"{len(pairs)} pairs make 1 to {len(pairs) // 2} groups of 2 or more, not {groups}")
+        raise TournamentError("groups_range", pairs=len(pairs), most=len(pairs) // 2, groups=groups)
     by_id = {p.id: p for p in pairs}
     method = "lot" if seeding == "lot" else "snake"
     drawn = make_groups([p.id for p in pairs], groups, method, random.Random(f"{seed}:groups"))
@@ -165,14 +180,14 @@ def planned_rounds(fmt: str, pairs: Sequence[Pair], rounds: int | None) -> int:
     schedule or bracket needs otherwise (a different number given is an error)."""
     if fmt == "swiss":
         if rounds is None or rounds < 1:
-            raise TournamentError("a Swiss tournament needs --rounds (1 or more)")
+            raise TournamentError("swiss_rounds")
         return rounds
     if fmt == "roundrobin":
         needed = max(len(round_robin(g)) for g in _groups(pairs).values())
     else:
         needed = max(1, (len(pairs) - 1).bit_length())
     if rounds is not None and rounds != needed:
-        raise TournamentError(f"this {fmt} plays {needed} rounds, not {rounds} (leave out --rounds)")
+        raise TournamentError("rounds_fixed", format=fmt, needed=needed, rounds=rounds)
     return needed
 
 
@@ -219,7 +234,7 @@ class Tournament:
         try:
             return self._by_id[pair_id]
         except KeyError:
-            raise TournamentError(f"unknown pair {pair_id!r}") from None
+            raise TournamentError("unknown_pair", pair=pair_id) from None
 
     def table(self, round_no: int | None, table_no: int) -> tuple[int, Table]:
         """The round (the latest drawn when ``None``) and its table ``table_no``."""
@@ -227,7 +242,7 @@ class Tournament:
         for t in self.draws[round_no]:
             if t.table == table_no:
                 return round_no, t
-        raise TournamentError(f"round {round_no} has no table {table_no}")
+        raise TournamentError("no_table", round=round_no, table=table_no)
 
     def missing(self, round_no: int) -> list[int]:
         """Tables of ``round_no`` still without a result."""
@@ -265,15 +280,14 @@ class Tournament:
         following = self.drawn + 1
         round_no = following if round_no is None else round_no
         if round_no in self.draws:
-            raise TournamentError(f"round {round_no} is already drawn")
+            raise TournamentError("drawn_already", round=round_no)
         if round_no != following:
-            raise TournamentError(f"round {following} is the next to draw, not round {round_no}")
+            raise TournamentError("not_next", next=following, round=round_no)
         if round_no > self.rounds:
-            raise TournamentError(f"all {self.rounds} rounds of this tournament are drawn")
+            raise TournamentError("all_drawn", rounds=self.rounds)
         missing = self.missing(round_no - 1)
         if missing:
-            tables = ", ".join(map(str, missing))
-            raise TournamentError(f"round {round_no - 1} still lacks results for table(s) {tables}")
+            raise TournamentError("missing", round=round_no - 1, tables=", ".join(map(str, missing)))
         if self.format == "swiss":
             return self._swiss(round_no)
         if self.format == "roundrobin":
@@ -345,25 +359,23 @@ class Tournament:
         round_no, table = self._table_of(round_no, table_no, (a, b))
         index = {a: parse_final_level(level_a), b: parse_final_level(level_b)}
         if index[a] == index[b] == PASSED:
-            raise TournamentError("only one pair can pass A")
+            raise TournamentError("both_passed_a")
         side = {table.ns: "NS", table.ew: "EW"}
         if winner is not None:
             self.pair(winner)
             if winner not in side:
-                raise TournamentError(f"the winner {winner!r} does not play at table {table_no}")
+                raise TournamentError("winner_elsewhere", winner=winner, table=table_no)
         by_level = max(index, key=index.__getitem__) if index[a] != index[b] else None
         if by_level is not None:
             if winner is not None and winner != by_level:
-                raise TournamentError(f"the levels say {by_level!r} won, not {winner!r}")
+                raise TournamentError("levels_say", won=by_level, winner=winner)
             winner = by_level
             reason = "passed_a" if index[winner] == PASSED else "time"
         elif winner is not None:
             tie = self.profile.match.tie
             reason = tie if tie in ("extra_hand", "first_to_level") else "extra_hand"
         elif self.format == "knockout":
-            raise TournamentError(
-                f"table {table_no} is tied at {level_a}: a knockout match must be decided — play the "
-                f"extra hand (加打一副牌) and give its winner with --winner PAIR")
+            raise TournamentError("knockout_tie", table=table_no, level=level_a)
         else:
             reason = "draw"
         levels = {side[p]: index[p] for p in index}
@@ -382,7 +394,8 @@ class Tournament:
             side = who.upper()
         else:
             self.pair(who)
-            raise TournamentError(f"pair {who!r} does not play at table {table_no} in round {round_no}")
+            raise TournamentError("pair_elsewhere", pair=who, round=round_no, table=table_no, ns=table.ns,
+                                  ew=table.ew)
         winner = "EW" if side == "NS" else "NS"
         zero = {s: 0 for s in SIDES}
         result = match_result(self.profile, winner, "forfeit", zero, dict(zero))
@@ -400,10 +413,10 @@ class Tournament:
         round_no, table = self.table(round_no, table_no)
         for p in pairs:
             if p not in (table.ns, table.ew):
-                raise TournamentError(f"pair {p!r} does not play at table {table_no} in round {round_no} "
-                                      f"({table.ns} v {table.ew})")
+                raise TournamentError("pair_elsewhere", pair=p, round=round_no, table=table_no, ns=table.ns,
+                                      ew=table.ew)
         if len(set(pairs)) == 1:
-            raise TournamentError("give the two different pairs of the table")
+            raise TournamentError("same_pair")
         return round_no, table
 
     def _checked(self, round_no: int, table: Table, outcome: Outcome) -> Outcome:
@@ -412,19 +425,18 @@ class Tournament:
         if self.format != "knockout":
             return outcome
         if outcome.winner is None:
-            raise TournamentError(f"table {table.table} ends in a draw: a knockout match must be decided")
+            raise TournamentError("knockout_draw", table=table.table)
         before = self.results.get((round_no, table.table))
         if round_no < self.drawn and before is not None and before.winner != outcome.winner:
-            raise TournamentError(f"round {round_no + 1} is drawn already: the winner of table {table.table} "
-                                  f"can no longer change")
+            raise TournamentError("winner_fixed", next=round_no + 1, table=table.table)
         return outcome
 
     def drawn_round(self, round_no: int | None) -> int:
         """``round_no`` if it has been drawn; ``None`` means the latest drawn round."""
         if not self.draws:
-            raise TournamentError("no round has been drawn yet")
+            raise TournamentError("none_drawn")
         if round_no is None:
             return self.drawn
         if round_no not in self.draws:
-            raise TournamentError(f"round {round_no} has not been drawn (rounds drawn: 1-{self.drawn})")
+            raise TournamentError("round_not_drawn", round=round_no, drawn=self.drawn)
         return round_no

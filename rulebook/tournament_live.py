@@ -1,6 +1,6 @@
 """The words of a tournament run live: a table's state (playing, provisional, final), the
-desk's refusals, and the tournament page's headings, in 中文 and English with the rule
-books' terms (成绩, 待确认, 弃权, 轮空, 名次).
+refusals of the desk, the engine and the command line, and the tournament page's headings,
+in 中文 and English with the rule books' terms (成绩, 待确认, 弃权, 轮空, 名次).
 
 A refusal is read by a referee at a console or a director at a terminal who may read
 either language, so it is always given in both, one line: the asker's language first.
@@ -37,6 +37,51 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "unknown_pair": ("没有组合 {pair}", "unknown pair {pair!r}"),
     "withdrawn": ("组合 {pair} 已于第{round}轮退赛", "pair {pair!r} withdrew in round {round} already"),
     "withdraw_done": ("赛事已结束，无从退赛", "the tournament is over: there is nothing to withdraw from"),
+    # the engine's (``engine.tournament.TournamentError``: the rules of a format, a draw, a score)
+    "not_a_level": ("不是级数：{text}（2–10、J、Q、K、A，过A写A+）",
+                    "not a level: {text!r} (2-10, J, Q, K, A, or A+ for passed A)"),
+    "unknown_format": ("没有赛制 {format}；赛制为 {formats}", "unknown format {format!r}; formats are {formats}"),
+    "unknown_seeding": ("排位方式为 {seedings} 之一，不是 {seeding}", "seeding is one of {seedings}, not {seeding!r}"),
+    "too_few_pairs": ("比赛至少要有2对组合", "a tournament needs at least 2 pairs"),
+    "groups_not_round_robin": ("只有分组循环才分组（--groups）", "--groups is for a round robin only"),
+    "groups_range": ("{pairs}对组合可分为1至{most}组（每组至少2对），不能分{groups}组",
+                     "{pairs} pairs make 1 to {most} groups of 2 or more, not {groups}"),
+    "swiss_rounds": ("积分编排制须给出轮数（--rounds，至少1轮）", "a Swiss tournament needs --rounds (1 or more)"),
+    "rounds_fixed": ("本赛制须打{needed}轮，不是{rounds}轮（不要给 --rounds）",
+                     "this {format} plays {needed} rounds, not {rounds} (leave out --rounds)"),
+    "round_not_drawn": ("第{round}轮尚未编排（已编排第1–{drawn}轮）",
+                        "round {round} has not been drawn (rounds drawn: 1-{drawn})"),
+    "drawn_already": ("第{round}轮已编排", "round {round} is already drawn"),
+    "not_next": ("下一轮是第{next}轮，不是第{round}轮", "round {next} is the next to draw, not round {round}"),
+    "all_drawn": ("本赛事{rounds}轮均已编排", "all {rounds} rounds of this tournament are drawn"),
+    "both_passed_a": ("只能有一对组合过A", "only one pair can pass A"),
+    "winner_elsewhere": ("胜方 {winner} 不在第{table}桌", "the winner {winner!r} does not play at table {table}"),
+    "levels_say": ("按级数是 {won} 胜，不是 {winner}", "the levels say {won!r} won, not {winner!r}"),
+    "knockout_tie": ("第{table}桌同为{level}：淘汰赛必须分出胜负，请加打一副牌并给出胜方（--winner 组合）",
+                     "table {table} is tied at {level}: a knockout match must be decided — play the extra hand "
+                     "(加打一副牌) and give its winner (--winner PAIR)"),
+    "pair_elsewhere": ("组合 {pair} 不在第{round}轮第{table}桌（{ns} 对 {ew}）",
+                       "pair {pair!r} does not play at table {table} in round {round} ({ns} v {ew})"),
+    "same_pair": ("请给出本桌两对不同的组合", "give the two different pairs of the table"),
+    "knockout_draw": ("第{table}桌为平局：淘汰赛必须分出胜负",
+                      "table {table} ends in a draw: a knockout match must be decided"),
+    "winner_fixed": ("第{next}轮已编排：第{table}桌的胜方不能再改（更正不改变已公布的编排）",
+                     "round {next} is drawn already: the winner of table {table} can no longer change"),
+    # the command line's (``guandan tournament``)
+    "result_kinds": ("--levels、--forfeit、--record 三者只能给一个",
+                     "give exactly one of --levels LA LB, --forfeit SIDE_OR_PAIR, --record FILE"),
+    "winner_with_levels": ("--winner 须与 --levels 一同给出（同级加打一副牌的胜方）",
+                           "--winner goes with --levels (the extra hand of a tie)"),
+    "levels_need_pairs": ("--levels 须与本桌两对组合一同给出：result 桌号 A B --levels LA LB",
+                          "--levels needs the two pairs: result TABLE A B --levels LA LB"),
+    "both_pairs": ("请给出本桌两对组合，或都不给", "give both pairs of the table, or neither"),
+    "no_file": ("{path}：没有这个文件", "{path}: no such file"),
+    "record_unreadable": ("{path}：无法读取记录（{why}）", "{path}: cannot read the record ({why})"),
+    "pairs_unreadable": ("{path}：无法读取组合名单（{why}）", "{path}: cannot read the pairs ({why})"),
+    "pairs_header": ("{path}：第一行须为列名，含 id,name（可加 players）",
+                     "{path}: the first line must be a header naming the columns id,name (and optionally players)"),
+    "pair_without_id": ("{path}：第{line}行：组合没有编号", "{path}: line {line}: a pair without an id"),
+    "pair_twice": ("{path}：第{line}行：组合编号 {pair} 重复", "{path}: line {line}: duplicate pair id {pair!r}"),
 }
 
 #: a table's state in the current round, as a page shows it

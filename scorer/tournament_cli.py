@@ -7,7 +7,8 @@ the checks shared with the web in ``store.tournament_desk``, the file in
 Every action takes ``--db FILE|URL`` (default ``guandan.db``; a ``postgresql://`` URL for
 a server), ``--json`` and ``--lang``.
 A refusal (unknown pair, table not in the draw, round drawn twice, results missing, a
-bad pairs file, no such file) is one line on stderr and exit status 2. Those are caught
+bad pairs file, no such file) is one line on stderr and exit status 2, in both languages
+(``--lang`` first: ``rulebook.tournament_live``). Those are caught
 here rather than in ``scorer.cli.main``: under ``python -m scorer.cli`` that module
 runs as ``__main__``, so an exception class imported from ``scorer.cli`` would not be
 the one its ``main`` catches.
@@ -28,7 +29,7 @@ from engine.profile import ProfileError
 from engine.tournament import FORMATS, SEEDINGS, Pair, Tournament, TournamentError, arrange, planned_rounds
 from rulebook import profiles
 from rulebook.i18n import LANGS
-from rulebook.tournament_live import page_word
+from rulebook.tournament_live import page_word, refusal
 from rulebook.tournament_report import (
     draw_lines,
     result_line,
@@ -48,7 +49,13 @@ _PLAYER_SEPARATORS = re.compile(r"[/、;；]")
 
 
 class PairsFileError(Exception):
-    """A pairs CSV that cannot make a tournament."""
+    """A pairs CSV that cannot make a tournament: ``code`` and ``values`` of its words
+    (``rulebook.tournament_live.REFUSALS``)."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code, values)
+        self.code = code
+        self.values = values
 
 
 def read_pairs(path: str) -> list[Pair]:
@@ -58,14 +65,13 @@ def read_pairs(path: str) -> list[Pair]:
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise PairsFileError(f"{path}: no such file") from None
+        raise PairsFileError("no_file", path=path) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise PairsFileError(f"{path}: cannot read the pairs ({exc})") from None
+        raise PairsFileError("pairs_unreadable", path=path, why=exc) from None
     reader = csv.DictReader(text.splitlines())
     header = [h.strip() for h in reader.fieldnames or []]
     if "id" not in header or "name" not in header:
-        raise PairsFileError(f"{path}: the first line must be a header naming the columns id,name "
-                             "(and optionally players)")
+        raise PairsFileError("pairs_header", path=path)
     reader.fieldnames = header
     pairs: list[Pair] = []
     seen: set[str] = set()
@@ -73,9 +79,9 @@ def read_pairs(path: str) -> list[Pair]:
         line = reader.line_num
         pair_id = (row.get("id") or "").strip()
         if not pair_id:
-            raise PairsFileError(f"{path}: line {line}: a pair without an id")
+            raise PairsFileError("pair_without_id", path=path, line=line)
         if pair_id in seen:
-            raise PairsFileError(f"{path}: line {line}: duplicate pair id {pair_id!r}")
+            raise PairsFileError("pair_twice", path=path, line=line, pair=pair_id)
         seen.add(pair_id)
         players = [name.strip() for col in header if col.startswith("player")
                    for name in _PLAYER_SEPARATORS.split(row.get(col) or "") if name.strip()]
@@ -132,13 +138,13 @@ def cmd_result(args: argparse.Namespace) -> None:
     chosen = [flag for flag, value in (("--levels", args.levels), ("--forfeit", args.forfeit),
                                         ("--record", args.record)) if value is not None]
     if len(chosen) != 1:
-        raise TournamentError("give exactly one of --levels LA LB, --forfeit SIDE_OR_PAIR, --record FILE")
+        raise TournamentError("result_kinds")
     if args.winner is not None and args.levels is None:
-        raise TournamentError("--winner goes with --levels (the extra hand of a tie)")
+        raise TournamentError("winner_with_levels")
     if args.levels is not None and len(args.pairs) != 2:
-        raise TournamentError("--levels needs the two pairs: result TABLE A B --levels LA LB")
+        raise TournamentError("levels_need_pairs")
     if len(args.pairs) not in (0, 2):
-        raise TournamentError("give both pairs of the table, or neither")
+        raise TournamentError("both_pairs")
     text = _read_record(args.record) if args.record is not None else None
     with TournamentStore.open(args.db) as store:
         if args.levels is not None:
@@ -186,9 +192,9 @@ def _read_record(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise TournamentError(f"{path}: no such file") from None
+        raise TournamentError("no_file", path=path) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise TournamentError(f"{path}: cannot read the record ({exc})") from None
+        raise TournamentError("record_unreadable", path=path, why=exc) from None
 
 
 def cmd_standings(args: argparse.Namespace) -> None:
@@ -229,7 +235,9 @@ def _refusals_exit_2(handler: Callable[[argparse.Namespace], None]) -> Callable[
             raise  # output piped into `head`: scorer.cli's main ends quietly
         except desk.Refused as exc:
             message = exc.text(args.lang)
-        except (TournamentError, StoreError, PairsFileError, ProfileError) as exc:
+        except (TournamentError, PairsFileError) as exc:
+            message = refusal(exc.code, args.lang, **exc.values)
+        except (StoreError, ProfileError) as exc:
             message = str(exc)
         except DATABASE_ERRORS as exc:
             message = f"{display(args.db)}: {' '.join(str(exc).split())}"

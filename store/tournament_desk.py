@@ -5,7 +5,8 @@ transaction of the tournament store, so a refused request leaves nothing behind.
 It sits between the rules (``engine.tournament``: scoring, the next draw) and the facts
 (``store.tournament_store``) and is shared by ``guandan tournament`` and the web's
 tournament API, so a result entered at the terminal and one confirmed in a browser pass the
-same checks. A refusal is a ``Refused`` in both languages (``rulebook.tournament_live``).
+same checks. A refusal is a ``Refused`` in both languages (``rulebook.tournament_live``),
+the engine's own (``TournamentError``, a code) among them.
 
 Results arrive two ways:
     - typed by a referee (final levels, a forfeit): final as entered; entered again for
@@ -22,14 +23,17 @@ its opponents are never left without a result.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
 
 from engine.events import RecordError
 from engine.match import Match
 from engine.profile import ProfileError
 from engine.record import parse_lines, replay
-from engine.tournament import Outcome, Table, Tournament
+from engine.tournament import Outcome, Table, Tournament, TournamentError
 from rulebook import profiles
 from rulebook.tournament_live import refusal, state_word
 from store.tournament_store import Entry, Evidence, StoreError, TournamentStore
@@ -50,6 +54,22 @@ class Refused(StoreError):
 
     def text(self, lang: str) -> str:
         return refusal(self.key, lang, **self.values)
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _worded(action: Callable[_P, _R]) -> Callable[_P, _R]:
+    """A desk action whose refusals by the engine (a code and its values) reach the asker
+    as the desk's own: in both languages."""
+    @functools.wraps(action)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return action(*args, **kwargs)
+        except TournamentError as exc:
+            raise Refused(exc.code, **exc.values) from None
+    return run
 
 
 @dataclass(frozen=True)
@@ -94,6 +114,7 @@ def _entered(store: TournamentStore, t: Tournament, round_no: int, table: Table,
     return Entered(round_no, table, outcome, entry, correction, evidence is not None)
 
 
+@_worded
 def enter_levels(store: TournamentStore, round_no: int | None, table_no: int, a: str, b: str, level_a: str,
                  level_b: str, winner: str | None, by: str) -> Entered:
     """A referee's result from the two pairs' final levels: final as entered."""
@@ -104,6 +125,7 @@ def enter_levels(store: TournamentStore, round_no: int | None, table_no: int, a:
         return _entered(store, t, round_no, table, outcome, by)
 
 
+@_worded
 def enter_forfeit(store: TournamentStore, round_no: int | None, table_no: int, who: str, pairs: list[str],
                   by: str) -> Entered:
     """A referee's forfeit (弃权) by a pair or side: final as entered."""
@@ -138,6 +160,7 @@ def replay_record(text: str) -> Match:
     return match
 
 
+@_worded
 def enter_record(store: TournamentStore, round_no: int | None, table_no: int, text: str, source: str,
                  by: str) -> Entered:
     """A result read from a table's game record: provisional until a referee confirms it,
@@ -166,6 +189,7 @@ def enter_record(store: TournamentStore, round_no: int | None, table_no: int, te
         return _entered(store, t, round_no, table, outcome, by, evidence)
 
 
+@_worded
 def confirm(store: TournamentStore, round_no: int | None, table_no: int, by: str, entry: int | None = None) -> Entry:
     """A referee — or the table's players with their seat buttons (``by=SEAT_BUTTONS``) —
     makes a table's provisional result final. ``entry``: the one they were shown; refused if
@@ -192,6 +216,7 @@ def unfinished(store: TournamentStore, t: Tournament, round_no: int) -> tuple[li
     return t.missing(round_no), provisional
 
 
+@_worded
 def draw_next(store: TournamentStore, round_no: int | None, by: str) -> tuple[int, list[Table], list[Entered]]:
     """Draw the next round once every result of the last one is in and final; a withdrawn
     pair's tables in it are entered as its forfeits in the same transaction."""
@@ -224,6 +249,7 @@ def _forfeit_withdrawn(store: TournamentStore, t: Tournament, round_no: int, by:
     return out
 
 
+@_worded
 def withdraw(store: TournamentStore, pair: str, by: str) -> tuple[int, list[Entered]]:
     """A pair leaves mid-event: from the latest round drawn on, its tables without a result
     are its forfeits (entered now, and at each later draw). Returns that round and the

@@ -27,7 +27,6 @@ from collections.abc import Callable
 from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, stream_with_context
 from werkzeug.exceptions import HTTPException
 
-from engine.tournament import TournamentError
 from rulebook.tournament_live import PAGE, STATES, page_word
 from rulebook.tournament_report import WORDS, sheet_html, standings_html
 from store import tournament_desk as desk
@@ -289,12 +288,13 @@ def _whole(data: dict, key: str, required: bool = True) -> int | None:
 
 
 def _refusing(call):
-    """Run a desk call; a refusal is 400 with its message in both languages."""
+    """Run a desk call; a refusal (the desk's or the engine's: ``desk.Refused``) is 400
+    with its message in both languages, the asker's first."""
     try:
         return call()
     except desk.Refused as exc:
         abort(400, description=exc.text(pick_lang()))
-    except (TournamentError, StoreError) as exc:
+    except StoreError as exc:
         abort(400, description=str(exc))
 
 

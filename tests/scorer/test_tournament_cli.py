@@ -142,6 +142,12 @@ def test_refusals_are_one_line_and_status_2(swiss, args, message):
     assert out.returncode == 2, out.stdout
     assert message in out.stderr
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    if "No such file" not in message:  # the system's words for a file it cannot write
+        zh, en = out.stderr.removeprefix("guandan: ").split(" / ", 1)
+        assert any("\u4e00" <= c <= "\u9fff" for c in zh) and message in en  # Chinese first by default
+        out = guandan("tournament", *(a.replace("{tmp}", str(swiss.parent)) for a in args), "--lang", "en",
+                      "--db", str(swiss))
+        assert out.stderr.removeprefix("guandan: ").split(" / ", 1)[1] == zh + "\n"
 
 
 def test_a_pair_not_at_the_table(swiss):
@@ -169,6 +175,7 @@ def test_bad_pairs_files_and_settings(tmp_path, content, extra, message):
     out = guandan("tournament", "new", "x", "--pairs", str(pairs), "--format", "swiss", "--rounds", "2",
                   "--db", str(db), *extra)
     assert out.returncode == 2 and message in out.stderr and out.stderr.count("\n") == 1
+    assert message == "no such profile" or " / " in out.stderr  # a profile's own refusal is English only
     assert not db.exists()
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from engine.bots import self_play
 from engine.record import dumps
-from engine.tournament import Pair, Tournament, TournamentError
+from engine.tournament import Pair, Tournament
 from rulebook import profiles
 from store import tournament_desk as desk
 from store.tournament_store import TournamentStore
@@ -131,6 +131,9 @@ def test_a_record_naming_its_round_and_table_is_taken_for_that_table(store):
     assert entered.provisional and (entered.round, entered.table.table) == (1, 1)
 
 
-def test_the_draw_refusals_of_the_engine_still_speak_first(store):
-    with pytest.raises(TournamentError, match="round 1 is already drawn"):
-        desk.draw_next(store, 1, "x")
+def test_the_engines_refusals_reach_the_asker_in_both_languages(store):
+    assert str(refused("drawn_already", desk.draw_next, store, 1, "x")) == "第1轮已编排 / round 1 is already drawn"
+    pairs = desk.load(store).draws[1][0]
+    caught = refused("not_a_level", desk.enter_levels, store, None, 1, pairs.ns, pairs.ew, "J", "1", None, "x")
+    assert caught.text("en") == ("not a level: '1' (2-10, J, Q, K, A, or A+ for passed A) / "
+                                 "不是级数：1（2–10、J、Q、K、A，过A写A+）")

@@ -149,6 +149,11 @@ def test_a_recorded_result_is_provisional_until_a_referee_confirms_it(client, to
     ({"table": "1", "forfeit": "NS"}, "整数", "whole number"),
     ({"table": 1, "round": 2, "forfeit": "NS"}, "第2轮尚未编排", "round 2 has not been drawn"),
     ({"table": 1, "pairs": ["p1", "p2"], "levels": ["8", "8"], "winner": ["p1"]}, "组合编号", "is a pair id"),
+    # the engine's refusals, worded by the desk
+    ({"table": 1, "pairs": ["p1", "p9"], "levels": ["J", "5"]}, "没有组合 p9", "unknown pair 'p9'"),
+    ({"table": 1, "pairs": ["p1", "p3"], "levels": ["J", "1"]}, "不是级数：1", "not a level: '1'"),
+    ({"table": 1, "pairs": ["p1", "p3"], "levels": ["A+", "过A"]}, "只能有一对组合过A", "only one pair can pass A"),
+    ({"table": 1, "pairs": ["p1", "p2"], "levels": ["J", "5"]}, "组合 p2 不在第1轮第1桌", "pair 'p2' does not play"),
 ])
 def test_bad_results_are_refused_in_both_languages_with_nothing_entered(client, token, tournament, body, zh, en):
     r = client.post("/api/tournaments/1/results", json=body, headers={"Authorization": f"Bearer {token}"})
