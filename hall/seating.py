@@ -71,25 +71,24 @@ class Seating:
         return {"round": self.round, "table": self.table, "entry": self.awaiting, "seats": dict(seats)}
 
 
-def seatings(t: Tournament, latest: dict[tuple[int, int], Entry]) -> list[Seating]:
-    """Every table of every round drawn (byes have no table), with the result that counts
-    for it (``latest``: ``TournamentStore.latest()``)."""
+def seatings(t: Tournament, round_no: int, latest: dict[tuple[int, int], Entry]) -> list[Seating]:
+    """Every table of a round drawn (byes have no table), with the result that counts for
+    it (``latest``: ``TournamentStore.latest``)."""
     numbers = {p.id: i for i, p in enumerate(t.pairs, start=1)}
     out = []
-    for round_no, tables in sorted(t.draws.items()):
-        for table in tables:
-            if table.is_bye:
-                continue
-            sides = {"NS": table.ns, "EW": table.ew}
-            pairs = {s: SeatedPair(p, t.pair(p).name, numbers[p]) for s, p in sides.items()}
-            entry = latest.get((round_no, table.table))
-            result = None
-            if entry is not None:
-                side_of = {pair: side for side, pair in sides.items()}
-                result = SeatedResult(entry.id, side_of.get(entry.outcome.winner), entry.outcome.reason,
-                                      {side_of[p]: lv for p, lv in entry.outcome.levels.items() if p in side_of})
-            out.append(Seating(t.name, round_no, t.rounds, table.table, pairs,
-                               "playing" if entry is None else entry.state, result))
+    for table in t.draws.get(round_no, []):
+        if table.is_bye:
+            continue
+        sides = {"NS": table.ns, "EW": table.ew}
+        pairs = {s: SeatedPair(p, t.pair(p).name, numbers[p]) for s, p in sides.items()}
+        entry = latest.get((round_no, table.table))
+        result = None
+        if entry is not None:
+            side_of = {pair: side for side, pair in sides.items()}
+            result = SeatedResult(entry.id, side_of.get(entry.outcome.winner), entry.outcome.reason,
+                                  {side_of[p]: lv for p, lv in entry.outcome.levels.items() if p in side_of})
+        out.append(Seating(t.name, round_no, t.rounds, table.table, pairs,
+                           "playing" if entry is None else entry.state, result))
     return out
 
 

@@ -174,3 +174,58 @@ def test_a_seating_message_is_read_whole_or_refused():
     assert read_confirmation(b'{"round": 1, "table": 7, "entry": 3, "seats": {}}') == (1, 7, 3)
     assert topics.parse(HALL, topics.seating(HALL, "2-7")) == ("seating", "2-7", "")
     assert topics.parse(HALL, topics.confirm(HALL, "7")) == ("confirm", "7", "")
+
+
+@needs_mosquitto
+def test_each_table_name_is_kept_told_and_a_stale_confirmation_is_refused(tmp_path, store, address, start_ingest):
+    """A knockout of four pairs (two tables, then one): each table is told on ``N`` and ``R-N``;
+    ``2`` is cleared when the latest round has no table 2; a confirmation of an entry a referee
+    has since corrected confirms nothing and is cleared."""
+    pairs = [Pair(f"p{i}", f"第{i}队") for i in range(1, 5)]
+    with TournamentStore.open(store.path, create=True) as t_store:
+        t_store.save_tournament(Tournament("厅赛", "knockout", 2, profiles.load("jiangsu"), 3, pairs), "jiangsu")
+        _, (t1, t2), _ = desk.draw_next(t_store, None, "裁判长")
+        record = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in match("1", seed=1))
+        shown = desk.enter_record(t_store, None, 1, record, "hall:1", "hall")  # provisional, as the hall enters it
+    ingest = start_ingest()
+    retained: dict[str, dict | None] = {}
+
+    def heard(client, userdata, message):
+        name = topics.parse(HALL, message.topic)[1]
+        retained[name] = json.loads(message.payload) if message.payload else None
+
+    watcher = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    watcher.on_message = heard
+    watcher.connect(address.host, address.port)
+    watcher.subscribe(f"guandan/{HALL}/tables/+/seating", qos=1)
+    watcher.loop_start()
+    try:
+        wait_for(lambda: {"1", "2", "1-1", "1-2"} <= set(retained), 10, "round 1's seatings")
+        assert retained["1"] == retained["1-1"] and retained["1"]["state"] == "provisional"
+        assert retained["2"]["pairs"]["EW"]["id"] == t2.ew and retained["2"]["result"] is None
+        with TournamentStore.open(store.path) as t_store:  # a referee corrects table 1 meanwhile
+            desk.enter_levels(t_store, None, 1, t1.ns, t1.ew, "A+", "5", None, "李")
+            desk.enter_levels(t_store, None, 2, t2.ns, t2.ew, "9", "A+", None, "李")
+        wait_for(lambda: retained["1"]["result"]["entry"] != shown.entry, 10, "the correction sent down")
+        stale = {"round": 1, "table": 1, "entry": shown.entry, "seats": {"NS": "N", "EW": "E"}}
+        watcher.publish(topics.confirm(HALL, "1"), json.dumps(stale), qos=1, retain=True)
+        time.sleep(1.0)
+        assert ingest.draws.confirmed == []
+        with TournamentStore.open(store.path) as t_store:
+            assert [e.confirmed_by for e in t_store.entries()] == [None, None, None]
+            desk.draw_next(t_store, None, "裁判长")  # the final: one table
+        wait_for(lambda: retained.get("2-1") is not None and retained["2"] is None, 10, "round 2's one table")
+        assert retained["1"] == retained["2-1"] and retained["1-2"]["state"] == "final"
+    finally:
+        watcher.loop_stop()
+        watcher.disconnect()
+    cleared = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)  # the stale confirmation is gone from the broker
+    left: list[bytes] = []
+    cleared.on_message = lambda client, userdata, message: left.append(message.payload)
+    cleared.connect(address.host, address.port)
+    cleared.subscribe(topics.confirm(HALL, "1"))
+    cleared.loop_start()
+    time.sleep(0.5)
+    cleared.loop_stop()
+    cleared.disconnect()
+    assert left == []
