@@ -43,9 +43,11 @@ class TableSeating:
         self._pressed: dict[str, str] = {}  # side → the seat that pressed, for the entry awaiting
         self._sent: int | None = None  # the entry whose confirmation went up
         kept = seatings.read(store).get(table)
-        if kept is not None:  # a restarted node shows what it had, presses included
-            self._seating = read(json.dumps(kept).encode())
-            self._pressed = {side: seat for side, seat in (kept.get("pressed") or {}).items() if side in SIDES}
+        try:  # a restarted node shows what it had, presses included, until the hall says it again
+            self._seating = read(json.dumps(kept).encode()) if kept is not None else None
+            self._pressed = {side: seat for side, seat in (kept or {}).get("pressed", {}).items() if side in SIDES}
+        except (ValueError, AttributeError) as exc:
+            log.warning("table %s: the seating kept in its store is not read (%s)", table, exc)
 
     @property
     def seating(self) -> Seating | None:

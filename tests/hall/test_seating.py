@@ -21,6 +21,7 @@ from engine.tournament import Pair, Tournament
 from hall import topics
 from hall.node import Node
 from hall.outbox import Outbox
+from hall.seating import read, read_confirmation
 from hall.table_seating import TableSeating
 from hardware.board import digits, level_text, pair_text
 from rulebook import profiles
@@ -150,13 +151,13 @@ def test_a_hall_without_a_tournament_sends_no_seating(tmp_path, store, address, 
         node.stop(timeout=0.5)
 
 
-def test_a_seating_message_is_read_whole_or_refused():
-    from hall.seating import read, read_confirmation
+BODY = {"event": "厅赛", "round": 1, "rounds": 2, "table": 7, "state": "provisional",
+        "pairs": {"NS": {"id": "p1", "name": "第1队", "number": 1}, "EW": {"id": "p2", "name": "第2队", "number": 2}},
+        "result": {"entry": 3, "winner": "NS", "reason": "levels", "levels": {"NS": "A+", "EW": "9"}}}
 
-    body = {"event": "厅赛", "round": 1, "rounds": 2, "table": 7, "state": "provisional",
-            "pairs": {"NS": {"id": "p1", "name": "第1队", "number": 1},
-                      "EW": {"id": "p2", "name": "第2队", "number": 2}},
-            "result": {"entry": 3, "winner": "NS", "reason": "levels", "levels": {"NS": "A+", "EW": "9"}}}
+
+def test_a_seating_message_is_read_whole_or_refused():
+    body = BODY
     seating = read(json.dumps(body).encode())
     assert seating.awaiting == 3 and seating.to_json() == body
     assert seating.confirmation({"NS": "N", "EW": "E"}) == {"round": 1, "table": 7, "entry": 3,
@@ -229,3 +230,26 @@ def test_each_table_name_is_kept_told_and_a_stale_confirmation_is_refused(tmp_pa
     cleared.loop_stop()
     cleared.disconnect()
     assert left == []
+
+
+def test_a_tables_seating_takes_one_press_a_side_and_survives_a_restart(tmp_path):
+    store = Store(tmp_path / "table.db")
+    seating, sent = TableSeating(store, "7"), []
+    seating.send = lambda table, body: sent.append((table, body))
+    assert not seating.press("N") and seating.board() is None  # nothing to confirm: the press is the turns'
+    seating.take("7", json.dumps(BODY).encode())
+    assert set(seating.board().lamps.values()) == {"BLINK"} and seating.board().page(0)["N"] == " PA.9"
+    assert seating.press("N") and seating.press("S") and sent == []  # one side, twice
+    assert seating.press("E") and seating.press("W")
+    assert sent == [("7", {"round": 1, "table": 7, "entry": 3, "seats": {"NS": "N", "EW": "E"}})]
+    again = TableSeating(store, "7")  # the node restarted: what it showed, presses included
+    assert again.seating == seating.seating and set(again.board().lamps.values()) == {"ON"}
+    seating.take("7", b"{")  # a broken message changes nothing
+    assert seating.seating.awaiting == 3
+    seating.take("7", json.dumps(BODY | {"result": BODY["result"] | {"entry": 4}}).encode())  # corrected: count again
+    assert set(seating.board().lamps.values()) == {"BLINK"}
+    seating.take("7", json.dumps(BODY | {"state": "final"}).encode())
+    assert not seating.press("N") and set(seating.board().lamps.values()) == {"OFF"}
+    seating.take("7", b"")  # no table 7 in the latest round
+    assert seating.seating is None and TableSeating(store, "7").seating is None
+    store.close()
