@@ -24,6 +24,8 @@ from hall.outbox import Outbox
 from hall.seating import read, read_confirmation
 from hall.table_seating import TableSeating
 from hardware.board import digits, level_text, pair_text
+from hardware.emulator import DeviceEmulator
+from hardware.ptypair import PtyPair
 from rulebook import profiles
 from store import tournament_desk as desk
 from store.event_store import Store
@@ -253,3 +255,29 @@ def test_a_tables_seating_takes_one_press_a_side_and_survives_a_restart(tmp_path
     seating.take("7", b"")  # no table 7 in the latest round
     assert seating.seating is None and TableSeating(store, "7").seating is None
     store.close()
+
+
+@needs_mosquitto
+def test_guandan_run_shows_its_tables_seating_on_the_clock_box(tmp_path, store, broker, start_ingest):
+    """``guandan run --clock PORT --hall BROKER`` itself, a recording for its camera and the
+    clock box emulated here on a real serial pair: the seating the hall sends shows on the
+    box's displays once the table is up."""
+    from tests.hall.test_tournament_results import new_tournament
+    from tests.vision.test_run_cli import Table
+    from vision.synth.render_game import render
+
+    render(11, tmp_path, size=(1280, 720), max_events=3)
+    new_tournament(store.path)
+    start_ingest()
+    with TournamentStore.open(store.path) as t_store:
+        (t1, _) = t_store.load(profiles.load).draws[1]
+    with PtyPair() as pair, DeviceEmulator(pair.device_end) as box:
+        table = Table("--camera", str(tmp_path / "game.mp4"), "--db", str(tmp_path / "node.db"), "--table", "1",
+                      "--port", str(free_port()), "--clock", pair.host_end, "--hall", broker.url, "--hall-name", HALL,
+                      "--outbox", str(tmp_path / "outbox.db"), "--lang", "en")
+        try:
+            table.wait_for("# live table 1:")
+            wait_for(lambda: box.displays == seat_texts(pair_text(t1.ns, 1), pair_text(t1.ew, 1)), 30,
+                     "each seat's own pair on the box")
+        finally:
+            table.stop()
