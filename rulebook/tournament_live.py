@@ -108,6 +108,16 @@ PAGE: dict[str, tuple[str, str]] = {
     "withdrawal": ("组合 {pair} 自第{round}轮起退赛，其后各轮均按弃权计",
                    "pair {pair} withdraws from round {round} on: each of its later tables counts as its forfeit"),
     "forfeit_entered": ("第{round}轮第{table}桌按 {pair} 弃权计", "round {round}, table {table}: {pair} forfeits"),
+    # the referee console's results queue (web/static/referee_results.js)
+    "kind_result": ("待确认成绩", "results to confirm"),
+    "round_table": ("第{round}轮第{table}桌", "round {round}, table {table}"),
+    "not_finished": ("未完赛：{tables}", "not finished: {tables}"), "table_no": ("第{table}桌", "table {table}"),
+    "table_page": ("牌桌页面", "table page"),
+    "record": ("比赛记录", "game record"), "evidence": ("证据", "evidence"),
+    "entered": ("{by} 录入（{source}）", "entered by {by} ({source})"),
+    "open_items": ("本桌仍有{n}项待处理", "this table still has {n} open items"),
+    "all_final": ("本轮成绩均已确认", "every result of the round is final"),
+    "last_final": ("全部{n}轮成绩均已确认", "all {n} rounds are final"),
 }
 
 

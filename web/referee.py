@@ -1,5 +1,5 @@
-"""The referee console: log in, work the hall's queue (``web.referee_queue``), correct
-plays, adjust levels, forfeits.
+"""The referee console: log in, work the hall's queue (``web.referee_queue``) and the
+tournament's results to confirm, correct plays, adjust levels, forfeits.
 
 The page carries the first items of the queue; its script (``static/referee.js``) keeps
 them live and decides them through the JSON API's referee acts with the session's CSRF
@@ -20,6 +20,7 @@ from web.api import record_act
 from web.auth import csrf_ok, referee_page
 from web.i18n import page_terms, pick_lang
 from web.referee_queue import PENALTIES, assignments, queue
+from web.tournament import TOURNAMENT_ID, tournament_open, words
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 #: items sent with the page and kept live: more than a referee decides before the queue moves
@@ -62,15 +63,17 @@ def logout():
 @referee_page
 def console():
     """The queue, worst first: the first ``PAGE`` items come with the page, the script
-    keeps them live over the hall's stream (web/static/referee.js)."""
+    keeps them live over the hall's stream (web/static/referee.js). Where the database holds
+    a tournament, its round's provisional results follow, fetched and kept live over the
+    tournament's stream (web/static/referee_results.js)."""
     lang = pick_lang()
     store = current_app.config["STORE"]
     hall = current_app.config["HALL"]
     shown = queue(current_app.config["HUB"], store, g.user, limit=PAGE)
-    return render_template("referee.html", lang=lang, terms=page_terms(lang), queue=shown, page=PAGE,
+    return render_template("referee.html", lang=lang, terms=words(lang), queue=shown, page=PAGE,
                            penalties=PENALTIES, tables=store.tables(), user=g.user,
                            mine=assignments(store).get(g.user, []), sent=hall.sent.all() if hall is not None else [],
-                           seats=PLAY_ORDER)
+                           seats=PLAY_ORDER, tournament=TOURNAMENT_ID if tournament_open() else None)
 
 
 @bp.post("/act")

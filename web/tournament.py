@@ -100,7 +100,7 @@ def _watch() -> Watch:
     return watch
 
 
-def _tournament_open() -> bool:
+def tournament_open() -> bool:
     """Whether the server's database holds a tournament; a "no" is kept for ``NAV_RECHECK_S``
     so that every page of a hall without one does not try to open it."""
     if current_app.extensions.get(_EXTENSION) is not None:
@@ -119,7 +119,7 @@ def _tournament_open() -> bool:
 @bp.app_context_processor
 def tournament_nav() -> dict:
     """The site's menu links to the tournament where the database holds one."""
-    if not _tournament_open():
+    if not tournament_open():
         return {"tournament_nav": None}
     lang = pick_lang()
     return {"tournament_nav": (f"/tournament/{TOURNAMENT_ID}?lang={lang}", page_word("nav", lang))}
@@ -138,7 +138,7 @@ def _live_tables() -> set[str]:
     return set(hub.views)
 
 
-def _words(lang: str) -> dict[str, str]:
+def words(lang: str) -> dict[str, str]:
     """The words of the tournament page and overlay in one language (standings columns,
     table states, headings), on top of the site's."""
     i = 0 if lang == "zh" else 1
@@ -163,7 +163,7 @@ def page(tid: int):
     def build() -> str:
         t = desk.load(store)
         data = view.snapshot(store, t, tid, _live_tables())
-        return render_template("tournament.html", lang=lang, terms=_words(lang), data=data,
+        return render_template("tournament.html", lang=lang, terms=words(lang), data=data,
                                histories=view.histories(store, t), pairs=t.pairs, referee=referee)
     return build() if referee else _watch().cached(("page", lang), build, stamp=len(_live_tables()))
 
@@ -197,7 +197,7 @@ def overlay(tid: int):
     except ValueError:
         abort(400, description=f"top is {OVERLAY_TOP[0]}-{OVERLAY_TOP[1]} rows, seconds 2-600 / "
                                f"每页{OVERLAY_TOP[0]}-{OVERLAY_TOP[1]}行，翻页间隔2-600秒")
-    return render_template("tournament_overlay.html", lang=lang, terms=_words(lang), tid=tid, top=top,
+    return render_template("tournament_overlay.html", lang=lang, terms=words(lang), tid=tid, top=top,
                            seconds=seconds)
 
 
@@ -242,6 +242,15 @@ def api_results(tid: int):
     """Every entry in the order entered (corrections and confirmations included): the audit trail."""
     store = _store(tid)
     return jsonify([{"round": e.round, "table": e.table, **view.entry_json(e)} for e in store.entries()])
+
+
+@bp.get("/api/tournaments/<int:tid>/results/<int:entry>/record")
+def api_evidence(tid: int, entry: int):
+    """The game record kept with a result entered from it (its evidence), as JSON lines."""
+    text = _store(tid).evidence_record(entry)
+    if text is None:
+        abort(404, description=f"no record is kept with entry {entry} / 第{entry}条成绩没有附带比赛记录")
+    return Response(text, mimetype="application/x-ndjson")
 
 
 @bp.get("/api/tournaments/<int:tid>/stream")

@@ -61,6 +61,11 @@ def tournament_paths() -> dict:
             "result has changed since",
             {"type": "object", "properties": {"round": _ROUND, "entry": {"type": "integer"}}},
             ({"name": "table", "in": "path", "required": True, "schema": {"type": "integer"}},), created="confirmed")},
+        "/api/tournaments/{tid}/results/{entry}/record": {"get": _read(
+            "the game record kept with a result entered from it, its evidence (JSON lines); 404 for a result "
+            "typed by a referee",
+            ({"name": "entry", "in": "path", "required": True, "schema": {"type": "integer"}},),
+            content="application/x-ndjson")},
         "/api/tournaments/{tid}/stream": {"get": _read(
             "Server-Sent Events: the store's version now, then each time anything is entered",
             content="text/event-stream")},

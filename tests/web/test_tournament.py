@@ -174,6 +174,16 @@ def test_a_second_record_for_a_table_and_a_draw_with_results_missing(client, tok
     assert len(client.get("/api/tournaments/1/results").get_json()) == 1
 
 
+def test_the_record_kept_with_a_result_is_its_evidence(client, token, tournament):
+    auth = {"Authorization": f"Bearer {token}"}
+    entry = client.post("/api/tournaments/1/results", json={"table": 1, "record": record()}, headers=auth).get_json()
+    kept = client.get(f"/api/tournaments/1/results/{entry['entry']}/record")
+    assert kept.status_code == 200 and kept.get_data(as_text=True) == record()
+    typed = client.post("/api/tournaments/1/results", json={"table": 2, "forfeit": "NS"}, headers=auth).get_json()
+    r = client.get(f"/api/tournaments/1/results/{typed['entry']}/record")
+    assert r.status_code == 404 and "没有附带比赛记录" in r.get_json()["error"]
+
+
 def test_writes_refuse_anonymous_requests_as_the_rest_of_the_api(client, tournament):
     for url in ("/api/tournaments/1/results", "/api/tournaments/1/results/1/confirm", "/api/tournaments/1/draws"):
         r = client.post(url, json={"table": 1, "forfeit": "NS"})

@@ -3,12 +3,16 @@
    act through the JSON API (POST /api/tables/<table>/referee/<act>), as any other client
    makes it: the console has no path of its own. Uses esc, cardImg, playName and stream
    from live.js; T holds the page's words, LANG its language; the page gives QUEUE (its
-   first items), PAGE_SIZE, ME (the referee) and PENALTIES (web/referee_queue.py). */
+   first items), PAGE_SIZE, ME (the referee) and PENALTIES (web/referee_queue.py). Where the
+   database holds a tournament, its round's provisional results follow the hall's items
+   (referee_results.js). */
 "use strict";
 
 const SUITS = ["S", "H", "C", "D"], RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 const CSRF = document.querySelector('meta[name="csrf"]').content;
-const state = {items: QUEUE.items, counts: QUEUE.counts, total: QUEUE.total, key: null, busy: false, again: false};
+/* queue: the hall's items as the server last gave them; results: the tournament's
+   (referee_results.js); items: both, as shown */
+const state = {queue: QUEUE, results: [], items: [], key: null, busy: false, again: false};
 const picker = {item: null, mode: null, chosen: []};
 
 function fill(text, values) {
@@ -126,11 +130,14 @@ function itemNode(it) {
   li.className = `item kind-${it.kind}`;
   li.dataset.key = it.key;
   li.tabIndex = -1;
-  li.innerHTML = summaryHTML(it) + detailHTML(it);
+  li.innerHTML = it.kind === "result" ? resultHTML(it) : summaryHTML(it) + detailHTML(it);
   li.addEventListener("click", ev => {
     const button = ev.target.closest("button[data-do]");
     if (state.key !== it.key) select(it.key);
-    if (button) { ev.preventDefault(); perform(it, button.dataset.do, button.dataset); }
+    if (!button) return;
+    ev.preventDefault();
+    if (it.kind === "result") confirmResult(it);
+    else perform(it, button.dataset.do, button.dataset);
   });
   return li;
 }
@@ -138,6 +145,7 @@ function itemNode(it) {
 /* --- the list ---------------------------------------------------------------------------- */
 
 function render() {
+  state.items = [...state.queue.items, ...state.results.map(it => ({...it, open: alerts.get(it.live) || 0}))];
   const list = document.getElementById("queue");
   const nodes = new Map([...list.children].map(li => [li.dataset.key, li]));
   const keep = new Set(state.items.map(it => it.key));
@@ -151,10 +159,27 @@ function render() {
   });
   if (!state.items.some(it => it.key === state.key)) state.key = state.items.length ? state.items[0].key : null;
   select(state.key, false);
-  document.getElementById("counts").innerHTML = ["ruling", "doubt", "notice"].map(k =>
-    `<span class="kind kind-${k}">${T["kind." + k]} ${state.counts[k] || 0}</span>`).join(" ");
-  document.getElementById("more").textContent = state.total > state.items.length
-    ? fill(T.more_items, {n: state.total - state.items.length}) : state.items.length ? "" : T.queue_empty;
+  const counts = ["ruling", "doubt", "notice"].map(k =>
+    `<span class="kind kind-${k}">${T["kind." + k]} ${state.queue.counts[k] || 0}</span>`);
+  if (TOURNAMENT) counts.push(`<span class="kind kind-result">${T["t.kind_result"]} ${state.results.length}</span>`);
+  document.getElementById("counts").innerHTML = counts.join(" ");
+  const more = state.queue.total - state.queue.items.length;
+  document.getElementById("more").textContent = more > 0 ? fill(T.more_items, {n: more})
+    : state.items.length ? "" : T.queue_empty;
+}
+
+/* An item decided here leaves the screen at once, and the one below it opens. */
+function forget(it) {
+  const i = state.items.findIndex(x => x.key === it.key);
+  if (it.kind === "result") state.results = state.results.filter(x => x.key !== it.key);
+  else {
+    state.queue.items = state.queue.items.filter(x => x.key !== it.key);
+    state.queue.total -= 1;
+    state.queue.counts[it.kind] -= 1;
+  }
+  const left = state.items.filter(x => x.key !== it.key);
+  state.key = left.length ? left[Math.min(i, left.length - 1)].key : null;
+  render();
 }
 
 function select(key, focus = true) {
@@ -214,7 +239,7 @@ async function refresh() {
       const keys = new Set(queue.items.map(it => it.key));
       for (const [key, since] of sent) if (!keys.has(key) || Date.now() - since > SENT_MS) sent.delete(key);
       queue.items = queue.items.filter(it => !sent.has(it.key));
-      Object.assign(state, queue);
+      state.queue = queue;
     }
     render();
   } finally {
@@ -293,12 +318,7 @@ async function perform(it, what, data) {
     error.hidden = false;
     return;
   }
-  const i = state.items.findIndex(x => x.key === it.key);
-  state.items.splice(i, 1);
-  state.total -= 1;
-  state.counts[it.kind] -= 1;
-  state.key = state.items.length ? state.items[Math.min(i, state.items.length - 1)].key : null;
-  render();
+  forget(it);
   refresh();
 }
 
@@ -369,7 +389,10 @@ function onKey(ev) {
   if (key === "j" || key === "ArrowDown") move(1);
   else if (key === "k" || key === "ArrowUp") move(-1);
   else if (!it) return;
-  else if (key === "Enter") {
+  else if (it.kind === "result") {  /* a result is confirmed, nothing else */
+    if (key !== "Enter") return;
+    confirmResult(it);
+  } else if (key === "Enter") {
     if (it.kind === "ruling") {
       if (it.penalty) perform(it, "penalty", {penalty: it.penalty.proposed});
       else return;
