@@ -4,6 +4,7 @@ on the detector: models/README.md.) The record it keeps: test_table_runtime_reco
 judges what it reads: test_table_runtime_readings.py."""
 
 import numpy as np
+import pytest
 
 from engine.events import PlayCards
 from rulebook import profiles
@@ -146,6 +147,47 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
     assert rt.seats.zones["S"].tracker.on_table  # the played cards still count as lying there
     show(TableState(), 1.0)  # turned face down and taken away: the trick is over in that zone
     assert not rt.seats.zones["S"].tracker.on_table
+
+
+def test_a_single_court_card_taken_away_unseen_by_the_motion_check_still_empties_the_zone(detector):
+    """A court card whose art leaves it about as grey as the cloth changes the zone's
+    thumbnail by less than ``REDETECT_LEVEL`` when the trick is cleared without a hand over
+    it; the zone now looks as it did empty, so it is read again and the card is gone (else
+    the seat's next single card, no more cards than were committed, was no play at all:
+    four singles missed in one hand of a real design)."""
+    from vision.live.calibration import rectify_zone
+    from vision.live.seat_reading import REDETECT_LEVEL
+    from vision.live.tracker import motion, thumbnail
+    from vision.synth.art_decks import by_name, entries, installed
+    from vision.synth.render_game import Renderer, TableState
+
+    if not all(installed(e) for e in entries("heldout") if e.name == "paris"):
+        pytest.skip("gnome-cards-data is not installed (scripts/system-packages.sh installs it)")
+    renderer = Renderer(5, (1920, 1080), art=by_name("paris"))
+    rt = TableRuntime(detector, profiles.load("jiangsu"))
+    clock = {"t": 0.0, "n": 0}
+
+    def picture(state: TableState) -> np.ndarray:
+        return renderer.camera(renderer.view(renderer.table(state)))
+
+    def show(state: TableState, seconds: float) -> list:
+        image, made = picture(state), []
+        for _ in range(int(seconds * 10)):
+            made += rt.process(Frame(image, clock["t"], clock["n"]))
+            clock["t"] += 0.1
+            clock["n"] += 1
+        return made
+
+    queen = {"S": ["DQ"], "E": [], "W": [], "N": []}
+    show(TableState(), 1.0)
+    laid = show(TableState(rows=queen, hand=("S", 1.0)), 0.5) + show(TableState(rows=queen), 1.5)
+    assert [(e.type, getattr(e, "cards", None)) for e in laid] == [("deal", None), ("play", ("DQ",))]
+    calibration = rt.seats.calibration
+    with_card, without = (thumbnail(rectify_zone(picture(s), calibration, "S")) for s in (TableState(rows=queen),
+                                                                                         TableState()))
+    assert motion(with_card, without) < REDETECT_LEVEL  # the motion check alone would not look again
+    show(TableState(), 1.0)  # the trick turned face down, no hand seen doing it
+    assert rt.seats.zones["S"].laid.cards == () and not rt.seats.zones["S"].tracker.on_table
 
 
 def test_a_frozen_feed_is_told_and_so_is_its_recovery(detector):

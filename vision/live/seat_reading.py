@@ -45,6 +45,11 @@ from vision.live.unread import unread_card
 
 RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
 REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much from the last read
+#: ... or this much, where it now looks as it did empty while cards were read in it: one card
+#: taken away changes a zone's thumbnail by less than ``REDETECT_LEVEL`` where card and cloth
+#: are alike in grey (2.8 for a single card on a green cloth at 1080p), and the zone went on
+#: holding that card, so the seat's next single card was taken for it, not for a play
+REDETECT_BARE = 1.0
 BARE_LEVEL = 4.0  # a zone this close to how it looked empty is empty (vision.live.tracker.motion)
 COVERED_ALERT_S = 3.0  # a zone covered this long is worth a word to the referee
 COVERED_MAX_S = 30.0  # covered this long, it is the new look of the empty zone (a cloth, a lamp moved)
@@ -147,7 +152,7 @@ class SeatReading:
     def _read(self, seat: str, zone: SeatZone, draw: Callable[[], np.ndarray], thumb: np.ndarray) -> None:
         """Read a still zone (``draw`` gives its picture): once when it has changed, then again
         in the next ``LOOKS`` - 1 frames, the looks pooled (``vision.live.looks``)."""
-        if zone.read_thumb is None or motion(zone.read_thumb, thumb) >= REDETECT_LEVEL:
+        if zone.read_thumb is None or motion(zone.read_thumb, thumb) >= self._redetect_level(zone, thumb):
             zone.looks = []
             zone.read_thumb = thumb
         elif len(zone.looks) >= LOOKS:
@@ -160,6 +165,13 @@ class SeatReading:
         zone.detections = self.inks.settle(pooled, image)
         zone.laid = group_cards(zone.detections)
         zone.read_image = image
+
+    @staticmethod
+    def _redetect_level(zone: SeatZone, thumb: np.ndarray) -> float:
+        """How much a still zone must differ from its last read to be read again: less where
+        cards were read in it and it now looks as it did empty (``REDETECT_BARE``)."""
+        emptied = zone.laid.cards and zone.bare is not None and motion(zone.bare, thumb) < BARE_LEVEL
+        return REDETECT_BARE if emptied else REDETECT_LEVEL
 
     def watch_for_freeze(self, frame: Frame) -> None:
         """A camera or capture card that hangs can keep sending its last picture: the table
