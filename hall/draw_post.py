@@ -28,7 +28,7 @@ from collections import deque
 
 import paho.mqtt.client as mqtt
 
-from engine.tournament import Tournament, TournamentError
+from engine.tournament import Tournament
 from hall import topics
 from hall.seating import read_confirmation, seatings
 from hall.tournament_db import HallTournament
@@ -173,7 +173,7 @@ class DrawPost:
         except desk.Refused as exc:  # changed since it was shown, final already (a confirmation delivered twice)
             (log.info if exc.key == "already_final" else log.warning)(
                 "table %s: the seat buttons' confirmation is not taken: %s", table, exc.text("en"))
-        except (TournamentError, StoreError) as exc:
+        except StoreError as exc:
             log.warning("table %s: the seat buttons' confirmation is not taken: %s", table, exc)
         else:
             self.confirmed.append((round_no, number, entry))

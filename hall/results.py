@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 
 from engine.events import RecordError, event_from_json
 from engine.match import Match
-from engine.tournament import TournamentError
 from hall.tournament_db import HallTournament
 from rulebook import profiles
 from store import tournament_desk as desk
@@ -145,10 +144,7 @@ class ResultFeed:
         text = "".join(json.dumps(b, ensure_ascii=False) + "\n" for b in bodies)
         try:
             entered = desk.enter_record(self.tournament, round_no, number, text, f"hall:{table}", self.by)
-        except desk.Refused as exc:
-            log.warning("table %s: its result is not entered: %s", table, exc)
-            return Intake(table, refused=str(exc))
-        except (TournamentError, StoreError) as exc:
+        except StoreError as exc:  # the desk's refusals (desk.Refused) among them
             log.warning("table %s: its result is not entered: %s", table, exc)
             return Intake(table, refused=str(exc))
         return Intake(table, entered=entered)
