@@ -80,12 +80,13 @@ def cmd_enroll(args: Namespace) -> None:
                f"# the 54 cards found and named by their places; the camera gives about "
                f"{first.camera_px_per_cm:.1f} px/cm"), flush=True)
     if args.scenes:
-        print(say(args.lang, "# 用这副牌训练识牌模型和找牌模型（双核约5-8分钟）…",
-                   "# teaching the index reader and the index finder this deck (5-8 minutes on two cores) …"),
+        print(say(args.lang, "# 用这副牌训练识牌模型和找牌模型（双核约3分钟，机器另有任务时更久）…",
+                   "# teaching the index reader and the index finder this deck (about 3 minutes on two cores, "
+                   "longer with other work beside it) …"),
               flush=True)
     else:
-        print(say(args.lang, "# 用这副牌训练识牌模型（约1-3分钟）…",
-                   "# teaching the index reader this deck (1-3 minutes) …"), flush=True)
+        print(say(args.lang, "# 用这副牌训练识牌模型（约1分钟）…",
+                   "# teaching the index reader this deck (about a minute) …"), flush=True)
     try:
         deck_folder.enroll(out, layouts, detector, args.rows, scenes=args.scenes,
                            log=lambda line: print(line, flush=True))
@@ -107,8 +108,8 @@ def add_enroll_parser(sub: argparse._SubParsersAction) -> None:
                                    "East): S2 … SA, H2 … HA, C2 … CA, D2 … DA, then the small and the big joker; "
                                    "each card upright for South, all inside the four markers (docs/vision.md). "
                                    "Writes a deck folder for --deck: the index reader and finder taught this deck, "
-                                   "each card as seen, and a contact sheet to check. 5-8 minutes on two cores "
-                                   "(--scenes 0: the reader alone, 1-3 minutes).")
+                                   "each card as seen, and a contact sheet to check. About 3 minutes on two "
+                                   "cores (--scenes 0: the reader alone, about a minute).")
     p.add_argument("sources", nargs="*", metavar="IMAGE_OR_VIDEO",
                    help="pictures or videos of the layout from a camera that sees the four markers (more than "
                         "one: the deck learnt from each, under its light)")

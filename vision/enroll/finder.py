@@ -9,15 +9,17 @@ fans, piles, hands over the cards, shadows, glare and the camera's faults — wi
 free. A share of the scenes (``GENERATED_SHARE``) lays generated training styles, so that the
 finder keeps what it knew. The committed finder is trained on from its weights for a few
 epochs and exported as the live loop runs it (OpenVINO, with its free-shape twin for whole
-zones): a few minutes on two cores.
+zones): about two minutes on two cores.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import cv2
@@ -47,6 +49,7 @@ SCENE = SceneConfig.from_dict({"px_per_cm": [7.0, 18.0], "rows": [1, 3], "overla
 FOLDER = "finder_openvino_model"  # in the deck folder: the finder taught this deck
 DESIGN = "design"  # in the deck folder: the enrolled faces as a design the renderer lays
 LR0 = 0.0005
+BATCH = 16
 
 
 def enrolled_design(cards: list[LaidCard], faces: list[IndexedFace], folder: Path) -> ArtDeck:
@@ -135,10 +138,15 @@ def teach_finder(design: ArtDeck, out: Path, *, scenes: int = SCENES, epochs: in
         log(f"# {scenes} scenes of this deck drawn ({time.perf_counter() - started:.0f} s); "
             f"training the finder {epochs} epochs")
         run = Path(tmp) / "run"
-        weights = train(data, run, model=str(MODELS / "finder.pt"), epochs=epochs, imgsz=SCENE.size, batch=16,
-                        lr0=LR0)
+        batches = epochs * math.ceil(scenes / BATCH)
+        with progress_bar(batches, "finder", unit="batch", enabled=progress) as bar:
+            weights = train(data, run, model=str(MODELS / "finder.pt"), epochs=epochs, imgsz=SCENE.size,
+                            batch=BATCH, lr0=LR0, on_batch=lambda: bar.update(1))
         before, after = _map50(run)
-        export(weights, Path(tmp) / "export", formats=("openvino",))
+        log("# the finder is taught; exporting it for the live loop")
+        with warnings.catch_warnings():  # torch's notes on its tracer, which the export uses: not the operator's
+            warnings.simplefilter("ignore", FutureWarning)
+            export(weights, Path(tmp) / "export", formats=("openvino",))
         target = out / FOLDER
         shutil.move(str(Path(tmp) / "export" / FOLDER), target)
     return {"scenes": scenes, "epochs": epochs, "minutes": round((time.perf_counter() - started) / 60, 2),

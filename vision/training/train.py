@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from vision.errors import DatasetError
@@ -67,7 +68,8 @@ def combine(datasets: list[str | Path], out: str | Path) -> Path:
 
 def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = "yolo11n.yaml", epochs: int = 30,
           imgsz: int = 320, batch: int = 32, resume: bool = False, patience: int = 50, fraction: float = 1.0,
-          hours: float | None = None, lr0: float = 0.002, device: str = "cpu", workers: int = 0) -> Path:
+          hours: float | None = None, lr0: float = 0.002, device: str = "cpu", workers: int = 0,
+          on_batch: Callable[[], None] | None = None) -> Path:
     """Train (or resume) the index finder and return the best weights' path (``OUT/weights/best.pt``).
 
     The finder has one class, *index*: every label of the dataset counts as an index
@@ -78,7 +80,8 @@ def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = 
     or an accelerator (``cuda``, ``cuda:N``); ``workers``: processes loading and augmenting
     the images (0: the training process itself, as on our two-core machines; a lent machine
     with many cores and an accelerator needs them to keep it fed). Mixed precision stays off
-    either way: its check would download a model."""
+    either way: its check would download a model. ``on_batch``: called after each training
+    batch (a caller's progress bar)."""
     prepare()
     from ultralytics import YOLO
 
@@ -98,7 +101,10 @@ def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = 
         warm = not str(model).endswith(".yaml")  # weights to go on from (ultralytics ignores them if told False)
         if warm and not Path(model).exists():
             raise TrainError(f"{model}: give a model YAML (e.g. yolo11n.yaml) or a local .pt")
-        YOLO(model).train(
+        yolo = YOLO(model)
+        if on_batch is not None:
+            yolo.add_callback("on_train_batch_end", lambda _trainer: on_batch())
+        yolo.train(
             data=str(data.resolve()), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
             amp=False, project=str(out.parent), name=out.name, exist_ok=True, pretrained=warm, plots=False,
             fliplr=0.0, mosaic=1.0, degrees=0.0, hsv_h=0.01, patience=patience, save_period=-1, verbose=False,
