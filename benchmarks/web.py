@@ -1,10 +1,13 @@
-"""Live pages at scale: event-to-client latency with many SSE clients on one server.
+"""Live pages at scale: event-to-viewer latency with many SSE viewers on one server.
 
-Starts ``guandan serve`` (waitress) on a fresh store, connects N clients to one table's
-stream (asyncio sockets, so the clients cost little), then posts play events through the
-API with a bearer token and times each event from the POST to its arrival at every client.
-Target: p99 ≤ 100 ms with 200 clients on loopback.
-Run: ``.venv/bin/python benchmarks/web.py [--clients 200] [--events 60] [--rate 4]``.
+Starts ``guandan serve`` (waitress, its live streams served by ``web.streams``) on a fresh
+store, connects N viewers (asyncio sockets in this process, so they cost little) to one
+table's stream or to the tournament's (the standings pages follow it), then writes through
+the API with a bearer token — play events on the table, or results entered for the
+tournament — and times each from the POST to its arrival at every viewer. Each viewer
+counts what it receives: every event once, in order, or the run fails.
+Target: p99 ≤ 100 ms with 1,000 viewers on loopback, on two cores.
+Run: ``.venv/bin/python benchmarks/web.py [--viewers 1000] [--stream table|standings] [--events 60] [--rate 4]``.
 """
 
 from __future__ import annotations
@@ -39,7 +42,9 @@ def post(base: str, path: str, body: dict, token: str) -> None:
     urllib.request.urlopen(req, timeout=30).read()
 
 
-async def client(port: int, path: str, arrivals: dict[int, list[float]], ready: asyncio.Event, counter: list) -> None:
+async def viewer(port: int, path: str, got: list[tuple[int, float]], ready: asyncio.Event, counter: list) -> None:
+    """One page following ``path``: appends (event number, arrival time) to ``got`` — a
+    table's ``seq`` of each event in an update, or the tournament's count of results."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
     await writer.drain()
@@ -53,78 +58,123 @@ async def client(port: int, path: str, arrivals: dict[int, list[float]], ready: 
             event = line[7:]
         elif line.startswith(b"data: "):
             now = time.perf_counter()
-            if event == b"snapshot":
+            if event in (b"snapshot", b"version") and not counter[2].get(id(got)):
+                counter[2][id(got)] = True
                 counter[0] += 1
                 if counter[0] == counter[1]:
                     ready.set()
             elif event == b"update":  # {"events": [...], "snapshot": {...}}: read only the events
                 events = line[6:line.index(b', "snapshot": ')] + b"}"
-                for e in json.loads(events)["events"]:
-                    arrivals.setdefault(e["seq"], []).append(now)
+                got.extend((e["seq"], now) for e in json.loads(events)["events"])
+            elif event == b"version":  # "rounds.results.confirmations.withdrawals"
+                got.append((int(json.loads(line[6:]).split(".")[1]), now))
 
 
-async def run(args, base: str, port: int, token: str) -> tuple[dict, dict]:
-    arrivals: dict[int, list[float]] = {}
-    sent: dict[int, float] = {}
-    ready = asyncio.Event()
-    counter = [0, args.clients]
-    tasks = [asyncio.create_task(client(port, "/api/tables/b1/stream", arrivals, ready, counter))
-             for _ in range(args.clients)]
-    await asyncio.wait_for(ready.wait(), 120)
-    loop = asyncio.get_running_loop()
+def table_writes(n: int) -> list[tuple[int, str, dict]]:
+    """``n`` play events for table b1, numbered by ``seq``: East leads a single, the others pass."""
     seats = ["E", "N", "W", "S"]
     singles = ["S3", "S4", "S5", "S6", "S7", "S8", "S9", "ST", "SJ", "SQ", "SK", "SA", "H3", "H4", "H5"]
-    for i in range(args.events):
+    writes = []
+    for i in range(n):
         seq = i + 2
         event = {"seq": seq, "t": float(seq), "type": "pass", "seat": seats[i % 4]}
-        if i % 4 == 0:  # East leads a single, the others pass: a trick every four events
+        if i % 4 == 0:
             event |= {"type": "play", "cards": [singles[i // 4 % len(singles)]]}
-        body = {"events": [event]}
-        sent[seq] = time.perf_counter()
-        await loop.run_in_executor(None, post, base, "/api/tables/b1/events", body, token)
+        writes.append((seq, "/api/tables/b1/events", {"events": [event]}))
+    return writes
+
+
+def standings_writes(base: str, n: int) -> list[tuple[int, str, dict]]:
+    """A forfeit entered for each of round 1's first ``n`` tables, numbered by the results
+    count it makes."""
+    tables = json.loads(urllib.request.urlopen(base + "/api/tournaments/1/draws?round=1").read())[0]["tables"]
+    return [(i + 1, "/api/tournaments/1/results", {"table": tb["table"], "forfeit": tb["ns"]})
+            for i, tb in enumerate(tables[:n])]
+
+
+async def run(args, base: str, port: int, token: str) -> tuple[dict, list[list]]:
+    sent: dict[int, float] = {}
+    ready = asyncio.Event()
+    counter = [0, args.viewers, {}]
+    path = "/api/tables/b1/stream" if args.stream == "table" else "/api/tournaments/1/stream"
+    gots: list[list] = [[] for _ in range(args.viewers)]
+    tasks = [asyncio.create_task(viewer(port, path, got, ready, counter)) for got in gots]
+    await asyncio.wait_for(ready.wait(), 120)
+    loop = asyncio.get_running_loop()
+    writes = table_writes(args.events) if args.stream == "table" else standings_writes(base, args.events)
+    for number, url, body in writes:
+        sent[number] = time.perf_counter()
+        await loop.run_in_executor(None, post, base, url, body, token)
         await asyncio.sleep(1 / args.rate)
     await asyncio.sleep(2)
     for t in tasks:
         t.cancel()
-    return sent, arrivals
+    return sent, gots
+
+
+def fresh_store(db: Path, stream: str, events: int) -> str:
+    """The store the server starts on (one table, or a tournament with ``events`` tables in
+    round 1); returns the bearer token."""
+    store = Store(db)
+    store.add_user("bench", "bench-password")
+    token = store.new_token("bench")
+    store.add_table("b1", {"seq": 0, "t": 0, "type": "header", "format": "guandan-record/1",
+                           "profile": "linyi", "table": "b1"})
+    store.append("b1", [{"seq": 1, "t": 1, "type": "deal", "leader": "E"}])
+    if stream == "standings":
+        from engine.tournament import Pair, Tournament
+        from rulebook import profiles
+        from store import tournament_desk as desk
+        from store.tournament_store import TournamentStore
+        pairs = [Pair(f"p{i}", f"第{i}队", ("甲", "乙")) for i in range(1, 2 * events + 1)]
+        with TournamentStore.open(db, create=True) as t_store:
+            t_store.save_tournament(Tournament("bench", "swiss", 2, profiles.load("linquan"), 7, pairs), "linquan")
+            desk.draw_next(t_store, None, "bench")
+    return token
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--viewers", "--clients", type=int, default=1000)
+    parser.add_argument("--stream", choices=["table", "standings"], default="table",
+                        help="one table's stream, or the tournament's (the standings pages)")
     parser.add_argument("--events", type=int, default=60)
     parser.add_argument("--rate", type=float, default=4.0, help="events per second")
+    parser.add_argument("--threads", type=int, default=300,
+                        help="the server's waitress threads (guandan serve's default)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        store = Store(db)
-        store.add_user("bench", "bench-password")
-        token = store.new_token("bench")
-        store.add_table("b1", {"seq": 0, "t": 0, "type": "header", "format": "guandan-record/1",
-                               "profile": "linyi", "table": "b1"})
-        store.append("b1", [{"seq": 1, "t": 1, "type": "deal", "leader": "E"}])
+        token = fresh_store(db, args.stream, args.events)
         port = free_port()
         server = subprocess.Popen([sys.executable, "-m", "scorer.cli", "serve", "--db", str(db), "--port", str(port),
-                                   "--threads", str(args.clients + 20)], stdout=subprocess.DEVNULL)
+                                   "--threads", str(args.threads)], stdout=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         try:
             for _ in range(300):
                 try:
                     urllib.request.urlopen(base + "/api/tables", timeout=2).read()
+                    if args.stream == "standings":  # the page opens the tournament before its stream
+                        urllib.request.urlopen(base + "/tournament/1", timeout=10).read()
                     break
                 except OSError:
                     time.sleep(0.1)
-            sent, arrivals = asyncio.run(run(args, base, port, token))
+            sent, gots = asyncio.run(run(args, base, port, token))
         finally:
             server.terminate()
             server.wait(timeout=10)
-    latencies = sorted(t - sent[seq] for seq, times in arrivals.items() for t in times)
-    expected = args.events * args.clients
+    expected = sorted(sent)
+    exact = sum(1 for got in gots if [n for n, _ in got] == expected)
+    latencies = sorted(t - sent[n] for got in gots for n, t in got if n in sent)
     p99 = latencies[int(len(latencies) * 0.99) - 1]
-    print(f"{args.clients} SSE clients, {args.events} events at {args.rate}/s: "
-          f"{len(latencies)} of {expected} deliveries")
-    print(f"event → client latency: median {statistics.median(latencies) * 1000:.1f} ms   "
-          f"p99 {p99 * 1000:.1f} ms   max {latencies[-1] * 1000:.1f} ms")
+    print(f"{args.viewers} viewers of the {args.stream} stream, {args.events} events at {args.rate}/s: "
+          f"{len(latencies)} of {len(expected) * args.viewers} deliveries; "
+          f"{exact} of {args.viewers} viewers got every event once, in order")
+    print(f"event → viewer latency: first {latencies[0] * 1000:.1f} ms   "
+          f"median {statistics.median(latencies) * 1000:.1f} ms   p99 {p99 * 1000:.1f} ms   "
+          f"max {latencies[-1] * 1000:.1f} ms")
+    if exact != args.viewers:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from scorer.playback import play_back
 from store.db import display, is_url
 from store.event_store import Store, StoreError
 from web import create_app
+from web.streams import hand_streams_over
 
 DEFAULT_DB = "guandan.db"
 DB_HELP = (f"event store: a SQLite file (default {DEFAULT_DB}) or a PostgreSQL database, "
@@ -58,13 +59,17 @@ def listening(app, host: str, port: int, **options):
     """A waitress server for ``app`` already bound to ``host:port`` (``options`` go to
     waitress); run it with ``.run()``. Bound here, in the caller's thread, so a port another
     program holds is one clear error before anything starts, not a traceback in a server
-    thread while the command goes on printing an address that shows someone else's pages."""
+    thread while the command goes on printing an address that shows someone else's pages.
+    The live pages' streams are taken from waitress by ``web.streams`` on the same port."""
     try:
-        return create_server(app, host=host, port=port, **options)
+        # poll(), not select(): a thousand open streams are past select's 1,024 descriptors
+        server = create_server(app, host=host, port=port, asyncore_use_poll=True, **options)
     except OSError as exc:
         raise ServeError(f"cannot listen on {host}:{port} ({exc.strerror or exc}): is another program, or another "
                          f"guandan, using it? Give another --port · 无法使用端口 {port}（已被占用？请用 --port 换一个）"
                          ) from None
+    hand_streams_over(server, app)  # live pages' streams: a socket each, not a thread (web.streams)
+    return server
 
 
 def serve(args: Namespace) -> None:
@@ -73,7 +78,6 @@ def serve(args: Namespace) -> None:
         print(f"# http://{args.host}:{args.port}/  (store {display(args.db)})", flush=True)
         app.run(host=args.host, port=args.port, debug=True, threaded=True, use_reloader=False)
         return
-    # every live page holds a thread and a connection for as long as it is open
     server = listening(app, args.host, args.port, threads=args.threads, channel_timeout=3600,
                        connection_limit=args.threads + 100, ident="guandan")
     print(f"# http://{args.host}:{args.port}/  (store {display(args.db)})", flush=True)
@@ -136,7 +140,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--port", type=tcp_port, default=8000, help="port (default 8000)")
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
     p.add_argument("--threads", type=int, default=300,
-                   help="worker threads; each live page holds one (default 300)")
+                   help="worker threads for pages and the API; live streams need none (default 300)")
     p.add_argument("--secure-cookies", action="store_true", help="send session cookies over HTTPS only")
     p.add_argument("--debug", action="store_true", help="Flask's development server with debugging (never in a hall)")
     p.set_defaults(func=serve)

@@ -27,6 +27,8 @@ from web import evidence, referee_queue
 from web.auth import api_writer, current_user
 from web.openapi import openapi
 from web.snapshot import TableView
+from web.streams import sse as _sse
+from web.streams import table_update
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -135,11 +137,6 @@ def broadcast_delay() -> float:
     return delay
 
 
-def _sse(event: str, data: str, ident: int | None = None) -> str:
-    head = f"id: {ident}\n" if ident is not None else ""
-    return f"{head}event: {event}\ndata: {data}\n\n"
-
-
 def _stream(gen) -> Response:
     return Response(stream_with_context(gen), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
@@ -158,7 +155,7 @@ def table_stream(table: str):
         ident, text = hub.snapshot(table)
         yield _sse("snapshot", text, ident)
         seen = ident
-        while True:
+        while not hub.stopped:
             last = hub.wait(seen, KEEPALIVE_S, table, stamp)
             moved = hub.stamp(table)
             if last <= seen and moved == stamp:
@@ -166,8 +163,7 @@ def table_stream(table: str):
                 continue
             now_id, text, events = hub.update(table, seen)
             if now_id > seen or moved != stamp:  # new events, or the table's seating changed
-                yield _sse("update", f'{{"events": {json.dumps(events, ensure_ascii=False)}, "snapshot": {text}}}',
-                           now_id)
+                yield _sse("update", table_update(events, text), now_id)
                 seen, stamp = now_id, moved
             else:
                 seen = last  # other tables moved on
@@ -217,7 +213,7 @@ def hall_stream():
         tables = [t["id"] for t in _store().tables()]
         seen = hub.last_id
         yield _sse("hall", json.dumps([hub.summary(t) for t in tables], ensure_ascii=False), seen)
-        while True:
+        while not hub.stopped:
             last = hub.wait(seen, KEEPALIVE_S)
             if last <= seen:
                 yield ": keep-alive\n\n"

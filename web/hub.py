@@ -6,7 +6,9 @@ table's ``TableView`` up to date. Listeners (one per SSE connection) wait on a c
 and read what changed; nothing is queued per client, so a slow client never holds up the
 others or grows memory. A tournament table's seating (``store.seatings``, written by its node) is
 read from the store every ``SEATINGS_POLL_S``; a change wakes the table's pages as an event
-does.
+does. Besides the listeners that wait, subscribers (``subscribe``: web.streams, which serves
+the streams of a thousand viewers from one loop) are called once per change, from the
+thread that made it.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ class Hub:
         self.seatings: dict[str, dict] = {}
         self._seatings_text: str | None = None
         self._stamps: dict[str, int] = {}  # table → how many times its seating changed
+        self._subscribers: list[Callable[[], None]] = []
         self.catch_up()
         self.read_seatings()
 
@@ -77,8 +80,26 @@ class Hub:
 
     def stop(self) -> None:
         self._stop.set()
+        self._notify()
+
+    @property
+    def stopped(self) -> bool:
+        """Stopped: nothing more will change, and streams end."""
+        return self._stop.is_set()
+
+    def subscribe(self, call: Callable[[], None]) -> None:
+        """Call ``call`` (quickly: it runs in the thread that changed something) after each
+        change, and once when the hub stops."""
+        self._subscribers = [*self._subscribers, call]
+
+    def unsubscribe(self, call: Callable[[], None]) -> None:
+        self._subscribers = [c for c in self._subscribers if c is not call]
+
+    def _notify(self) -> None:
         with self.changed:
             self.changed.notify_all()
+        for call in self._subscribers:
+            call()
 
     def _run(self) -> None:
         seatings_at = time.monotonic() + SEATINGS_POLL_S
@@ -101,8 +122,7 @@ class Hub:
                 if now.get(table) != self.seatings.get(table):
                     self._stamps[table] = self._stamps.get(table, 0) + 1
             self.seatings = now
-        with self.changed:
-            self.changed.notify_all()
+        self._notify()
         return True
 
     def stamp(self, table: str) -> int:
@@ -121,9 +141,13 @@ class Hub:
                 view.add(stored)
                 self.last_id = stored.id
         if new:
-            with self.changed:
-                self.changed.notify_all()
+            self._notify()
         return bool(new)
+
+    def changed_since(self, after_id: int) -> list[str]:
+        """The tables with events stored after ``after_id``, sorted."""
+        with self._lock:
+            return sorted(t for t, view in self.views.items() if view.last_id > after_id)
 
     def view(self, table: str) -> TableView | None:
         return self.views.get(table)
@@ -189,8 +213,7 @@ class Hub:
     def frame_added(self) -> None:
         with self._lock:
             self.frames_version += 1
-        with self.changed:
-            self.changed.notify_all()
+        self._notify()
 
     def wait(self, after_id: int, timeout: float, table: str | None = None, stamp: int = 0) -> int:
         """Block until the store holds events beyond ``after_id``, or ``table``'s seating

@@ -51,24 +51,29 @@ def header_json(table: str = "t9", profile: str = "linyi") -> dict:
     return {"seq": 0, "t": 0, "type": "header", "format": "guandan-record/1", "profile": profile, "table": table}
 
 
-@pytest.fixture
-def server(store, tmp_path):
-    """``guandan serve`` as users run it (waitress), on the fixture's store."""
+def start_serve(db: str, threads: int = 40) -> tuple[subprocess.Popen, str]:
+    """``guandan serve`` as users run it (waitress) on ``db``, answering: (process, base URL)."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "serve", "--db", store.path, "--port", str(port),
-                             "--threads", "40"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "serve", "--db", db, "--port", str(port),
+                             "--threads", str(threads)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
         try:
             urllib.request.urlopen(base + "/api/tables", timeout=2).read()
-            break
+            return proc, base
         except OSError:
             if time.monotonic() > deadline or proc.poll() is not None:
                 proc.kill()
                 output = proc.stdout.read().decode(errors="replace")
                 raise RuntimeError("the server did not start: " + output) from None
             time.sleep(0.1)
+
+
+@pytest.fixture
+def server(store, tmp_path):
+    """``guandan serve`` as users run it (waitress), on the fixture's store."""
+    proc, base = start_serve(store.path)
     yield base
     proc.terminate()
     proc.wait(timeout=10)

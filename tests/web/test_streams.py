@@ -1,0 +1,247 @@
+"""The live streams served beside waitress (web/streams.py), against ``guandan serve`` as a
+real process on loopback with four worker threads — fewer than the viewers, so every stream
+here would have stalled when each held a thread: two hundred viewers of one table each
+receive the snapshot and then every event once, in order, while pages are still served;
+the tournament's viewers each get every version once; the hall's see the table move to its
+last event; a stream asked for on a connection
+kept alive after a page is taken over too; a broadcast delay and an unknown table stay
+with waitress's routes. In-process: keep-alives, the end of the streams when the hub
+stops (no keep-alive loop), closing the server with streams open."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from engine.tournament import Pair, Tournament
+from rulebook import profiles
+from scorer.serve_cli import listening
+from store import tournament_desk as desk
+from store.event_store import Store
+from store.tournament_store import TournamentStore
+from tests.web.conftest import header_json, start_serve
+from web import create_app, streams
+
+VIEWERS = 200
+EVENTS = 20
+
+
+@pytest.fixture
+def db(tmp_path):
+    """A store with table b1 dealt, a user's token, and a tournament of 24 pairs (round 1 drawn)."""
+    store = Store(tmp_path / "live.db")
+    store.add_user("li", "s3cret-pass")
+    store.add_table("b1", header_json("b1"))
+    store.append("b1", [{"seq": 1, "t": 1, "type": "deal", "leader": "E"}])
+    pairs = [Pair(f"p{i}", f"第{i}队", ("甲", "乙")) for i in range(1, 25)]
+    with TournamentStore.open(store.path, create=True) as t_store:
+        t_store.save_tournament(Tournament("杯", "swiss", 2, profiles.load("linquan"), 7, pairs), "linquan")
+        desk.draw_next(t_store, None, "裁判长")
+    return store
+
+
+@pytest.fixture
+def served(db):
+    """``guandan serve`` with four threads on ``db``: (base URL, port, bearer token)."""
+    proc, base = start_serve(db.path, threads=4)
+    yield base, int(base.rsplit(":", 1)[1]), db.new_token("li")
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def post(base: str, path: str, body: dict, token: str) -> None:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    urllib.request.urlopen(req, timeout=30).read()
+
+
+def messages(text: str) -> list[tuple[str | None, str, str]]:
+    """An SSE body as (id, event, data) messages; comments (keep-alives) left out."""
+    out = []
+    for block in text.split("\n\n")[:-1]:
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if line and not line.startswith(":"))
+        if fields:
+            out.append((fields.get("id"), fields["event"], fields["data"]))
+    return out
+
+
+async def _viewer(port: int, path: str, body: list[str], connected: asyncio.Event, counter: list) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    head = await reader.readuntil(b"\r\n\r\n")
+    body.append(head.decode())
+    first = await reader.readuntil(b"\n\n")
+    body.append(first.decode())
+    counter[0] += 1
+    if counter[0] == counter[1]:
+        connected.set()
+    try:
+        while chunk := await reader.read(65536):
+            body.append(chunk.decode())
+    finally:
+        writer.close()
+
+
+def follow(port: int, path: str, viewers: int, then) -> list[tuple[str, list]]:
+    """Open ``viewers`` streams of ``path``; once all have their first message, ``then()``
+    (in a thread) and a little while to deliver; each viewer's response head and messages."""
+    async def main():
+        bodies: list[list[str]] = [[] for _ in range(viewers)]
+        connected, counter = asyncio.Event(), [0, viewers]
+        tasks = [asyncio.create_task(_viewer(port, path, body, connected, counter)) for body in bodies]
+        await asyncio.wait_for(connected.wait(), 60)
+        await asyncio.get_running_loop().run_in_executor(None, then)
+        await asyncio.sleep(1.5)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return [(body[0], messages("".join(body[1:]))) for body in bodies]
+    return asyncio.run(main())
+
+
+def play_events(base: str, token: str) -> list[int]:
+    """Post ``EVENTS`` events to b1 one at a time: East leads singles, the others pass."""
+    singles = ["S3", "S4", "S5", "S6", "S7", "S8"]
+    for i in range(EVENTS):
+        event = {"seq": i + 2, "t": float(i + 2), "type": "pass", "seat": "ENWS"[i % 4]}
+        if i % 4 == 0:
+            event |= {"type": "play", "cards": [singles[i // 4]]}
+        post(base, "/api/tables/b1/events", {"events": [event]}, token)
+        time.sleep(0.02)
+    return list(range(2, EVENTS + 2))
+
+
+def test_two_hundred_viewers_of_a_table_each_get_every_event_once_in_order(served):
+    base, port, token = served
+    pages: list[int] = []
+
+    def write_and_browse():
+        play_events(base, token)
+        pages.append(urllib.request.urlopen(base + "/table/b1", timeout=10).status)  # a page, with 200 streams open
+
+    seen = follow(port, "/api/tables/b1/stream", VIEWERS, write_and_browse)
+    assert pages == [200]
+    for head, got in seen:
+        assert head.startswith("HTTP/1.1 200 OK") and "Content-Type: text/event-stream" in head
+        assert got[0][1] == "snapshot" and json.loads(got[0][2])["table"] == "b1"
+        seqs = [e["seq"] for _, event, data in got[1:] for e in json.loads(data)["events"]]
+        assert [event for _, event, _ in got[1:]] == ["update"] * len(got[1:])
+        assert seqs == list(range(2, EVENTS + 2))  # every event once, in order
+        ids = [int(ident) for ident, _, _ in got]
+        assert ids == sorted(set(ids))
+        last = json.loads(got[-1][2])["snapshot"]
+        assert last["id"] == ids[-1]
+
+
+def test_the_tournaments_viewers_each_get_every_version_once(served):
+    base, port, token = served
+    urllib.request.urlopen(base + "/tournament/1", timeout=10).read()  # the page opens the tournament first
+    tables = json.loads(urllib.request.urlopen(base + "/api/tournaments/1/draws?round=1").read())[0]["tables"]
+
+    def enter_results():
+        for tb in tables[:5]:
+            post(base, "/api/tournaments/1/results", {"table": tb["table"], "forfeit": tb["ns"]}, token)
+            time.sleep(0.1)
+
+    seen = follow(port, "/api/tournaments/1/stream", 50, enter_results)
+    for head, got in seen:
+        assert "Content-Type: text/event-stream" in head
+        assert [event for _, event, _ in got] == ["version"] * 6
+        assert [int(json.loads(data).split(".")[1]) for _, _, data in got] == [0, 1, 2, 3, 4, 5]
+
+
+def test_the_halls_viewers_see_the_table_move_to_its_last_event(served):
+    base, port, token = served
+    seen = follow(port, "/api/hall/stream", 50, lambda: play_events(base, token))
+    for head, got in seen:
+        assert "Content-Type: text/event-stream" in head
+        assert got[0][1] == "hall" and [t["table"] for t in json.loads(got[0][2])] == ["b1"]
+        moves = [(int(ident), json.loads(data)) for ident, event, data in got[1:]]
+        assert moves and all(event == "table" for _, event, _ in got[1:])
+        assert [ident for ident, _ in moves] == sorted({ident for ident, _ in moves})  # each change once, in order
+        assert moves[-1][1]["table"] == "b1" and moves[-1][1]["id"] == moves[-1][0]  # the last event reached
+
+
+def test_a_stream_on_a_connection_kept_alive_after_a_page_and_what_stays_with_waitress(served):
+    base, port, token = served
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/api/tables/b1")
+    assert conn.getresponse().read()
+    conn.request("GET", "/api/tables/b1/stream")  # the same socket
+    stream = conn.getresponse()
+    assert stream.status == 200 and stream.getheader("Connection") == "close"  # taken over: web.streams' head
+    assert stream.readline().startswith(b"id: ")
+    conn.close()
+    missing = urllib.request.Request(base + "/api/tables/nope/stream")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(missing, timeout=10)
+    assert refused.value.code == 404 and "nope" in json.loads(refused.value.read())["error"]
+    with pytest.raises(urllib.error.HTTPError) as bad:
+        urllib.request.urlopen(base + "/api/tables/b1/stream?delay=soon", timeout=10)
+    assert bad.value.code == 400  # waitress's route: a delayed stream is its own
+
+
+@pytest.fixture
+def in_process(db, monkeypatch):
+    """The app and its waitress server with the streams, run in a thread: (app, server, port)."""
+    monkeypatch.setattr(streams, "KEEPALIVE_S", 0.3)
+    app = create_app(db)
+    server = listening(app, "127.0.0.1", 0, threads=2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield app, server, server.effective_port
+    app.config["HUB"].stop()
+    server.close()
+    thread.join(5)
+
+
+def _open(port: int, path: str) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    return sock
+
+
+def _read_until_closed(sock: socket.socket) -> bytes:
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+def test_keep_alives_then_the_streams_end_when_the_hub_stops(in_process):
+    app, server, port = in_process
+    sock = _open(port, "/api/tables/b1/stream")
+    time.sleep(0.8)
+    app.config["HUB"].stop()
+    body = _read_until_closed(sock).decode()  # the stream ends: no loop of keep-alives
+    assert body.count("event: snapshot") == 1 and ": keep-alive" in body
+    sock.close()
+
+
+def test_waitress_own_stream_ends_when_the_hub_stops(app, client):
+    """The Flask route (a broadcast delay's, or under ``--debug``) ends too."""
+    response = client.get("/api/tables/1/stream")
+    chunks = response.response
+    assert next(chunks).startswith(b"id: ")
+    app.config["HUB"].stop()
+    assert list(chunks) in ([], [b": keep-alive\n\n"])
+    response.close()
+
+
+def test_closing_the_server_with_streams_open_closes_them(in_process, caplog):
+    app, server, port = in_process
+    table = _open(port, "/api/tables/b1/stream")
+    urllib.request.urlopen(f"http://127.0.0.1:{port}/tournament/1", timeout=10).read()
+    standings = _open(port, "/api/tournaments/1/stream")
+    time.sleep(0.3)
+    server.close()
+    assert b"event: snapshot" in _read_until_closed(table)
+    assert b"event: version" in _read_until_closed(standings)
+    assert "Bad file descriptor" not in caplog.text

@@ -1,0 +1,357 @@
+"""Live streams at the cost of a socket: the Server-Sent Events that pages follow, served
+from one asyncio loop beside waitress, on waitress's own port.
+
+Under waitress every open stream held a worker thread: a thousand viewers of a table or
+of the standings were a thousand threads on a hall's two cores, woken together on every
+event. Here waitress still accepts every connection and reads every request; a request
+for a live stream (``/api/tables/<id>/stream`` without a broadcast delay,
+``/api/hall/stream``, ``/api/tournaments/1/stream``) is then taken from it (``hand_streams_over``) and its
+socket joins the loop. A viewer is a socket and what the kernel and the transport buffer
+for it; each change is made into bytes once, for every viewer of the table (or the hall)
+who stands at the same place, and written to each.
+
+What a viewer receives is what the Flask routes send (web.api, web.tournament): the
+table's snapshot, then one ``update`` per change numbered with the store's event id
+(``Hub.update`` reads events and snapshot together, so each event goes out once); the
+hall's summaries, then a ``table`` summary for each table that moved; the tournament's
+``version`` now and on each change; a keep-alive comment every ``KEEPALIVE_S``. Every
+stream is public, as the pages are. Anything else — a stream with ``?delay=``, a table
+the hub has not seen yet, a tournament not opened yet, a request behind another on a
+kept-alive connection — stays with waitress and its routes, as before.
+
+Fed by the hub (``Hub.subscribe``: called once per change, from the hub's thread) and,
+for the tournament, by one thread that reads the store's version every
+``TOURNAMENT_POLL_S`` while anyone follows it. A viewer whose socket stops taking data
+(``SLOW_BYTES`` waiting) is closed: its page reconnects and starts from a snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from collections.abc import Callable
+from urllib.parse import parse_qs
+
+from waitress.channel import HTTPChannel
+
+from web.hub import Hub
+
+KEEPALIVE_S = 15.0  # as web.api's streams: proxies and OBS keep a quiet connection open
+TOURNAMENT_POLL_S = 0.02  # one version query this often, whoever follows: a result shows in ≤ 20 ms
+SLOW_BYTES = 4 * 1024 * 1024  # a viewer this far behind is dropped (its page reconnects)
+TOURNAMENT_EXTENSION = "guandan.tournament"  # where web.tournament keeps its Watch
+HEAD = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
+        b"X-Accel-Buffering: no\r\nX-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n"
+        b"Connection: close\r\nServer: guandan\r\n\r\n")
+KEEPALIVE = b": keep-alive\n\n"
+_TABLE = re.compile(r"/api/tables/([^/]+)/stream")
+_TOURNAMENT = "/api/tournaments/1/stream"
+_HALL = "/api/hall/stream"
+
+
+def sse(event: str, data: str, ident: int | None = None) -> str:
+    """One Server-Sent Events message."""
+    head = f"id: {ident}\n" if ident is not None else ""
+    return f"{head}event: {event}\ndata: {data}\n\n"
+
+
+def table_update(events: list[dict], snapshot: str) -> str:
+    """An ``update`` message's data: the new events and the snapshot after them."""
+    return f'{{"events": {json.dumps(events, ensure_ascii=False)}, "snapshot": {snapshot}}}'
+
+
+def _no_delay(query: str) -> bool:
+    """Whether the stream's URL asks for no broadcast delay (``delay`` absent or zero)."""
+    try:
+        return float(parse_qs(query).get("delay", ["0"])[-1]) == 0
+    except ValueError:
+        return False  # waitress's route answers 400
+
+
+class _Viewer(asyncio.Protocol):
+    """One open stream: its transport, and what it follows."""
+
+    def __init__(self, streams: StreamServer) -> None:
+        self.streams = streams
+        self.transport: asyncio.Transport | None = None
+        self.version: str | None = None  # the tournament's version it was last sent
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        pass  # a stream's client says nothing more
+
+    def connection_lost(self, exc) -> None:
+        self.streams.forget(self)
+
+    def send(self, data: bytes) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        if self.transport.get_write_buffer_size() > SLOW_BYTES:
+            self.transport.abort()
+            return
+        self.transport.write(data)
+
+
+class StreamServer:
+    """The live streams of one app, on an asyncio loop in a thread of their own."""
+
+    def __init__(self, hub: Hub, extensions: dict, tables: Callable[[], list[str]]) -> None:
+        self.hub = hub
+        self.all_tables = tables  # the store's tables, as the hall's stream first lists them
+        self.extensions = extensions  # the app's: the tournament's Watch appears there once opened
+        self.loop = asyncio.new_event_loop()
+        self.tables: dict[str, dict[tuple[int, int], set[_Viewer]]] = {}  # table → (seen, stamp) → viewers
+        self.followers: set[_Viewer] = set()  # the tournament's
+        self.hall: dict[int, set[_Viewer]] = {}  # seen → the hall's viewers
+        self._version: str | None = None
+        self._woken = False
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="streams", daemon=True)
+        self._poller: threading.Thread | None = None
+
+    def start(self) -> StreamServer:
+        self.hub.subscribe(self._changed)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Close every stream and the loop."""
+        if self._stopped.is_set():
+            return
+        self._stopped.set()
+        self.hub.unsubscribe(self._changed)
+        if self._thread.is_alive():
+            self.loop.call_soon_threadsafe(self._close_all)
+            self._thread.join(5)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.call_later(KEEPALIVE_S, self._keep_alive)
+        self.loop.run_forever()
+        self.loop.close()
+
+    def _close_all(self) -> None:
+        for viewer in self.viewers():
+            viewer.transport.close()
+        self.loop.call_soon(self.loop.stop)
+
+    def viewers(self) -> list[_Viewer]:
+        """Every open stream (in the loop's thread)."""
+        every = [v for groups in self.tables.values() for vs in groups.values() for v in vs]
+        every += [v for vs in self.hall.values() for v in vs]
+        return [v for v in every + list(self.followers) if v.transport is not None]
+
+    # --- taking a request over (waitress's thread) -----------------------------------------
+
+    def route(self, method: str, path: str, query: str) -> tuple[str, str | None] | None:
+        """What this server would stream for the request, or None (waitress serves it)."""
+        if method != "GET":
+            return None
+        m = _TABLE.fullmatch(path)
+        if m:
+            if not _no_delay(query) or self.hub.view(m[1]) is None or self.hub.stopped:
+                return None
+            return "table", m[1]
+        if path == _TOURNAMENT and self.extensions.get(TOURNAMENT_EXTENSION) is not None:
+            return "tournament", None
+        if path == _HALL and not self.hub.stopped:
+            return "hall", None
+        return None
+
+    def take(self, sock, what: tuple[str, str | None]) -> None:
+        """Follow ``what`` on ``sock`` (a connection whose request has been read)."""
+        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self._join(sock, what)))
+
+    # --- in the loop ------------------------------------------------------------------------
+
+    async def _join(self, sock, what: tuple[str, str | None]) -> None:
+        try:
+            _, viewer = await self.loop.connect_accepted_socket(lambda: _Viewer(self), sock)
+        except OSError:
+            sock.close()
+            return
+        viewer.send(HEAD)
+        kind, table = what
+        if kind in ("table", "hall") and self.hub.stopped:
+            viewer.transport.close()
+        elif kind == "hall":
+            self.hub.catch_up()
+            seen = self.hub.last_id
+            summaries = [self.hub.summary(t) for t in self.all_tables()]
+            viewer.send(sse("hall", json.dumps(summaries, ensure_ascii=False), seen).encode())
+            self.hall.setdefault(seen, set()).add(viewer)
+        elif kind == "table":
+            stamp = self.hub.stamp(table)  # read before the snapshot: a seating changed between goes out again
+            ident, text = self.hub.snapshot(table)
+            viewer.send(sse("snapshot", text, ident).encode())
+            self.tables.setdefault(table, {}).setdefault((ident, stamp), set()).add(viewer)
+        else:
+            if self._version is None:
+                self._version = self._tournament_store().version()
+            viewer.version = self._version
+            viewer.send(sse("version", json.dumps(self._version)).encode())
+            self.followers.add(viewer)
+            if self._poller is None:
+                self._poller = threading.Thread(target=self._poll_tournament, name="tournament-streams", daemon=True)
+                self._poller.start()
+
+    def forget(self, viewer: _Viewer) -> None:
+        viewer.transport = None
+        self.followers.discard(viewer)
+        for groups in self.tables.values():
+            for viewers in groups.values():
+                viewers.discard(viewer)
+        for viewers in self.hall.values():
+            viewers.discard(viewer)
+
+    def _changed(self) -> None:
+        """The hub moved (its thread): one fan-out is enough for any number of moves."""
+        try:
+            if self.hub.stopped:
+                self.loop.call_soon_threadsafe(self._hub_stopped)
+            elif not self._woken:
+                self._woken = True
+                self.loop.call_soon_threadsafe(self._fan_out)
+        except RuntimeError:  # the loop is closed: this server has stopped
+            pass
+
+    def _hub_stopped(self) -> None:
+        for groups in self.tables.values():
+            for viewers in groups.values():
+                for viewer in list(viewers):
+                    if viewer.transport is not None:
+                        viewer.transport.close()
+        for viewers in self.hall.values():
+            for viewer in list(viewers):
+                if viewer.transport is not None:
+                    viewer.transport.close()
+        self.tables.clear()
+        self.hall.clear()
+
+    def _fan_out(self) -> None:
+        """Send each table's change to its viewers: one message per place a group stands."""
+        self._woken = False
+        hub = self.hub
+        for table, groups in list(self.tables.items()):
+            moved = hub.stamp(table)
+            last = hub.last_id
+            now: dict[tuple[int, int], set[_Viewer]] = {}
+            for (seen, stamp), viewers in groups.items():
+                if not viewers:
+                    continue
+                key = (seen, stamp)
+                if last > seen or moved != stamp:
+                    now_id, text, events = hub.update(table, seen)
+                    if now_id > seen or moved != stamp:  # new events, or the table's seating changed
+                        message = sse("update", table_update(events, text), now_id).encode()
+                        for viewer in viewers:
+                            viewer.send(message)
+                        key = (now_id, moved)
+                    else:
+                        key = (last, stamp)  # other tables moved on
+                now.setdefault(key, set()).update(viewers)
+            if now:
+                self.tables[table] = now
+            else:
+                del self.tables[table]
+        self._fan_out_hall()
+
+    def _fan_out_hall(self) -> None:
+        """Send the hall's viewers a summary of each table that moved since they last heard."""
+        last = self.hub.last_id
+        now: set[_Viewer] = set()
+        for seen, viewers in self.hall.items():
+            if viewers and last > seen:
+                message = "".join(sse("table", json.dumps(self.hub.summary(t), ensure_ascii=False), last)
+                                  for t in self.hub.changed_since(seen)).encode()
+                for viewer in viewers:
+                    viewer.send(message)
+            now |= {v for v in viewers if v.transport is not None}
+        self.hall = {last: now} if now else {}
+
+    def _tournament_store(self):
+        return self.extensions[TOURNAMENT_EXTENSION].store
+
+    def _poll_tournament(self) -> None:
+        """Read the tournament's version while anyone follows it; tell them of a change."""
+        store = self._tournament_store()
+        while not self._stopped.wait(TOURNAMENT_POLL_S):
+            if not self.followers:
+                continue
+            version = store.version()
+            if version != self._version:
+                self._version = version
+                self.loop.call_soon_threadsafe(self._tell_version, version)
+
+    def _tell_version(self, version: str) -> None:
+        message = sse("version", json.dumps(version)).encode()
+        for viewer in list(self.followers):
+            if viewer.version != version:
+                viewer.version = version
+                viewer.send(message)
+
+    def _keep_alive(self) -> None:
+        for viewer in self.viewers():
+            viewer.send(KEEPALIVE)
+        self.loop.call_later(KEEPALIVE_S, self._keep_alive)
+
+
+def hand_streams_over(server, app) -> StreamServer:
+    """Serve ``app``'s live streams from a ``StreamServer`` beside the waitress ``server``
+    (as ``waitress.create_server`` made it, not yet running): waitress hands it each
+    stream request it reads, with the connection's socket; closing ``server`` closes it."""
+    store = app.config["STORE"]
+    streams = StreamServer(app.config["HUB"], app.extensions, lambda: [t["id"] for t in store.tables()]).start()
+    plain_add_task, plain_close = server.add_task, server.close
+
+    def add_task(channel: HTTPChannel) -> None:
+        if channel.socket is None:  # handed over already: what a client sends after a stream is dropped
+            return
+        if not (getattr(channel, "reading", False) and _hand_over(channel, streams)):
+            plain_add_task(channel)
+
+    def close() -> None:
+        streams.stop()
+        plain_close()
+
+    server.add_task, server.close = add_task, close
+    server.channel_class = _Channel
+    return streams
+
+
+class _Channel(HTTPChannel):
+    """Waitress's connection, marked while the server's loop reads a request on it: only
+    then (not from a worker that finished the request before it) may the socket leave."""
+
+    reading = False
+
+    def received(self, data):
+        self.reading = True
+        try:
+            return super().received(data)
+        finally:
+            self.reading = False
+
+
+def _hand_over(channel: HTTPChannel, streams: StreamServer) -> bool:
+    """Give ``channel``'s socket to ``streams`` if its one request is a stream it serves."""
+    if len(channel.requests) != 1 or channel.total_outbufs_len or channel.will_close:
+        return False
+    request = channel.requests[0]
+    what = streams.route(request.command, request.path, request.query)
+    if what is None:
+        return False
+    sock = channel.socket
+    channel.requests.clear()
+    request.close()
+    channel.del_channel()  # out of waitress's map: its loop no longer polls the socket
+    channel.connected = False
+    channel.socket = None
+    for buffer in channel.outbufs:
+        buffer.close()
+    streams.take(sock, what)
+    return True
