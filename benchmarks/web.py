@@ -7,6 +7,8 @@ the API with a bearer token — play events on the table, or results entered for
 tournament — and times each from the POST to its arrival at every viewer. Each viewer
 counts what it receives: every event once, in order, or the run fails.
 Target: p99 ≤ 100 ms with 1,000 viewers on loopback, on two cores.
+``--refetch PATH`` times instead what follows the standings' news: every viewer fetching
+the page (or the overlay's standings) again at once.
 Run: ``.venv/bin/python benchmarks/web.py [--viewers 1000] [--stream table|standings] [--events 60] [--rate 4]``.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import socket
 import statistics
@@ -112,6 +115,30 @@ async def run(args, base: str, port: int, token: str) -> tuple[dict, list[list]]
     return sent, gots
 
 
+async def refetch(port: int, path: str, viewers: int, rounds: int = 3) -> list[list[float]]:
+    """What follows a standings page's news: ``viewers`` kept-alive connections each GET
+    ``path`` at the same moment (``rounds`` times); each round's seconds to every answer."""
+    async def one(go: asyncio.Event, done: list[float], t0: list[float]) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        await go.wait()
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        head = (await reader.readuntil(b"\r\n\r\n")).lower()
+        await reader.readexactly(int(head.split(b"content-length:")[1].split(b"\r\n")[0]))
+        done.append(time.perf_counter() - t0[0])
+        writer.close()
+
+    out = []
+    for _ in range(rounds):
+        go, done, t0 = asyncio.Event(), [], [0.0]
+        tasks = [asyncio.create_task(one(go, done, t0)) for _ in range(viewers)]
+        await asyncio.sleep(2)  # all connected, kept alive
+        t0[0] = time.perf_counter()
+        go.set()
+        await asyncio.gather(*tasks)
+        out.append(sorted(done))
+    return out
+
+
 def fresh_store(db: Path, stream: str, events: int) -> str:
     """The store the server starts on (one table, or a tournament with ``events`` tables in
     round 1); returns the bearer token."""
@@ -140,6 +167,9 @@ def main() -> None:
                         help="one table's stream, or the tournament's (the standings pages)")
     parser.add_argument("--events", type=int, default=60)
     parser.add_argument("--rate", type=float, default=4.0, help="events per second")
+    parser.add_argument("--refetch", metavar="PATH",
+                        help="no stream: every viewer GETs PATH at once, as the standings pages do on news "
+                             "(/tournament/1, /api/tournaments/1/standings), three times")
     parser.add_argument("--threads", type=int, default=300,
                         help="the server's waitress threads (guandan serve's default)")
     args = parser.parse_args()
@@ -148,7 +178,8 @@ def main() -> None:
         token = fresh_store(db, args.stream, args.events)
         port = free_port()
         server = subprocess.Popen([sys.executable, "-m", "scorer.cli", "serve", "--db", str(db), "--port", str(port),
-                                   "--threads", str(args.threads)], stdout=subprocess.DEVNULL)
+                                   "--threads", str(args.threads)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         try:
             for _ in range(300):
@@ -159,10 +190,20 @@ def main() -> None:
                     break
                 except OSError:
                     time.sleep(0.1)
-            sent, gots = asyncio.run(run(args, base, port, token))
+            gc.disable()  # the viewers stand for a thousand browsers: no collector pauses of this process
+            if args.refetch:
+                rounds = asyncio.run(refetch(port, args.refetch, args.viewers))
+            else:
+                sent, gots = asyncio.run(run(args, base, port, token))
+            gc.enable()
         finally:
             server.terminate()
             server.wait(timeout=10)
+    if args.refetch:
+        for times in rounds:
+            print(f"{args.viewers} GET {args.refetch} at once: median {statistics.median(times) * 1000:.0f} ms   "
+                  f"p99 {times[int(len(times) * 0.99) - 1] * 1000:.0f} ms   last {times[-1] * 1000:.0f} ms")
+        return
     expected = sorted(sent)
     exact = sum(1 for got in gots if [n for n, _ in got] == expected)
     latencies = sorted(t - sent[n] for got in gots for n, t in got if n in sent)
@@ -173,6 +214,10 @@ def main() -> None:
     print(f"event → viewer latency: first {latencies[0] * 1000:.1f} ms   "
           f"median {statistics.median(latencies) * 1000:.1f} ms   p99 {p99 * 1000:.1f} ms   "
           f"max {latencies[-1] * 1000:.1f} ms")
+    per_event = {n: sorted(t - sent[n] for got in gots for m, t in got if m == n) for n in sent}
+    worst = sorted(per_event.items(), key=lambda kv: -kv[1][-1])[:3]
+    print("slowest events (number: first / last arrival, ms): " + ", ".join(
+        f"{n}: {ts[0] * 1000:.0f} / {ts[-1] * 1000:.0f}" for n, ts in worst))
     if exact != args.viewers:
         sys.exit(1)
 

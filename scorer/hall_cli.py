@@ -27,7 +27,7 @@ from hall.node import Node
 from hall.outbox import Outbox
 from hall.simulate import Simulation, bot_matches, pool, table_names
 from rulebook import profiles
-from scorer.serve_cli import DB_HELP, DEFAULT_DB, ServeError, listening, open_store, tcp_port
+from scorer.serve_cli import DB_HELP, DEFAULT_DB, IDLE_CONNECTIONS, ServeError, listening, open_store, tcp_port
 from store.db import display
 from store.event_store import Store
 from web import create_app
@@ -85,7 +85,7 @@ def serve(args: Namespace) -> None:
         if args.web:
             app = create_app(store, hall=ingest)
             listening(app, args.host, args.web, threads=args.threads, channel_timeout=3600,
-                      connection_limit=args.threads + 100, ident="guandan").run()
+                      connection_limit=args.threads + IDLE_CONNECTIONS, ident="guandan").run()
         else:
             while ingest.failed is None:
                 time.sleep(1)

@@ -30,6 +30,12 @@ DB_HELP = (f"event store: a SQLite file (default {DEFAULT_DB}) or a PostgreSQL d
            "postgresql://USER[:PASSWORD]@HOST:PORT/DB")
 
 
+# Connections waitress keeps beyond its busy threads: pages' kept-alive connections between
+# fetches (a thousand standings pages fetch again on every result), each only a channel in
+# its poll(). Past the limit waitress stops accepting, streams' new connections included.
+IDLE_CONNECTIONS = 4000
+
+
 class ServeError(ValueError):
     pass
 
@@ -79,7 +85,7 @@ def serve(args: Namespace) -> None:
         app.run(host=args.host, port=args.port, debug=True, threaded=True, use_reloader=False)
         return
     server = listening(app, args.host, args.port, threads=args.threads, channel_timeout=3600,
-                       connection_limit=args.threads + 100, ident="guandan")
+                       connection_limit=args.threads + IDLE_CONNECTIONS, ident="guandan")
     print(f"# http://{args.host}:{args.port}/  (store {display(args.db)})", flush=True)
     server.run()
 
