@@ -17,6 +17,7 @@ import socket
 import threading
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -103,7 +104,10 @@ def follow(port: int, path: str, viewers: int, then) -> list[tuple[str, list]]:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         return [(body[0], messages("".join(body[1:]))) for body in bodies]
-    return asyncio.run(main())
+    # a loop of its own in a thread of its own: a browser test earlier in the session leaves
+    # playwright's loop running in this one, where asyncio.run() refuses to start
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main()).result()
 
 
 def play_events(base: str, token: str) -> list[int]:
