@@ -23,6 +23,7 @@ from vision.enroll.adapt import ROWS, indexed_faces, teach_reader
 from vision.enroll.finder import DESIGN, FOLDER, SCENES, enrolled_design, teach_finder
 from vision.enroll.pictures import LayoutPicture
 from vision.live.detector import CardDetector, committed_finder
+from vision.live.finder import WHOLE
 
 FORMAT = "guandan-deck/1"
 ZONE = 320  # the size the live loop's finder looks at zones at
@@ -65,7 +66,7 @@ class Deck:
         finder = None
         if about.get("finder"):
             finder = folder / about["finder"]
-            if not (finder / "whole").is_dir():
+            if not (finder / WHOLE).is_dir():
                 raise DeckError(f"{finder}: the deck's finder is missing (enroll the deck again)")
         return cls(folder, reader, finder)
 

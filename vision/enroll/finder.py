@@ -32,8 +32,8 @@ from vision.enroll.pictures import FACE_PX_PER_CM, LaidCard
 from vision.live.calibration import PX_PER_CM
 from vision.live.detector import MODELS
 from vision.progress import progress_bar
-from vision.synth.art_decks import ArtDeck
-from vision.synth.art_faces import find_index
+from vision.synth.art_decks import ArtDeck, design_in, index_json
+from vision.synth.art_faces import IndexBox, find_index
 from vision.synth.deck import Deck, render_back
 from vision.synth.labels import yolo_text
 from vision.synth.scene import SceneConfig, render_scene
@@ -60,21 +60,20 @@ def enrolled_design(cards: list[LaidCard], faces: list[IndexedFace], folder: Pat
     for card, seen in zip(cards, faces, strict=True):
         bgra = cv2.cvtColor(card.face, cv2.COLOR_BGR2BGRA)
         cv2.imwrite(str(folder / f"{card.name}.png"), bgra)
-        entries[card.name] = {"size": [card.face.shape[1], card.face.shape[0]], "index": index_box(bgra, seen)}
-    heights = [f["size"][1] for f in entries.values()]
-    widths = [f["size"][0] for f in entries.values()]
-    size_cm = (float(np.median(widths)) / FACE_PX_PER_CM, float(np.median(heights)) / FACE_PX_PER_CM)
-    # the back is not enrolled: face-down piles get a generated one, which the finder must not box
-    back = render_back(styles(0, 1)[0], FACE_PX_PER_CM)
-    back = cv2.resize(back, (round(size_cm[0] * FACE_PX_PER_CM), round(size_cm[1] * FACE_PX_PER_CM)))
+        entries[card.name] = {"size": [card.face.shape[1], card.face.shape[0]],
+                              "index": index_json(index_box(bgra, seen))}
+    # the back is not enrolled: face-down piles get a generated one (at the faces' median
+    # size), which the finder must not box
+    width, height = (round(float(np.median([f["size"][i] for f in entries.values()]))) for i in (0, 1))
+    back = cv2.resize(render_back(styles(0, 1)[0], FACE_PX_PER_CM), (width, height))
     cv2.imwrite(str(folder / "back.png"), cv2.cvtColor(back, cv2.COLOR_BGR2BGRA))
     meta = {"name": "enrolled", "family": "enrolled", "split": "enrolled", "px_per_cm": FACE_PX_PER_CM,
-            "back": {"size": [back.shape[1], back.shape[0]], "index": None}, "faces": entries}
+            "back": {"size": [width, height], "index": None}, "faces": entries}
     (folder / "index.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
-    return ArtDeck(f"enrolled:{folder.resolve()}", "enrolled", "enrolled", folder.resolve(), size_cm)
+    return design_in(folder.resolve(), f"enrolled:{folder.resolve()}", "enrolled", "enrolled")
 
 
-def index_box(face: np.ndarray, seen: IndexedFace) -> dict:
+def index_box(face: np.ndarray, seen: IndexedFace) -> IndexBox:
     """Where a face's top-left index is (``FACE_PX_PER_CM`` pixels) and how tall its marks
     are. The finder's box where it found one (boxes as it was taught them), grown to take in
     the ink that ``find_index`` measures there (a rank the box cut short); the ink alone where
@@ -88,7 +87,7 @@ def index_box(face: np.ndarray, seen: IndexedFace) -> dict:
         box = [min(box[0], ink.box[0]), min(box[1], ink.box[1]), max(box[2], ink.box[2]), max(box[3], ink.box[3])]
     tall = (box[3] - box[1]) / FACE_PX_PER_CM
     rank_cm, suit_cm = (ink.rank_cm, ink.suit_cm) if ink is not None else (0.55 * tall, 0.4 * tall)
-    return {"box": [round(v, 1) for v in box], "rank_cm": round(rank_cm, 3), "suit_cm": round(suit_cm, 3)}
+    return IndexBox(tuple(box), rank_cm, suit_cm)
 
 
 def _overlap(a, b) -> bool:

@@ -128,7 +128,7 @@ def draw_deck(entry: DeckEntry, cache: Path = CACHE) -> Path:
         cv2.imwrite(str(folder / f"{card}.png"), face)
         found = find_index(face) if card != "back" else None
         faces[card] = {"size": [face.shape[1], face.shape[0]],
-                       "index": None if found is None else _index_json(found)}
+                       "index": None if found is None else index_json(found)}
     if not all(c in faces for c in [*deck_cards()[:52], "back"]):
         missing = [c for c in deck_cards() if c not in faces and c not in ("SB", "HR")]
         raise ArtError(f"deck {entry.name}: no element for {', '.join(missing)}")
@@ -143,7 +143,8 @@ def draw_deck(entry: DeckEntry, cache: Path = CACHE) -> Path:
     return final
 
 
-def _index_json(found: IndexBox) -> dict:
+def index_json(found: IndexBox) -> dict:
+    """An index box as a deck folder's ``index.json`` keeps it."""
     return {"box": [round(v, 1) for v in found.box], "rank_cm": round(found.rank_cm, 3),
             "suit_cm": round(found.suit_cm, 3)}
 
@@ -155,13 +156,17 @@ def _index_file(folder: Path) -> dict:
 
 def art_deck(entry: DeckEntry, cache: Path = CACHE) -> ArtDeck:
     """The drawn deck of a manifest entry (drawn now if it has not been)."""
-    folder = draw_deck(entry, cache)
+    return design_in(draw_deck(entry, cache), entry.name, entry.family, entry.split)
+
+
+def design_in(folder: Path, name: str, family: str, split: str) -> ArtDeck:
+    """A folder of drawn faces and their ``index.json`` (as ``draw_deck`` writes them, or an
+    enrolled deck's) as a design the renderer lays; its card size is its faces' median."""
     meta = _index_file(folder)
     heights = [f["size"][1] for f in meta["faces"].values()]
     widths = [f["size"][0] for f in meta["faces"].values()]
     ppc = meta["px_per_cm"]
-    return ArtDeck(entry.name, entry.family, entry.split, folder,
-                   (float(np.median(widths)) / ppc, float(np.median(heights)) / ppc))
+    return ArtDeck(name, family, split, folder, (float(np.median(widths)) / ppc, float(np.median(heights)) / ppc))
 
 
 def art_decks(split: str, cache: Path = CACHE, path: Path = MANIFEST) -> list[ArtDeck]:
