@@ -107,6 +107,8 @@ def test_shipped_recipes_are_valid():
     assert held.fonts == wide.fonts == "base" and fonts.fonts == "extra"
     inks = load_recipe(ROOT / "datasets" / "zones-train-j.yaml")
     assert held.inks == wide.inks == "standard" and inks.inks == "many"
+    jokers = load_recipe(ROOT / "datasets" / "zones-jokers.yaml")
+    assert held.jokers == "standard" and jokers.jokers == "wide" and jokers.scene.joker_share > 0
 
 
 @pytest.mark.parametrize("text, message", [
@@ -119,6 +121,8 @@ def test_shipped_recipes_are_valid():
     ("splits: {train: 4}\nstyle_variety: huge\n", "style_variety must be standard or wide"),
     ("splits: {train: 4}\nfonts: all\n", "fonts must be base or extra"),
     ("splits: {train: 4}\ninks: neon\n", "inks must be standard or many"),
+    ("splits: {train: 4}\njokers: many\n", "jokers must be standard or wide"),
+    ("splits: {train: 4}\nscene: {joker_share: 2}\n", "joker_share must be within 0..1"),
 ])
 def test_bad_recipes_say_what_is_wrong(tmp_path, text, message):
     path = tmp_path / "r.yaml"

@@ -20,6 +20,8 @@ from vision.synth.style import (
     INDEX_LAYOUTS,
     JOKER_ARTS,
     JOKER_CORNERS,
+    JOKER_ICONS,
+    JOKER_WORDS,
     PIP_LAYOUTS,
     DeckStyle,
 )
@@ -73,6 +75,41 @@ def test_wide_styles_are_their_standard_twins_with_suit_proportions_stretched():
     assert min(s.suit_shape.stem_width for s in wide) < 0.15 < 0.18 <= min(s.suit_shape.stem_width for s in standard)
     with pytest.raises(ValueError, match="variety"):
         styles(7, 1, "train", "huge")
+
+
+def test_wide_jokers_write_the_word_both_ways_and_draw_three_icons_and_change_nothing_else():
+    standard, wide = styles(7, 300, "train"), styles(7, 300, "train", jokers="wide")
+    first, twin = standard[0], wide[0]  # the joker's own draws come last: its twin is the same deck
+    assert dataclasses.replace(twin, joker=dataclasses.replace(twin.joker, word="JOKER", icon="star")) == first
+    assert {s.joker.word for s in standard} == {"JOKER"} and {s.joker.icon for s in standard} == {"star"}
+    assert {s.joker.word for s in wide} == set(JOKER_WORDS) and {s.joker.icon for s in wide} == set(JOKER_ICONS)
+    with pytest.raises(ValueError, match="joker variety"):
+        styles(7, 1, "train", jokers="odd")
+
+
+@pytest.mark.parametrize("icon", JOKER_ICONS)
+def test_each_joker_icon_is_drawn_in_the_corner_at_its_mark_height(icon: str):
+    style = next(s for s in styles(7, 300, "train", jokers="wide") if s.joker.corner == "icon")
+    style = dataclasses.replace(style, joker=dataclasses.replace(style.joker, icon=icon))
+    (mask, colour, _, _), = index_block(style, "HR", 40.0)
+    assert colour == style.joker.big_colour
+    tall, _ = index_marks_cm(style, "HR")
+    assert abs(mask.shape[0] - tall * 40.0) <= 1.0
+    centre = mask[mask.shape[0] // 2, mask.shape[1] // 2]
+    # a plain star is inked at its centre; the ring's star is cut out of its disc, the wheel's hub inked
+    assert (centre < 64) if icon == "ring" else (centre > 192)
+    left_edge = mask[mask.shape[0] // 2, 0]  # a disc reaches its box's edge, a star's arms do not
+    assert (left_edge < 64) if icon == "star" else (left_edge > 128)
+    assert (mask > 128).mean() > 0.2
+
+
+def test_mixed_case_joker_words_are_written_downwards_letter_by_letter():
+    style = next(s for s in styles(7, 300, "train", jokers="wide") if s.joker.corner == "word")
+    upper = index_block(dataclasses.replace(style, joker=dataclasses.replace(style.joker, word="JOKER")), "SB", 40.0)
+    mixed = index_block(dataclasses.replace(style, joker=dataclasses.replace(style.joker, word="Joker")), "SB", 40.0)
+    (u, _, _, _), (m, _, _, _) = upper[0], mixed[0]
+    assert m.shape[0] < u.shape[0]  # small letters are shorter than capitals
+    assert m.shape[0] > 3 * m.shape[1] * 0.5  # still a column, not a line
 
 
 def test_heldout_styles_are_disjoint_from_training_styles():

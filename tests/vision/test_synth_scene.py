@@ -160,6 +160,23 @@ def test_rows_cover_every_class():
     assert seen == set(ALL_CARDS)
 
 
+def test_joker_rows_always_hold_a_joker_and_every_kind_occurs():
+    rng = np.random.default_rng(1)
+    rows = [plays.joker_row(rng) for _ in range(400)]
+    assert all({"SB", "HR"} & set(row) for row in rows)
+    assert ["SB", "SB", "HR", "HR"] in rows and ["HR"] in rows and ["SB", "SB"] in rows
+    assert any(len(set(row) - {"SB", "HR"}) > 0 for row in rows)  # jokers beside other cards too
+
+
+def test_a_joker_share_of_one_lays_jokers_in_every_scene():
+    deck = styles(3, 1, "train")[0]
+    rich = SceneConfig(size=320, px_per_cm=(10, 12), joker_share=1.0, empty_prob=0.0)
+    scenes = [render_scene(seed, [deck], rich) for seed in range(12)]
+    assert all({"SB", "HR"} & {p.card for p in scene.placed} for scene in scenes)
+    with pytest.raises(ValueError, match="joker_share"):
+        SceneConfig(joker_share=1.5).check()
+
+
 def test_save_sample_zones():
     ARTIFACTS.mkdir(exist_ok=True)
     tiles = [draw_labels(_scene(seed).image, _scene(seed).labels, 1) for seed in range(20, 28)]

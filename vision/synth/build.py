@@ -102,7 +102,7 @@ def _styles(split: str) -> list[DeckStyle]:
     cache = _STATE["styles"]
     if split not in cache:
         r: Recipe = _STATE["recipe"]
-        cache[split] = styles(r.seed, r.styles, split, r.style_variety, r.fonts, r.inks)
+        cache[split] = styles(r.seed, r.styles, split, r.style_variety, r.fonts, r.inks, r.jokers)
     return cache[split]
 
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from vision.synth import fonts
 from vision.synth.raster import draw_polyline, rounded_rect_points, stamp
-from vision.synth.shapes import crown_points, fill_circle, fill_poly, star_mask, star_points, suit_mask
+from vision.synth.shapes import (crown_points, fill_circle, fill_poly, ring_star_mask, star_mask, star_points,
+                                  suit_mask, wheel_mask)
 from vision.synth.style import Colour, DeckStyle
 
 Box = tuple[float, float, float, float]
@@ -98,8 +99,9 @@ def _joker_block(style: DeckStyle, card: str, ppc: float) -> list[tuple[np.ndarr
         masks = [fonts.text_mask(cjk, ch, cap * CJK_MARK) for ch in chars]
         return [(fonts.stack_vertical(masks, max(1, int(cap * 0.15))), colour, 0.0, 0.0)]
     if j.corner == "icon":
-        return [(star_mask(int(round(cap * ICON_MARK))), colour, 0.0, 0.0)]
-    masks = [fonts.text_mask(style.font, ch, cap, 1.0, style.slant) for ch in "JOKER"]
+        icon = {"star": star_mask, "ring": ring_star_mask, "wheel": wheel_mask}[j.icon]
+        return [(icon(int(round(cap * ICON_MARK))), colour, 0.0, 0.0)]
+    masks = [fonts.text_mask(style.font, ch, cap, 1.0, style.slant) for ch in j.word]
     return [(fonts.stack_vertical(masks, max(1, int(cap * 0.18))), colour, 0.0, 0.0)]
 
 

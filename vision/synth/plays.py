@@ -65,3 +65,20 @@ def random_row(rng: np.random.Generator, max_cards: int = 10, play_prob: float =
             return cards
     n = int(rng.integers(1, max_cards + 1))
     return [ALL_CARDS[int(i)] for i in rng.integers(0, len(ALL_CARDS), size=n)]
+
+
+def joker_row(rng: np.random.Generator, max_cards: int = 10) -> list[str]:
+    """A row with jokers in it: a single joker, a pair, the four jokers' bomb, or random cards
+    with jokers among them (a joker beside other cards, as in a hand fanned out)."""
+    kind = int(rng.integers(4))
+    if kind == 0:
+        return [("SB", "HR")[int(rng.integers(2))]]
+    if kind == 1:
+        return [("SB", "HR")[int(rng.integers(2))]] * 2
+    if kind == 2 and max_cards >= 4:
+        return ["SB", "SB", "HR", "HR"]
+    n = int(rng.integers(2, max_cards + 1))
+    cards = [("SB", "HR")[int(rng.integers(2))] if rng.random() < 0.4 else ALL_CARDS[int(rng.integers(52))]
+             for _ in range(n)]
+    cards[int(rng.integers(n))] = ("SB", "HR")[int(rng.integers(2))]  # at least one
+    return cards

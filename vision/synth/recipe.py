@@ -18,6 +18,7 @@ byte, on any run (and the same images on the same OpenCV, libjpeg and fonts). Ex
     inks: many           # optional: training decks' inks spread wide (style.INKS); standard by default
     art: 0.5             # optional: this share of the style blocks lay real deck designs
                          # (datasets/art-decks.toml) of the split's style split; 0 by default
+    jokers: wide         # optional: generated jokers' corners range wider (style.JOKER_VARIETIES)
 
 Each split draws its deck styles from one style split (``train`` or ``heldout``): generated
 styles, and with ``art`` the real designs the manifest puts in that split (whole families).
@@ -32,11 +33,11 @@ import yaml
 
 from vision.synth.fonts import FONT_SETS
 from vision.synth.scene import SceneConfig
-from vision.synth.style import INKS, SPLITS, VARIETIES
+from vision.synth.style import INKS, JOKER_VARIETIES, SPLITS, VARIETIES
 
 DATASET_SPLITS = ("train", "val", "test")
 _KEYS = {"name", "seed", "image_size", "styles", "style_block", "jpeg_quality", "splits", "scene", "description",
-         "style_variety", "fonts", "inks", "art"}
+         "style_variety", "fonts", "inks", "art", "jokers"}
 
 
 class RecipeError(ValueError):
@@ -65,6 +66,7 @@ class Recipe:
     fonts: str = "base"
     inks: str = "standard"
     art: float = 0.0
+    jokers: str = "standard"
 
     @property
     def total_images(self) -> int:
@@ -132,11 +134,14 @@ def parse_recipe(data: object, path: str = "<recipe>") -> Recipe:
     inks = data.get("inks", "standard")
     if inks not in INKS:
         raise RecipeError(f"{path}: inks must be {' or '.join(INKS)}, not {inks!r}")
+    jokers = data.get("jokers", "standard")
+    if jokers not in JOKER_VARIETIES:
+        raise RecipeError(f"{path}: jokers must be {' or '.join(JOKER_VARIETIES)}, not {jokers!r}")
     art = data.get("art", 0)
     if isinstance(art, bool) or not isinstance(art, int | float) or not 0 <= art <= 1:
         raise RecipeError(f"{path}: art must be a share from 0 to 1, not {art!r}")
     return Recipe(name, seed, size, n_styles, block, (q[0], q[1]), tuple(splits), scene, dict(data), variety,
-                  font_set, inks, float(art))
+                  font_set, inks, float(art), jokers)
 
 
 def load_recipe(path: str | Path) -> Recipe:

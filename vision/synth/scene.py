@@ -49,6 +49,9 @@ class SceneConfig:
     jitter_cm: float = 0.08
     jitter_deg: float = 2.0
     play_prob: float = 0.5
+    #: share of rows that hold jokers (``plays.joker_row``): two cards in 54 are jokers, and
+    #: each design prints its own, so a set that must learn many designs' jokers lays more
+    joker_share: float = 0.0
     second_deck_prob: float = 0.15
     empty_prob: float = 0.03
     pile_prob: float = 0.3
@@ -93,6 +96,8 @@ class SceneConfig:
             raise ValueError("size must be at least 32 pixels")
         if not 0 < self.min_visible <= 1:
             raise ValueError("min_visible must be within 0..1")
+        if not 0 <= self.joker_share <= 1:
+            raise ValueError("joker_share must be within 0..1")
 
 
 @dataclass
@@ -159,6 +164,8 @@ def _plan_rows(rng: np.random.Generator, cfg: SceneConfig, decks: Sequence[Deck]
     rows: list[_Row] = []
     for _ in range(n_rows):
         cards = plays.random_row(rng, cfg.max_cards, cfg.play_prob)
+        if cfg.joker_share and rng.random() < cfg.joker_share:  # no draw at 0: older recipes unchanged
+            cards = plays.joker_row(rng, cfg.max_cards)
         row_decks = [decks[1] if two_decks and rng.random() < 0.5 else decks[0] for _ in cards]
         w_cm = row_decks[0].size_cm[0]
         step = w_cm * (1 - rng.uniform(*cfg.overlap))

@@ -149,6 +149,35 @@ def star_mask(height: int) -> np.ndarray:
     return mask
 
 
+def ring_star_mask(height: int) -> np.ndarray:
+    """A star knocked out of a filled disc: a joker corner many printed decks use."""
+    height = max(5, int(height))
+    mask = np.zeros((height, height), np.uint8)
+    c = (height - 1) / 2
+    fill_circle(mask, c, c, c)
+    fill_poly(mask, star_points(c, c * 1.04, c * 0.62, c * 0.26), 0)
+    mask.flags.writeable = False
+    return mask
+
+
+def wheel_mask(height: int, spokes: int = 8) -> np.ndarray:
+    """A medallion: a ring round a disc cut into ``spokes`` alternating inked sectors and a
+    small hub, as the round joker corners of some French-pattern decks."""
+    height = max(7, int(height))
+    mask = np.zeros((height, height), np.uint8)
+    c = (height - 1) / 2
+    fill_circle(mask, c, c, c)
+    fill_circle(mask, c, c, c * 0.84, 0)
+    step = 2 * np.pi / (2 * spokes)
+    for k in range(spokes):
+        a = np.linspace(2 * k * step, (2 * k + 1) * step, 8)
+        sector = np.vstack([[c, c], np.column_stack([c + c * 0.78 * np.cos(a), c + c * 0.78 * np.sin(a)])])
+        fill_poly(mask, sector)
+    fill_circle(mask, c, c, c * 0.22)
+    mask.flags.writeable = False
+    return mask
+
+
 def crown_points(x0: float, y0: float, w: float, h: float, spikes: int = 3) -> np.ndarray:
     """A crown outline (court and joker art): a band with ``spikes`` points on top."""
     pts = [(x0, y0 + h)]

@@ -14,7 +14,7 @@ hall with its own sponsor's cards will show it.
 from __future__ import annotations
 
 import colorsys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -48,6 +48,12 @@ PIP_LAYOUTS = {"train": ("standard", "big_centre", "plain"), "heldout": ("standa
 COURT_ARTS = {"train": ("frame_letter", "pattern", "figure"), "heldout": ("figure", "mosaic")}
 BACK_PATTERNS = {"train": ("lattice", "dots", "checker", "rings"), "heldout": ("waves", "stripes")}
 JOKER_CORNERS = ("word", "cjk", "icon")
+#: how far jokers' corners range: ``standard`` (JOKER in capitals, a plain star), or ``wide``,
+#: which also writes the word as "Joker" and draws the icon as a star knocked out of a disc
+#: or a round medallion — the corners real decks print (recipes' ``jokers:``)
+JOKER_VARIETIES = ("standard", "wide")
+JOKER_WORDS = ("JOKER", "Joker")
+JOKER_ICONS = ("star", "ring", "wheel")
 JOKER_ARTS = ("jester", "star", "crown")
 FRAMES = ("none", "line", "double")
 
@@ -85,6 +91,10 @@ class JokerStyle:
     small_colour: Colour
     palette: tuple[Colour, ...]
     letter_cm: float
+    #: the word a ``word`` corner writes downwards, and the icon an ``icon`` corner draws
+    #: (``JOKER_WORDS``, ``JOKER_ICONS``)
+    word: str = "JOKER"
+    icon: str = "star"
 
 
 @dataclass(frozen=True)
@@ -205,7 +215,7 @@ def _back(rng: np.random.Generator, split: str) -> BackStyle:
                      emblem=bool(rng.random() < 0.5))
 
 
-def _joker(rng: np.random.Generator, has_cjk: bool) -> JokerStyle:
+def _joker(rng: np.random.Generator, has_cjk: bool, jokers: str = "standard") -> JokerStyle:
     corners = JOKER_CORNERS if has_cjk else tuple(c for c in JOKER_CORNERS if c != "cjk")
     corner = _pick(rng, corners, (0.6, 0.25, 0.15) if has_cjk else (0.8, 0.2))
     red = rng.random() < 0.8
@@ -213,22 +223,27 @@ def _joker(rng: np.random.Generator, has_cjk: bool) -> JokerStyle:
     grey = _u(rng, 10, 110)
     n = int(rng.integers(3, 5))
     palette = tuple(ART_COLOURS[int(i)] for i in rng.choice(len(ART_COLOURS), size=n, replace=False))
-    return JokerStyle(corner=corner, art=_pick(rng, JOKER_ARTS), centre_cjk=bool(has_cjk and rng.random() < 0.5),
-                      big_colour=big, small_colour=(round(grey, 1),) * 3, palette=palette,  # type: ignore[arg-type]
-                      letter_cm=round(_u(rng, 0.36, 0.55), 3))
+    style = JokerStyle(corner=corner, art=_pick(rng, JOKER_ARTS), centre_cjk=bool(has_cjk and rng.random() < 0.5),
+                       big_colour=big, small_colour=(round(grey, 1),) * 3, palette=palette,  # type: ignore[arg-type]
+                       letter_cm=round(_u(rng, 0.36, 0.55), 3))
+    if jokers == "standard":  # drawn last, so standard recipes' styles stay as they were
+        return style
+    return replace(style, word=_pick(rng, JOKER_WORDS), icon=_pick(rng, JOKER_ICONS))
 
 
 def sample_style(rng: np.random.Generator, split: str, name: str, variety: str = "standard",
-                 font_set: str = "base", inks: str = "standard") -> DeckStyle:
+                 font_set: str = "base", inks: str = "standard", jokers: str = "standard") -> DeckStyle:
     """Draw one deck style of ``split`` from ``rng``, its proportions ranging as ``variety`` says,
-    its index font one of ``font_set``'s (``fonts.FONT_SETS``) and its inks as ``inks`` says
-    (``INKS``)."""
+    its index font one of ``font_set``'s (``fonts.FONT_SETS``), its inks as ``inks`` says
+    (``INKS``) and its jokers' corners as ``jokers`` does (``JOKER_VARIETIES``)."""
     if split not in SPLITS:
         raise ValueError(f"unknown style split {split!r} (train or heldout)")
     if variety not in VARIETIES:
         raise ValueError(f"unknown style variety {variety!r} (standard or wide)")
     if inks not in INKS:
         raise ValueError(f"unknown inks {inks!r} (standard or many)")
+    if jokers not in JOKER_VARIETIES:
+        raise ValueError(f"unknown joker variety {jokers!r} (standard or wide)")
     wide = variety == "wide"
     choices = fonts.fonts_for(split, font_set)
     if not choices:
@@ -273,12 +288,12 @@ def sample_style(rng: np.random.Generator, split: str, name: str, variety: str =
         frame=_pick(rng, FRAMES, (0.6, 0.3, 0.1)),
         frame_colour=_pick(rng, (printed[0], printed[1], court_colours[0])),
         back=_back(rng, split),
-        joker=_joker(rng, fonts.cjk_font() is not None),
+        joker=_joker(rng, fonts.cjk_font() is not None, jokers),
     )
 
 
 def styles(seed: int, n: int, split: str = "train", variety: str = "standard",
-           font_set: str = "base", inks: str = "standard") -> list[DeckStyle]:
+           font_set: str = "base", inks: str = "standard", jokers: str = "standard") -> list[DeckStyle]:
     """``n`` deck styles of ``split`` (``train`` or ``heldout``), the same for the same seed.
 
     The two splits draw from separate random streams, so a train list and a held-out list
@@ -287,4 +302,5 @@ def styles(seed: int, n: int, split: str = "train", variety: str = "standard",
     if split not in SPLITS:
         raise ValueError(f"unknown style split {split!r} (train or heldout)")
     rng = np.random.default_rng([int(seed), SPLITS.index(split), 0x5EED])
-    return [sample_style(rng, split, f"{split}-{seed}-{i:04d}", variety, font_set, inks) for i in range(int(n))]
+    return [sample_style(rng, split, f"{split}-{seed}-{i:04d}", variety, font_set, inks, jokers)
+            for i in range(int(n))]
