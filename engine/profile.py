@@ -20,17 +20,33 @@ from engine.cards import NATURAL, parse_level
 
 
 class ProfileError(ValueError):
-    """A profile file with a missing, unknown or ill-typed key."""
+    """A profile file with a missing, unknown or ill-typed key. Like a tournament's refusal
+    (``engine.tournament.TournamentError``) it is named by a ``code`` and the ``values`` its
+    words need — ``source`` (the file or name) and ``key`` (the dotted key) always among
+    them — because the people who read it are referees and organisers who read Chinese
+    or English: the words are the rule books' (``rulebook.tournament_live.REFUSALS``), and
+    ``rulebook.profiles.load`` raises them worded. ``str`` gives the code and values, for
+    a log.
 
-    def __init__(self, source: str, key: str, message: str) -> None:
-        super().__init__(f"{source}: {key}: {message}")
+    >>> str(ProfileError("profile_missing_key", source="my.toml", key="report.threshold"))
+    'my.toml: report.threshold: profile_missing_key'
+    """
+
+    def __init__(self, code: str, *, source: str, key: str, **values: object) -> None:
+        super().__init__(code, source, key, values)
+        self.code = code
         self.source = source
         self.key = key
+        self.values: dict[str, object] = {"source": source, "key": key, **values}
+
+    def __str__(self) -> str:
+        extra = [f"{k}={v!r}" for k, v in self.values.items() if k not in ("source", "key")]
+        return " ".join([f"{self.source}: {self.key}: {self.code}", *extra])
 
 
 def _choice(source: str, key: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise ProfileError(source, key, f"{value!r} is not one of {', '.join(allowed)}")
+        raise ProfileError("profile_choice", source=source, key=key, value=value, allowed=", ".join(allowed))
 
 
 @dataclass(frozen=True)
@@ -211,17 +227,17 @@ TIEBREAKS = ("points", "wins", "upgrades", "level_points", "small_points", "lot"
 
 def _build(cls, data, source: str, prefix: str):
     if not isinstance(data, dict):
-        raise ProfileError(source, prefix.rstrip(".") or "(top)", "expected a table")
+        raise ProfileError("profile_not_table", source=source, key=prefix.rstrip(".") or "(top)", value=data)
     hints = typing.get_type_hints(cls)
     fields = {f.name for f in dataclasses.fields(cls)}
     for key in data:
         if key not in fields:
-            raise ProfileError(source, prefix + key, "unknown key")
+            raise ProfileError("profile_unknown_key", source=source, key=prefix + key)
     values = {}
     for name in fields:
         key = prefix + name
         if name not in data:
-            raise ProfileError(source, key, "missing key")
+            raise ProfileError("profile_missing_key", source=source, key=key)
         values[name] = _convert(hints[name], data[name], source, key)
     return cls(**values)
 
@@ -233,35 +249,35 @@ def _convert(hint, value, source: str, key: str):
     if origin is list:
         (item,) = typing.get_args(hint)
         if not isinstance(value, list):
-            raise ProfileError(source, key, f"expected a list, got {value!r}")
+            raise ProfileError("profile_not_list", source=source, key=key, value=value)
         return [_convert(item, v, source, f"{key}[{i}]") for i, v in enumerate(value)]
     if origin is dict:
         _, item = typing.get_args(hint)
         if not isinstance(value, dict):
-            raise ProfileError(source, key, f"expected a table, got {value!r}")
+            raise ProfileError("profile_not_table", source=source, key=key, value=value)
         return {str(k): _convert(item, v, source, f"{key}.{k}") for k, v in value.items()}
     if hint is bool and not isinstance(value, bool):
-        raise ProfileError(source, key, f"expected true or false, got {value!r}")
+        raise ProfileError("profile_not_bool", source=source, key=key, value=value)
     if hint is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ProfileError(source, key, f"expected a whole number, got {value!r}")
+        raise ProfileError("profile_not_whole", source=source, key=key, value=value)
     if hint is str and not isinstance(value, str):
-        raise ProfileError(source, key, f"expected a string, got {value!r}")
+        raise ProfileError("profile_not_string", source=source, key=key, value=value)
     return value
 
 
 def _check_values(p: Profile, source: str) -> None:
     for place in ("2", "3", "4"):
         if place not in p.levels.upgrades:
-            raise ProfileError(source, f"levels.upgrades.{place}", "missing key")
+            raise ProfileError("profile_missing_key", source=source, key=f"levels.upgrades.{place}")
     for lv in p.levels.must_play + [p.levels.a_failure_reset_to]:
         try:
             parse_level(lv)
-        except ValueError as exc:
-            raise ProfileError(source, "levels", str(exc)) from None
+        except ValueError:
+            raise ProfileError("profile_level", source=source, key="levels", value=lv) from None
     for rel in ("return_to_partner", "return_to_opponent"):
         rank = getattr(p.tribute, rel).max_rank
         if rank and (rank not in NATURAL or rank in ("B", "R")):
-            raise ProfileError(source, f"tribute.{rel}.max_rank", f"{rank!r} is not a rank")
+            raise ProfileError("profile_rank", source=source, key=f"tribute.{rel}.max_rank", value=rank)
     _choice(source, "tribute.double_down_equal", p.tribute.double_down_equal,
             ("counter_clockwise", "clockwise", "tributers_choose"))
     _choice(source, "tribute.double_down_equal_leader", p.tribute.double_down_equal_leader,

@@ -107,7 +107,7 @@ class TableActs:
                 return self.store.append_act(self.table, event.to_json(), act_id)
             except SeqTaken:
                 continue  # the camera wrote an event meanwhile: build the act on top of it
-        raise StoreError(f"table {self.table}: no free seq for the act after {TRIES} tries")
+        raise StoreError("no_free_seq", table=self.table, tries=TRIES)
 
 
 @dataclass(frozen=True)

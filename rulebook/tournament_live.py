@@ -1,9 +1,13 @@
 """The words of a tournament run live: a table's state (playing, provisional, final), the
-refusals of the desk, the engine and the command line, and the tournament page's headings,
-in 中文 and English with the rule books' terms (成绩, 待确认, 弃权, 轮空, 名次).
+refusals of the desk, the engine, the command line, the stores and the rule profiles, and
+the tournament page's headings, in 中文 and English with the rule books' terms (成绩, 待确认,
+弃权, 轮空, 名次).
 
 A refusal is read by a referee at a console or a director at a terminal who may read
 either language, so it is always given in both, one line: the asker's language first.
+Whoever refuses names the refusal with a code and the values its words need
+(``engine.tournament.TournamentError``, ``engine.profile.ProfileError``, a ``Refusal``
+below); the words are here alone, so both languages say the same thing.
 """
 
 from __future__ import annotations
@@ -82,6 +86,65 @@ REFUSALS: dict[str, tuple[str, str]] = {
                      "{path}: the first line must be a header naming the columns id,name (and optionally players)"),
     "pair_without_id": ("{path}：第{line}行：组合没有编号", "{path}: line {line}: a pair without an id"),
     "pair_twice": ("{path}：第{line}行：组合编号 {pair} 重复", "{path}: line {line}: duplicate pair id {pair!r}"),
+    # a rule profile's (``engine.profile.ProfileError``, ``rulebook.profiles.BadProfile``): a
+    # tournament's --profile, a record's header, an organiser's own TOML file
+    "profile_unknown": ("{source}：没有这个规则；内置规则为 {names}，或给出 .toml 文件",
+                        "{source}: no such profile; bundled profiles are {names}, or give a .toml file"),
+    "profile_circle": ("{source}：extends：规则相互继承，成了一个圈",
+                       "{source}: extends: profiles extend each other in a circle"),
+    "profile_toml": ("{source}：不是有效的 TOML（{why}）", "{source}: not valid TOML: {why}"),
+    "profile_unreadable": ("{source}：无法读取（{why}）", "{source}: cannot read: {why}"),
+    "profile_extends": ("{source}：extends 应为一个规则的名字，不是 {value!r}",
+                        "{source}: extends: expected the name of a profile, got {value!r}"),
+    "profile_unknown_key": ("{source}：{key}：规则中没有这一项", "{source}: {key}: unknown key"),
+    "profile_missing_key": ("{source}：{key}：缺少这一项", "{source}: {key}: missing key"),
+    "profile_not_table": ("{source}：{key}：应为表，不是 {value!r}",
+                          "{source}: {key}: expected a table, got {value!r}"),
+    "profile_not_list": ("{source}：{key}：应为列表，不是 {value!r}",
+                         "{source}: {key}: expected a list, got {value!r}"),
+    "profile_not_bool": ("{source}：{key}：应为 true 或 false，不是 {value!r}",
+                         "{source}: {key}: expected true or false, got {value!r}"),
+    "profile_not_whole": ("{source}：{key}：应为整数，不是 {value!r}",
+                          "{source}: {key}: expected a whole number, got {value!r}"),
+    "profile_not_string": ("{source}：{key}：应为字符串，不是 {value!r}",
+                           "{source}: {key}: expected a string, got {value!r}"),
+    "profile_level": ("{source}：{key}：{value} 不是级数（2–10、J、Q、K、A）",
+                      "{source}: {key}: not a level: {value!r} (levels are 2-9, 10/T, J, Q, K, A)"),
+    "profile_rank": ("{source}：{key}：{value} 不是牌点", "{source}: {key}: {value!r} is not a rank"),
+    "profile_choice": ("{source}：{key}：{value} 不是 {allowed} 之一",
+                       "{source}: {key}: {value!r} is not one of {allowed}"),
+    # the stores' (``store.tournament_store.StoreError``, ``store.event_store.StoreError``; a
+    # database that cannot be opened: ``store.db.OpenError``)
+    "db_url": ("{name}：不支持这种地址（请给出 SQLite 文件或 postgresql://USER@HOST:PORT/DB）",
+               "{name}: unsupported URL (give a SQLite file or postgresql://USER@HOST:PORT/DB)"),
+    "db_connect": ("{name}：无法连接 PostgreSQL（{why}）", "{name}: cannot connect to PostgreSQL ({why})"),
+    "db_newer": ("{name}：由较新版本的计分程序写入（{store} 数据结构第{version}版），请升级本程序",
+                 "{name}: written by a newer scorer ({store} schema {version})"),
+    "db_half": ("{name}：{store} 的数据表残缺（有 {there}，缺 {missing}）：不是本程序建立的数据库",
+                "{name}: the {store} tables are half there ({there} without {missing}): not a database this "
+                "scorer made"),
+    "no_tournament_file": ("{name}：没有这个比赛文件（请先用 `guandan tournament new` 创建比赛）",
+                           "{name}: no such tournament file (create one with `guandan tournament new`)"),
+    "not_tournament_file": ("{name}：不是比赛文件（{why}）", "{name}: not a tournament file ({why})"),
+    "holds_tournament": ("{name}：已存有一项比赛（新比赛须用新的 --db 文件或数据库）",
+                         "{name}: already holds a tournament (a new tournament needs a new --db file or database)"),
+    "no_tournament": ("{name}：数据库中没有比赛（请先用 `guandan tournament new` 创建比赛）",
+                      "{name}: no tournament in this database (create one with `guandan tournament new`)"),
+    "holds_no_tournament": ("{name}：没有比赛", "{name}: holds no tournament"),
+    "confirmed_already": ("第{entry}条成绩已确认", "result {entry} is already confirmed"),
+    "store_unopenable": ("{name}：无法打开存储（{why}）", "{name}: cannot open the store ({why})"),
+    "table_id": ("牌桌编号须为1–40个字母、数字、- 或 _，不是 {table!r}",
+                 "a table id is 1-40 letters, digits, - or _, got {table!r}"),
+    "unknown_table": ("没有牌桌 {table!r}", "no table {table!r}"),
+    "seq_taken": ("牌桌 {table!r} 已有第{seq}条事件", "table {table!r} already has an event {seq}"),
+    "no_free_seq": ("牌桌 {table}：试了{tries}次仍找不到空闲的事件号，未能记入",
+                    "table {table}: no free seq for the event after {tries} tries"),
+    "frame_not_jpeg": ("证据画面须为 JPEG 图像", "an evidence frame must be a JPEG image"),
+    "user_name": ("用户名须为1–40个字母、数字、- 或 _，不是 {name!r}",
+                  "a user name is 1-40 letters, digits, - or _, got {name!r}"),
+    "password_short": ("密码至少要8个字符", "a password needs at least 8 characters"),
+    "user_exists": ("用户 {name!r} 已存在", "user {name!r} exists already"),
+    "unknown_user": ("没有用户 {name!r}", "no user {name!r}"),
 }
 
 #: a table's state in the current round, as a page shows it
@@ -138,11 +201,51 @@ def seating_terms(lang: str) -> dict[str, str]:
     return {k: v[i] for k, v in SEATING.items()} | {f"state.{k}": v[i] for k, v in STATES.items()}
 
 
-def refusal(key: str, lang: str = "zh", **values: object) -> str:
-    """A refusal in both languages on one line, ``lang`` first."""
-    zh, en = REFUSALS[key]
-    zh, en = zh.format(**values), en.format(**values)
+def refusal(key: str, lang: str = "zh", /, **values: object) -> str:
+    """A refusal in both languages on one line, ``lang`` first. A value that is itself a
+    coded error (a profile's inside a record's: ``why=exc``) is put in each language's own
+    words, so neither half is a mix.
+
+    >>> refusal("unknown_table", "en", table="t9")
+    "no table 't9' / 没有牌桌 't9'"
+    """
+    zh, en = _both(key, values)
     return f"{zh} / {en}" if lang == "zh" else f"{en} / {zh}"
+
+
+def _both(key: str, values: dict[str, object]) -> tuple[str, str]:
+    """The refusal ``key`` in (中文, English)."""
+    zh, en = (text.format(**{k: _both(v.code, v.values)[i] if _coded(v) else v for k, v in values.items()})
+              for i, text in enumerate(REFUSALS[key]))
+    return zh, en
+
+
+def _coded(value: object) -> bool:
+    """Whether ``value`` is an error named by a code that has words here."""
+    return (isinstance(value, Exception) and isinstance(getattr(value, "code", None), str)
+            and value.code in REFUSALS and isinstance(getattr(value, "values", None), dict))
+
+
+class Refusal(Exception):
+    """An error a person reads, named by a ``code`` and the ``values`` its words need
+    (``REFUSALS``): ``str`` gives both languages, Chinese first (a log, a terminal or a
+    caller with no language chosen), ``text(lang)`` the asker's first. The stores' errors
+    are these, so whatever shows one shows it in both languages.
+
+    >>> str(Refusal("unknown_user", name="wang"))
+    "没有用户 'wang' / no user 'wang'"
+    """
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code, values)
+        self.code = code
+        self.values = values
+
+    def __str__(self) -> str:
+        return refusal(self.code, "zh", **self.values)
+
+    def text(self, lang: str) -> str:
+        return refusal(self.code, lang, **self.values)
 
 
 def state_word(state: str, lang: str) -> str:

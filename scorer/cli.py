@@ -23,6 +23,7 @@ from hall.errors import HallError
 from rulebook import profiles
 from rulebook.i18n import LANGS
 from rulebook.narration import account
+from rulebook.tournament_live import refusal
 from scorer import tournament_cli
 from scorer.clock_cli import ClockUsageError, run_clock
 from scorer.demo import run_camera_demo, serve_record_demo
@@ -242,7 +243,10 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _stop_on_terminate) if on_main_thread else None
     try:
         args.func(args)
-    except (UserError, ProfileError, ServeError, VisionError, HallError, DatasetError) as exc:
+    except ProfileError as exc:  # an unknown --profile, a record's, a bad TOML file: the organiser's words
+        print(f"guandan: {refusal(exc.code, getattr(args, 'lang', 'zh'), **exc.values)}", file=sys.stderr)
+        return 2
+    except (UserError, ServeError, VisionError, HallError, DatasetError) as exc:
         print(f"guandan: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

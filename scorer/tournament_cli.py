@@ -7,8 +7,9 @@ the checks shared with the web in ``store.tournament_desk``, the file in
 Every action takes ``--db FILE|URL`` (default ``guandan.db``; a ``postgresql://`` URL for
 a server), ``--json`` and ``--lang``.
 A refusal (unknown pair, table not in the draw, round drawn twice, results missing, a
-bad pairs file, no such file) is one line on stderr and exit status 2, in both languages
-(``--lang`` first: ``rulebook.tournament_live``). Those are caught
+bad pairs file, no such file, an unknown profile, a database that holds another tournament)
+is one line on stderr and exit status 2, in both languages (``--lang`` first:
+``rulebook.tournament_live``). Those are caught
 here rather than in ``scorer.cli.main``: under ``python -m scorer.cli`` that module
 runs as ``__main__``, so an exception class imported from ``scorer.cli`` would not be
 the one its ``main`` catches.
@@ -233,12 +234,10 @@ def _refusals_exit_2(handler: Callable[[argparse.Namespace], None]) -> Callable[
             return
         except BrokenPipeError:
             raise  # output piped into `head`: scorer.cli's main ends quietly
-        except desk.Refused as exc:
+        except StoreError as exc:  # the desk's refusals (desk.Refused) among them
             message = exc.text(args.lang)
-        except (TournamentError, PairsFileError) as exc:
+        except (TournamentError, PairsFileError, ProfileError) as exc:
             message = refusal(exc.code, args.lang, **exc.values)
-        except (StoreError, ProfileError) as exc:
-            message = str(exc)
         except DATABASE_ERRORS as exc:
             message = f"{display(args.db)}: {' '.join(str(exc).split())}"
         except OSError as exc:  # an output file that cannot be written

@@ -52,8 +52,18 @@ INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, psycopg
 
 class OpenError(Exception):
     """The database cannot be opened (a bad URL, a server that does not answer, a schema
-    from a newer scorer); one line, without the password. Each store re-raises it as its
-    own error class."""
+    from a newer scorer), named by a ``code`` and its ``values`` (``name``: the target
+    without its password). Each store re-raises it as its own error class, which gives it
+    the rule books' words (``rulebook.tournament_live.REFUSALS``); ``str`` gives the code
+    and values, for a log."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code, values)
+        self.code = code
+        self.values = values
+
+    def __str__(self) -> str:
+        return " ".join([self.code, *(f"{k}={v}" for k, v in self.values.items())])
 
 
 def is_url(target: str | Path) -> bool:
@@ -130,7 +140,7 @@ class Database:
         self.name = display(target)
         self.dialect = POSTGRESQL if is_url(target) else SQLITE
         if "://" in self.target and self.dialect is SQLITE:
-            raise OpenError(f"{self.name}: unsupported URL (give a SQLite file or postgresql://USER@HOST:PORT/DB)")
+            raise OpenError("db_url", name=self.name)
         self._synchronous = synchronous
         self._idle: list[Connection] = []
         self._idle_lock = threading.Lock()
@@ -157,7 +167,7 @@ class Database:
                                   application_name="guandan")
         except psycopg.Error as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise OpenError(f"{self.name}: cannot connect to PostgreSQL ({reason})") from None
+            raise OpenError("db_connect", name=self.name, why=reason) from None
         return Connection(raw, POSTGRESQL)
 
     @contextmanager
@@ -229,7 +239,7 @@ class Database:
             row = db.execute(f"SELECT version FROM {VERSIONS} WHERE store = ?", (store,)).fetchone()
             version = row[0] if row else 0
             if version > len(migrations):
-                raise OpenError(f"{self.name}: written by a newer scorer ({store} schema {version})")
+                raise OpenError("db_newer", name=self.name, store=store, version=version)
             present = self._table_names(db) if row is None else set()
             for statements in migrations[version:]:
                 made = created_tables(statements)
@@ -237,8 +247,7 @@ class Database:
                     continue
                 if made & present:
                     there, missing = ", ".join(sorted(made & present)), ", ".join(sorted(made - present))
-                    raise OpenError(f"{self.name}: the {store} tables are half there ({there} without {missing}): "
-                                    "not a database this scorer made")
+                    raise OpenError("db_half", name=self.name, store=store, there=there, missing=missing)
                 for sql in statements:
                     for token, text in self.dialect.tokens.items():
                         sql = sql.replace(token, text)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from rulebook.tournament_live import Refusal
 from store.db import DATABASE_ERRORS, Connection, Database, OpenError, display
 
 #: the name this store's migrations are counted under (``Database.migrate``)
@@ -56,9 +57,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 
 
-class StoreError(ValueError):
+class StoreError(Refusal, ValueError):
     """A request the store refuses (unknown table, bad user name, …) or a store that cannot
-    be opened (bad URL, server down); the message says why."""
+    be opened (bad URL, server down), named by a code: the words say why in both languages,
+    the asker's first (``text(lang)``; ``rulebook.tournament_live.REFUSALS``), since they
+    reach a referee at the console or an organiser at a terminal."""
 
 
 class SeqTaken(StoreError):
@@ -95,9 +98,9 @@ class Store:
             self._db = Database(path)
             self._db.migrate(STORE, MIGRATIONS)
         except OpenError as exc:
-            raise StoreError(str(exc)) from None
+            raise StoreError(exc.code, **exc.values) from None
         except DATABASE_ERRORS as exc:  # not a database, no permission …
-            raise StoreError(f"{display(path)}: cannot open the store ({' '.join(str(exc).split())})") from None
+            raise StoreError("store_unopenable", name=display(path), why=" ".join(str(exc).split())) from None
 
     def close(self) -> None:
         self._db.close()
@@ -118,7 +121,7 @@ class Store:
     def add_table(self, table: str, header: dict) -> None:
         """A new table with its record's header as event 0 (idempotent for the same header)."""
         if not table or len(table) > 40 or not table.replace("-", "").replace("_", "").isalnum():
-            raise StoreError(f"a table id is 1-40 letters, digits, - or _, got {table!r}")
+            raise StoreError("table_id", table=table)
         name = str(header.get("table") or table)
         with self._db.transaction() as db:
             db.execute("INSERT INTO tables VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -137,7 +140,7 @@ class Store:
         skipped. Returns each event's global id, ``None`` for a duplicate."""
         with self._db.transaction() as db:
             if db.execute("SELECT 1 FROM tables WHERE id = ?", (table,)).fetchone() is None:
-                raise StoreError(f"no table {table!r}")
+                raise StoreError("unknown_table", table=table)
             return [self._insert(db, table, body) for body in bodies]
 
     def append_many(self, batch: dict[str, list[dict]]) -> dict[str, list[int | None]]:
@@ -197,9 +200,9 @@ class Store:
             if row is not None:
                 return ActTaken(*row)
             if db.execute("SELECT 1 FROM tables WHERE id = ?", (table,)).fetchone() is None:
-                raise StoreError(f"no table {table!r}")
+                raise StoreError("unknown_table", table=table)
             if self._insert(db, table, body) is None:
-                raise SeqTaken(f"table {table!r} already has an event {body['seq']}")
+                raise SeqTaken("seq_taken", table=table, seq=body["seq"])
             db.execute("INSERT INTO acts VALUES (?, ?, ?, NULL, ?)", (act_id, table, body["seq"], time.time()))
         return ActTaken(table, body["seq"], None)
 
@@ -216,7 +219,7 @@ class Store:
 
     def put_frame(self, table: str, seq: int, jpeg: bytes) -> None:
         if not jpeg.startswith(b"\xff\xd8"):
-            raise StoreError("an evidence frame must be a JPEG image")
+            raise StoreError("frame_not_jpeg")
         with self._db.transaction() as db:
             db.execute("INSERT INTO frames VALUES (?, ?, ?) "
                        "ON CONFLICT (table_id, seq) DO UPDATE SET jpeg = excluded.jpeg", (table, seq, jpeg))
@@ -232,12 +235,12 @@ class Store:
 
     def add_user(self, name: str, password: str, role: str = "referee") -> None:
         if not name or len(name) > 40 or not name.replace("_", "").replace("-", "").isalnum():
-            raise StoreError(f"a user name is 1-40 letters, digits, - or _, got {name!r}")
+            raise StoreError("user_name", name=name)
         if len(password) < 8:
-            raise StoreError("a password needs at least 8 characters")
+            raise StoreError("password_short")
         with self._db.transaction() as db:
             if db.execute("SELECT 1 FROM users WHERE name = ?", (name,)).fetchone():
-                raise StoreError(f"user {name!r} exists already")
+                raise StoreError("user_exists", name=name)
             db.execute("INSERT INTO users VALUES (?, ?, ?, ?)",
                        (name, generate_password_hash(password), role, time.time()))
 
@@ -248,7 +251,7 @@ class Store:
     def new_token(self, user: str) -> str:
         """A bearer token for the API; only its hash is kept, so show it once."""
         if self._one("SELECT 1 FROM users WHERE name = ?", (user,)) is None:
-            raise StoreError(f"no user {user!r}")
+            raise StoreError("unknown_user", name=user)
         token = secrets.token_urlsafe(32)
         with self._db.transaction() as db:
             db.execute("INSERT INTO tokens VALUES (?, ?, ?)", (_token_hash(token), user, time.time()))

@@ -35,7 +35,7 @@ from engine.profile import ProfileError
 from engine.record import parse_lines, replay
 from engine.tournament import Outcome, Table, Tournament, TournamentError
 from rulebook import profiles
-from rulebook.tournament_live import refusal, state_word
+from rulebook.tournament_live import state_word
 from store.tournament_store import Entry, Evidence, StoreError, TournamentStore
 
 #: who confirmed a result its table's players confirmed with their seat buttons, a player of
@@ -44,16 +44,13 @@ SEAT_BUTTONS = "座位按键/seat buttons"
 
 
 class Refused(StoreError):
-    """A request the desk refuses, in both languages; ``str`` gives Chinese first,
-    ``text(lang)`` the asker's language first."""
+    """A request the desk refuses (rather than a store that cannot be opened), in both
+    languages as every ``StoreError``: ``str`` gives Chinese first, ``text(lang)`` the
+    asker's language first."""
 
-    def __init__(self, key: str, **values: object) -> None:
-        self.key = key
-        self.values = values
-        super().__init__(refusal(key, "zh", **values))
-
-    def text(self, lang: str) -> str:
-        return refusal(self.key, lang, **self.values)
+    @property
+    def key(self) -> str:
+        return self.code
 
 
 _P = ParamSpec("_P")
@@ -153,8 +150,10 @@ def replay_record(text: str) -> Match:
     """A table's finished match from its game record's text, or a refusal."""
     try:
         match = replay(parse_lines(text.splitlines()), profiles.load)
-    except (RecordError, ProfileError) as exc:
+    except RecordError as exc:
         raise Refused("record_broken", why=str(exc)) from None
+    except ProfileError as exc:  # the record's profile: its own words, in each language
+        raise Refused("record_broken", why=exc) from None
     if match.result is None:
         raise Refused("record_unfinished")
     return match

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from engine.profile import Profile
 from engine.tournament import Outcome, Pair, Table, Tournament
+from rulebook.tournament_live import Refusal
 from store.db import DATABASE_ERRORS, INTEGRITY_ERRORS, Database, OpenError, display, is_url
 
 #: the name this store's migrations are counted under (``Database.migrate``)
@@ -103,9 +104,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 
 
-class StoreError(Exception):
+class StoreError(Refusal):
     """The file or database is missing, is not a tournament, cannot be reached, or refuses
-    a write; one line for the user."""
+    a write: one line for the user, named by a code (``rulebook.tournament_live.REFUSALS``)
+    so that it reads in both languages, the asker's first (``text(lang)``)."""
 
 
 @dataclass(frozen=True)
@@ -171,26 +173,25 @@ class TournamentStore:
         too (a hall's database, ``guandan serve``'s file)."""
         name = display(target)
         if not is_url(target) and not create and not Path(target).is_file():
-            raise StoreError(f"{name}: no such tournament file (create one with `guandan tournament new`)")
+            raise StoreError("no_tournament_file", name=name)
         try:
             db = Database(target, synchronous="FULL")
         except OpenError as exc:
-            raise StoreError(str(exc)) from None
+            raise StoreError(exc.code, **exc.values) from None
         except DATABASE_ERRORS as exc:
-            raise StoreError(f"{name}: not a tournament file ({exc})") from None
+            raise StoreError("not_tournament_file", name=name, why=str(exc)) from None
         try:
             if create and _holds_tournament(db):
-                raise StoreError(f"{name}: already holds a tournament (a new tournament needs a new --db file "
-                                 "or database)")
+                raise StoreError("holds_tournament", name=name)
             if not create and not db.schema_version(STORE) and "tournament" not in db.tables():
-                raise StoreError(f"{name}: no tournament in this database (create one with `guandan tournament new`)")
+                raise StoreError("no_tournament", name=name)
             db.migrate(STORE, MIGRATIONS)
         except OpenError as exc:
             db.close()
-            raise StoreError(str(exc)) from None
+            raise StoreError(exc.code, **exc.values) from None
         except DATABASE_ERRORS as exc:
             db.close()
-            raise StoreError(f"{name}: not a tournament file ({exc})") from None
+            raise StoreError("not_tournament_file", name=name, why=str(exc)) from None
         except StoreError:
             db.close()
             raise
@@ -237,7 +238,7 @@ class TournamentStore:
             try:
                 db.execute("INSERT INTO rounds (round, drawn_at) VALUES (?, ?)", (round_no, _now()))
             except INTEGRITY_ERRORS:
-                raise StoreError(f"round {round_no} is already drawn") from None
+                raise StoreError("drawn_already", round=round_no) from None
             db.executemany(
                 "INSERT INTO draws (round, line, tbl, ns, ew, grp) VALUES (?, ?, ?, ?, ?, ?)",
                 [(round_no, i, t.table, t.ns, t.ew, t.group) for i, t in enumerate(tables)])
@@ -263,7 +264,7 @@ class TournamentStore:
                 db.execute("INSERT INTO confirmations (entry, confirmed_by, confirmed_at) VALUES (?, ?, ?)",
                            (entry, confirmed_by, _now()))
             except INTEGRITY_ERRORS:
-                raise StoreError(f"result {entry} is already confirmed") from None
+                raise StoreError("confirmed_already", entry=entry) from None
 
     def add_withdrawal(self, pair: str, round_no: int, withdrawn_by: str) -> None:
         """A pair leaves the event in ``round_no``; its tables from then on are its forfeits
@@ -346,7 +347,7 @@ class TournamentStore:
         with self._db.connection() as db:
             row = db.execute("SELECT name, format, rounds, profile, seed FROM tournament").fetchone()
         if row is None:
-            raise StoreError(f"{self.name}: holds no tournament")
+            raise StoreError("holds_no_tournament", name=self.name)
         return dict(zip(("name", "format", "rounds", "profile", "seed"), row, strict=True))
 
 

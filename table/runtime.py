@@ -124,7 +124,7 @@ class TableRuntime:
                     break
                 self.match = was  # as it was before the push: the seq is another writer's
             else:
-                raise SeqTaken(f"no free seq for the table's event after {SEQ_TRIES} tries")
+                raise SeqTaken("no_free_seq", table=self.match.header.table, tries=SEQ_TRIES)
             self.events.append(event)
             self.reading.recorded(event, self.match)
             return event

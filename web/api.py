@@ -20,11 +20,14 @@ import time
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, stream_with_context
 
 from engine.events import Header, RecordError, event_from_json
+from engine.profile import ProfileError
 from hall.errors import HallError
+from rulebook.tournament_live import refusal
 from store.event_store import StoreError
 from store.referee_acts import REFEREE_ACTS, act_fields, build_act
 from web import evidence, referee_queue
 from web.auth import api_writer, current_user
+from web.i18n import pick_lang
 from web.openapi import openapi
 from web.snapshot import TableView
 from web.streams import sse as _sse
@@ -250,7 +253,11 @@ def create_table():
             raise RecordError("the first event of a table is its header")
         current_app.config["PROFILE_FOR"](event.profile)
         _store().add_table(table, event.to_json())
-    except (RecordError, StoreError, ValueError) as exc:
+    except ProfileError as exc:  # the header's profile: the rule books' words, the asker's language first
+        abort(400, description=refusal(exc.code, pick_lang(), **exc.values))
+    except StoreError as exc:
+        abort(400, description=exc.text(pick_lang()))
+    except (RecordError, ValueError) as exc:
         abort(400, description=str(exc))
     _hub().catch_up()
     return jsonify({"table": table}), 201
@@ -277,7 +284,7 @@ def append_events(table: str):
     try:
         ids = _store().append(table, checked)
     except StoreError as exc:
-        abort(400, description=str(exc))
+        abort(400, description=exc.text(pick_lang()))
     _hub().catch_up()
     return jsonify({"stored": sum(1 for i in ids if i is not None), "duplicates": sum(1 for i in ids if i is None)})
 
@@ -289,7 +296,7 @@ def put_frame(table: str, seq: int):
     try:
         _store().put_frame(table, seq, request.get_data())
     except StoreError as exc:
-        abort(400, description=str(exc))
+        abort(400, description=exc.text(pick_lang()))
     _hub().frame_added()
     return jsonify({"table": table, "seq": seq}), 201
 
@@ -360,7 +367,9 @@ def record_act(table: str, act: str, fields: dict, user: str) -> dict:
                 "open": referee_queue.open_after(view, event.to_json()) if view else []}
     try:
         store.append(table, [event.to_json()])
-    except (RecordError, StoreError) as exc:
+    except StoreError as exc:
+        abort(400, description=exc.text(pick_lang()))
+    except RecordError as exc:
         abort(400, description=str(exc))
     hub.catch_up()
     return event.to_json()

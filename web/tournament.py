@@ -297,14 +297,12 @@ def _whole(data: dict, key: str, required: bool = True) -> int | None:
 
 
 def _refusing(call):
-    """Run a desk call; a refusal (the desk's or the engine's: ``desk.Refused``) is 400
-    with its message in both languages, the asker's first."""
+    """Run a desk call; a refusal (the desk's or the engine's: ``desk.Refused``; the
+    store's) is 400 with its message in both languages, the asker's first."""
     try:
         return call()
-    except desk.Refused as exc:
+    except StoreError as exc:  # the desk's refusals (desk.Refused) among them
         abort(400, description=exc.text(pick_lang()))
-    except StoreError as exc:
-        abort(400, description=str(exc))
 
 
 @bp.post("/api/tournaments/<int:tid>/results")

@@ -1,6 +1,6 @@
 """Every refusal a tournament's asker can meet — the engine's, the desk's, the command
-line's — has its words in both languages, Chinese first by default, the asker's first
-otherwise, on one line."""
+line's, a rule profile's, the stores' — has its words in both languages, Chinese first by
+default, the asker's first otherwise, on one line."""
 
 from __future__ import annotations
 
@@ -10,12 +10,19 @@ from pathlib import Path
 
 import pytest
 
+from engine.profile import ProfileError
+from rulebook import profiles
 from rulebook.tournament_live import REFUSALS, refusal
+from store.event_store import Store, StoreError
 
 ROOT = Path(__file__).parents[2]
 #: where refusals are raised by code: (the module, the exceptions it raises so)
 RAISED = (("engine/tournament.py", {"TournamentError"}), ("store/tournament_desk.py", {"Refused"}),
-          ("scorer/tournament_cli.py", {"TournamentError", "PairsFileError"}))
+          ("scorer/tournament_cli.py", {"TournamentError", "PairsFileError"}),
+          ("engine/profile.py", {"ProfileError"}), ("rulebook/profiles/__init__.py", {"BadProfile"}),
+          ("store/db.py", {"OpenError"}), ("store/tournament_store.py", {"StoreError"}),
+          ("store/event_store.py", {"StoreError", "SeqTaken"}), ("hall/acts.py", {"StoreError"}),
+          ("table/runtime.py", {"SeqTaken"}))
 
 
 def raised(path: str, names: set[str]) -> dict[str, set[str]]:
@@ -47,3 +54,22 @@ def test_a_refusal_is_one_line_in_both_languages_the_askers_first():
     assert refusal("winner_fixed", "en", **values).startswith("round 3 is drawn already")
     for zh, en in REFUSALS.values():
         assert "\n" not in zh + en and any("\u4e00" <= c <= "\u9fff" for c in zh)
+
+
+def test_a_profile_error_inside_a_refusal_is_in_each_languages_own_words():
+    """A record naming an unknown profile: the desk's refusal carries the profile's, and
+    neither half of the line mixes the languages."""
+    with pytest.raises(ProfileError) as caught:
+        profiles.load("moon")
+    line = refusal("record_broken", "en", why=caught.value)
+    en, zh = line.split(" / ")
+    assert en.startswith("the record cannot be replayed: moon: no such profile; bundled profiles are jiangsu")
+    assert zh.startswith("记录无法复盘：moon：没有这个规则；内置规则为 jiangsu")
+
+
+def test_the_stores_errors_read_in_both_languages_chinese_first_unless_asked():
+    with pytest.raises(StoreError) as caught:
+        Store(":memory:").add_user("王 五", "long enough")
+    assert str(caught.value) == ("用户名须为1–40个字母、数字、- 或 _，不是 '王 五' / "
+                                 "a user name is 1-40 letters, digits, - or _, got '王 五'")
+    assert caught.value.text("en").startswith("a user name is 1-40 letters")

@@ -158,6 +158,18 @@ def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_e
     assert said and Store(VAR / "demo.db").check_password(REFEREE, said.group(1))
 
 
+def test_a_records_unknown_profile_in_chinese_then_english_with_lang(tmp_path):
+    """A profile's refusal at any command: one line, Chinese first, the asker's ``--lang`` first."""
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"seq":0,"t":0,"type":"header","format":"guandan-record/1","profile":"moon"}\n', encoding="utf-8")
+    zh = guandan("replay", str(path))
+    assert zh.returncode == 2 and zh.stderr.startswith("guandan: moon：没有这个规则；内置规则为 jiangsu")
+    en = guandan("replay", str(path), "--lang", "en")
+    assert en.returncode == 2 and en.stderr.startswith("guandan: moon: no such profile; bundled profiles are jiangsu")
+    halves = zh.stderr.removeprefix("guandan: ").rstrip("\n").split(" / ")
+    assert en.stderr == f"guandan: {halves[1]} / {halves[0]}\n"
+
+
 def test_profiles_lists_and_shows():
     assert "linquan" in guandan("profiles").stdout
     shown = json.loads(guandan("profiles", "linquan").stdout)

@@ -175,7 +175,7 @@ def test_bad_pairs_files_and_settings(tmp_path, content, extra, message):
     out = guandan("tournament", "new", "x", "--pairs", str(pairs), "--format", "swiss", "--rounds", "2",
                   "--db", str(db), *extra)
     assert out.returncode == 2 and message in out.stderr and out.stderr.count("\n") == 1
-    assert message == "no such profile" or " / " in out.stderr  # a profile's own refusal is English only
+    assert " / " in out.stderr  # both languages, a profile's own refusal too
     assert not db.exists()
 
 
@@ -186,6 +186,30 @@ def test_new_refuses_an_existing_file_and_a_swiss_without_rounds(swiss, tmp_path
     assert out.returncode == 2 and "already holds a tournament" in out.stderr
     out = guandan("tournament", "new", "x", "--pairs", str(pairs), "--format", "swiss", "--db", str(tmp_path / "y.db"))
     assert out.returncode == 2 and "needs --rounds" in out.stderr
+
+
+@pytest.mark.parametrize("args, zh, en", [
+    (["new", "x", "--pairs", "{pairs}", "--format", "swiss", "--rounds", "2", "--profile", "moon",
+      "--db", "{tmp}/new.db"],
+     "moon：没有这个规则；内置规则为 jiangsu, ", "moon: no such profile; bundled profiles are jiangsu, "),
+    (["new", "again", "--pairs", "{pairs}", "--format", "swiss", "--rounds", "2", "--db", "{db}"],
+     "{db}：已存有一项比赛", "{db}: already holds a tournament"),
+    (["draw", "--db", "{tmp}/missing.db"],
+     "{tmp}/missing.db：没有这个比赛文件", "{tmp}/missing.db: no such tournament file"),
+])
+def test_profile_and_store_errors_in_chinese_then_english_with_lang(swiss, args, zh, en):
+    """The organiser's mistakes the profile and the store refuse speak as the desk's do: one
+    line, Chinese first, English first with ``--lang en``."""
+    def filled(text: str) -> str:
+        return text.format(pairs=swiss.parent / "pairs.csv", tmp=swiss.parent, db=swiss)
+
+    out = guandan("tournament", *map(filled, args))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    first, second = out.stderr.removeprefix("guandan: ").rstrip("\n").split(" / ")
+    assert filled(zh) in first and filled(en) in second
+    out = guandan("tournament", *map(filled, args), "--lang", "en")
+    assert out.returncode == 2 and out.stderr.removeprefix("guandan: ").rstrip("\n") == f"{second} / {first}"
+    assert not (swiss.parent / "new.db").exists() and not (swiss.parent / "missing.db").exists()
 
 
 def test_every_action_needs_the_file(tmp_path):

@@ -221,6 +221,31 @@ def test_bad_url_options_are_refused(client, url):
     assert client.get(url).status_code == 400
 
 
+@pytest.mark.parametrize("url, body, zh, en", [
+    ("/api/tables", {"id": "t9", "header": header_json(profile="moon")},
+     "moon：没有这个规则；内置规则为 jiangsu", "moon: no such profile; bundled profiles are jiangsu"),
+    ("/api/tables", {"id": "桌 9", "header": header_json()},
+     "牌桌编号须为1–40个字母、数字、- 或 _，不是 '桌 9'", "a table id is 1-40 letters, digits, - or _, got '桌 9'"),
+    ("/api/tables/1/frames/8", b"GIF89a", "证据画面须为 JPEG 图像", "an evidence frame must be a JPEG image"),
+])
+def test_the_profiles_and_the_stores_refusals_in_chinese_then_english(client, token, url, body, zh, en):
+    """What a node or a referee sends that the profile or the store refuses: 400 in both
+    languages, Chinese first, English first with ``?lang=en``; nothing stored."""
+    auth = {"Authorization": f"Bearer {token}"}
+
+    def post(lang: str = ""):
+        sent = {"json": body} if isinstance(body, dict) else {"data": body}
+        return client.post(url + lang, headers=auth, **sent)
+
+    chinese, english = post(), post("?lang=en")
+    assert chinese.status_code == english.status_code == 400
+    first, second = chinese.get_json()["error"].split(" / ")
+    assert first.startswith(zh) and second.startswith(en)
+    assert english.get_json()["error"] == f"{second} / {first}"
+    assert [t["table"] for t in client.get("/api/tables").get_json()] == ["1"]
+    assert client.get("/api/tables/1/frames/8.jpg").status_code == 404
+
+
 def test_evidence_frames(client, token):
     auth = {"Authorization": f"Bearer {token}"}
     jpeg = b"\xff\xd8\xff\xe0" + b"0" * 100
