@@ -12,6 +12,11 @@ reconnection it all goes again (a broker that lost its state lost the retained m
 so a draw made while the hall server was down reaches the tables when it starts. A database
 without a tournament sends nothing.
 
+The same seatings are kept in the hall's own store (``store.seatings``), under the same
+names, so the hall's page for a table (``guandan hall serve --web``, ``/table/7``) shows the
+pairs and the result as the table's own page does; the pages follow it whether or not the
+broker is up.
+
 A node whose players have confirmed a provisional result sends a retained confirmation
 (``tables/<table>/confirm``: round, table, the entry they were shown); the post confirms it
 through the tournament desk as a referee's confirmation is (``desk.SEAT_BUTTONS`` recorded
@@ -21,6 +26,7 @@ already, is refused by the desk and logged; it never stops the post.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -32,6 +38,7 @@ from engine.tournament import Tournament
 from hall import topics
 from hall.seating import read_confirmation, seatings
 from hall.tournament_db import HallTournament
+from store import seatings as kept_seatings
 from store import tournament_desk as desk
 from store.event_store import Store
 from store.tournament_store import Entry, StoreError, TournamentStore
@@ -106,31 +113,45 @@ class DrawPost:
             self._wake.clear()
 
     def step(self, now: float | None = None) -> int:
-        """Take the confirmations in, then send every seating that changed; returns how many
-        messages went out."""
-        if self._tournament.open(time.monotonic() if now is None else now) is None or not self.client.is_connected():
+        """Take the confirmations in, keep the seatings for the hall's pages, then send every
+        seating that changed; returns how many messages went out. Without the broker only the
+        pages follow: the tables are sent everything again when it is back (``republish``)."""
+        if self._tournament.open(time.monotonic() if now is None else now) is None:
             return 0
-        while self._confirmations:
+        connected = self.client.is_connected()
+        while connected and self._confirmations:
             self._confirm(*self._confirmations.popleft())
         version = self.tournament.version()
-        again = self._again.is_set()
+        again = connected and self._again.is_set()
         if version == self._version and not again:
+            return 0
+        wanted = self._wanted()
+        if version != self._version:
+            self._keep(wanted)
+            self._version = version
+        if not connected:
             return 0
         self._again.clear()
         if again:
             self._published.clear()
-        self._version = version
         sent = 0
-        for topic, message in self._wanted().items():
+        for name, message in wanted.items():
+            topic = topics.seating(self.hall, name)
             if self._published.get(topic) != message:
                 self.client.publish(topic, message, qos=topics.QOS, retain=True)
                 self._published[topic] = message
                 sent += 1
         return sent
 
+    def _keep(self, wanted: dict[str, bytes]) -> None:
+        """The seatings in the hall's own store, by the names the tables go by, for the hall's
+        table pages (``web.hub`` reads them); a name cleared has none."""
+        kept_seatings.replace(self.store, {name: json.loads(m) for name, m in wanted.items() if m})
+
     def _wanted(self) -> dict[str, bytes]:
-        """Every table's retained seating: ``R-N`` for each round's, ``N`` for the latest
-        round's; ``N`` cleared (empty) for a number only earlier rounds had."""
+        """Every table's retained seating by the name a node goes by: ``R-N`` for each round's,
+        ``N`` for the latest round's; ``N`` cleared (empty) for a number only earlier rounds
+        had."""
         t = desk.load(self.tournament)
         latest = self.tournament.latest()
         wanted: dict[str, bytes] = {}
@@ -138,12 +159,12 @@ class DrawPost:
         for round_no in sorted(t.draws):
             messages = self._round(t, round_no, latest)
             for number, message in messages.items():
-                wanted[topics.seating(self.hall, f"{round_no}-{number}")] = message
+                wanted[f"{round_no}-{number}"] = message
                 if round_no == t.drawn:
-                    wanted[topics.seating(self.hall, str(number))] = message
+                    wanted[str(number)] = message
             numbers.update(messages)
         for number in numbers:
-            wanted.setdefault(topics.seating(self.hall, str(number)), b"")
+            wanted.setdefault(str(number), b"")
         return wanted
 
     def _round(self, t: Tournament, round_no: int, latest: dict[tuple[int, int], Entry]) -> dict[int, bytes]:

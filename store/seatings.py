@@ -1,10 +1,12 @@
-"""The tournament seating a table node was last sent by its hall, kept in the table's own
-store so its pages show it (``web.hub`` reads it) whichever process serves them, and a
-restarted node shows it before the hall has said it again.
+"""The tournament seating a table was last sent by its hall, kept where its pages are
+served from (``web.hub`` reads it), whichever process serves them: in the table's own store
+by its node (``hall.table_seating``), so a restarted node shows it before the hall has said
+it again; and in the hall's store by the hall server (``hall.draw_post``), so the hall's own
+page for a table shows what its node was told.
 
 One setting holds every table's (a node has one table; a page server reads them all in
 one query, however often it looks): table → the seating as the hall sent it
-(``hall.seating``), with the sides that have pressed to confirm its result.
+(``hall.seating``), at a node with the sides that have pressed to confirm its result.
 """
 
 from __future__ import annotations
@@ -33,3 +35,15 @@ def put(store: Store, table: str, seating: dict | None) -> None:
         else:
             kept[table] = seating
         store.put_setting(KEY, json.dumps(kept, ensure_ascii=False, sort_keys=True))
+
+
+def replace(store: Store, kept: dict[str, dict]) -> bool:
+    """Keep ``kept`` as every table's seating (a hall server's: all it sends, thousands of
+    tables at once, so one write rather than one a table); returns whether anything changed
+    (nothing is written then)."""
+    text = json.dumps(kept, ensure_ascii=False, sort_keys=True)
+    with _lock:
+        if text == (store.setting(KEY) or json.dumps({})):
+            return False
+        store.put_setting(KEY, text)
+    return True

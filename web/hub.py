@@ -4,11 +4,11 @@ The store may be written by another process (a table node), so the hub polls it 
 cheap indexed query on the global event id every few milliseconds — and keeps each
 table's ``TableView`` up to date. Listeners (one per SSE connection) wait on a condition
 and read what changed; nothing is queued per client, so a slow client never holds up the
-others or grows memory. A tournament table's seating (``store.seatings``, written by its node) is
-read from the store every ``SEATINGS_POLL_S``; a change wakes the table's pages as an event
-does. Besides the listeners that wait, subscribers (``subscribe``: web.streams, which serves
-the streams of a thousand viewers from one loop) are called once per change, from the
-thread that made it.
+others or grows memory. A tournament table's seating (``store.seatings``: written by its node
+in a table's store, by the hall server in the hall's) is read from the store every
+``SEATINGS_POLL_S``; a change wakes the table's pages as an event does. Besides the
+listeners that wait, subscribers (``subscribe``: web.streams, which serves the streams of a
+thousand viewers from one loop) are called once per change, from the thread that made it.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
 """A tournament on the hall, down to its tables (hall/draw_post.py, hall/table_seating.py):
 each table's node is told the pairs drawn at it and shows them on its page and its clock,
-and a provisional result is confirmed by a player of each side pressing their seat button.
+the hall's own page for the table shows the same, and a provisional result is confirmed by
+a player of each side pressing their seat button.
 
 The real programs: Mosquitto and ``guandan hall serve --web`` as processes, the tournament
-made and drawn through the desk as ``guandan tournament`` does, table nodes wired as ``guandan run --hall`` wires them
-(``tests/hall/table_node.py``) with the clock box emulated on a real serial pair, and the
-table's page (``guandan serve`` on the node's store) in headless Chromium."""
+made and drawn through the desk as ``guandan tournament`` does, table nodes wired as
+``guandan run --hall`` wires them (``tests/hall/table_node.py``) with the clock box emulated
+on a real serial pair, and the table's pages (``guandan serve`` on the node's store, and the
+hall server's) in headless Chromium."""
 
 from __future__ import annotations
 
@@ -19,14 +21,16 @@ import paho.mqtt.client as mqtt
 
 from engine.tournament import Pair, Tournament
 from hall import topics
+from hall.draw_post import DrawPost
 from hall.node import Node
 from hall.outbox import Outbox
-from hall.seating import read, read_confirmation
+from hall.seating import SeatedPair, read, read_confirmation
 from hall.table_seating import TableSeating
 from hardware.board import digits, level_text, pair_text
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
 from rulebook import profiles
+from store import seatings
 from store import tournament_desk as desk
 from store.event_store import Store
 from store.tournament_store import TournamentStore
@@ -63,6 +67,7 @@ def test_a_round_reaches_its_tables_and_their_seat_buttons_confirm_the_results(t
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{web}"
     page = browser.new_page(viewport={"width": 1200, "height": 900})
+    at_hall = browser.new_page(viewport={"width": 1200, "height": 900})  # the hall server's page for table 1
     nodes: list[TableNode] = []
     try:
         # two tables' nodes, started after the draw: one named by the table's number, one by round and number
@@ -83,6 +88,20 @@ def test_a_round_reaches_its_tables_and_their_seat_buttons_confirm_the_results(t
         assert page.inner_text("#seat-E .seat-pair") == f"第{t1.ew[1:]}队"
         wait_for(lambda: _listening(web), 30, "the hall server's pages")
 
+        # the hall's own pages for the two tables, once their records are up: the same seating
+        wait_for(lambda: {"1", "1-2"} <= {t["table"] for t in api(base, "/api/tables")[1]}, 20, "both tables up")
+        at_hall.goto(f"{base}/table/1")  # Chinese by default
+        at_hall.wait_for_selector('#seating .seating-head:has-text("厅赛 · 第1轮（共2轮）· 第1桌")')
+        assert [at_hall.inner_text(f"#seat-{s} .seat-pair") for s in "NSEW"] == \
+            [f"第{t1.ns[1:]}队"] * 2 + [f"第{t1.ew[1:]}队"] * 2
+        assert f"南北方 第{t1.ns[1:]}队 {t1.ns}" in at_hall.inner_text("#seating .seating-pairs")
+        at_hall.goto(f"{base}/table/1-2?lang=en")
+        at_hall.wait_for_selector('#seating .seating-head:has-text("厅赛 · round 1 of 2 · table 2")')
+        assert f"North-South 第{t2.ns[1:]}队 {t2.ns}" in at_hall.inner_text("#seating .seating-pairs")
+        assert at_hall.inner_text("#seat-W .seat-pair") == f"第{t2.ew[1:]}队"
+        at_hall.goto(f"{base}/table/1?lang=en")
+        at_hall.wait_for_selector('#seating .seating-head:has-text("round 1 of 2 · table 1")')
+
         # table 1's match ends: the hall enters it as provisional, the clock shows it for the seats to confirm
         one.play(match("1", seed=1)[1:])
         wait_for(lambda: states(base, 1)[0] == "provisional", 30, "table 1's provisional result")
@@ -91,6 +110,7 @@ def test_a_round_reaches_its_tables_and_their_seat_buttons_confirm_the_results(t
         ns, ew = level_text(levels[t1.ns]), level_text(levels[t1.ew])
         assert shows(one, seat_texts(digits(f"{ns}.{ew}"), digits(f"{ew}.{ns}")))
         page.wait_for_selector("#seating .state-provisional")
+        at_hall.wait_for_selector("#seating .state-provisional")  # live at the hall too
         one.box.press("E")
         one.box.press("W")  # one side alone confirms nothing
         wait_for(lambda: one.box.lamps == {"E": "ON", "W": "ON", "N": "BLINK", "S": "BLINK"}, 10, "East-West pressed")
@@ -103,6 +123,7 @@ def test_a_round_reaches_its_tables_and_their_seat_buttons_confirm_the_results(t
         assert entry["state"] == "final" and entry["confirmed_by"] == desk.SEAT_BUTTONS == "座位按键/seat buttons"
         wait_for(lambda: set(one.box.lamps.values()) == {"OFF"}, 10, "the lamps off: nothing to press")
         page.wait_for_selector("#seating .state-final")  # live, no reload
+        at_hall.wait_for_selector("#seating .state-final")
         page.screenshot(path=str(ARTIFACTS / "table-seating-confirmed.png"), full_page=True)
         pressed = [e.body["seat"] for e in Store(db).events("1") if e.body["type"] == "press"]
         assert pressed == ["E", "W", "S"]  # the presses are the table's record, up at the hall too
@@ -121,10 +142,13 @@ def test_a_round_reaches_its_tables_and_their_seat_buttons_confirm_the_results(t
         wait_for(lambda: shows(one, seat_texts(pair_text(r2["ns"], 0), pair_text(r2["ew"], 0))), 10,
                  "round 2's pairs on table 1's clock")
         page.wait_for_selector('#seating:has-text("round 2 of 2")')
+        at_hall.wait_for_selector('#seating .seating-head:has-text("round 2 of 2 · table 1")')
+        assert [at_hall.inner_text(f"#seat-{s} .seat-pair") for s in "NE"] == [f"第{r2[s][1:]}队" for s in ("ns", "ew")]
         assert two.seating.seating.round == 1 and two.seating.seating.state == "final"
         assert [row["played"] for row in api(base, "/api/tournaments/1/standings")[1]["rows"]] == [1] * 4
     finally:
         page.close()
+        at_hall.close()
         for node in nodes:
             node.close()
         server.send_signal(signal.SIGINT)
@@ -147,6 +171,7 @@ def test_a_hall_without_a_tournament_sends_no_seating(tmp_path, store, address, 
     try:
         time.sleep(1.5)  # the post looks at the store twice a second
         assert heard == [] and seating.seating is None and not seating.press("N")
+        assert seatings.read(store) == {}  # nor anything for the hall's pages
     finally:
         watcher.loop_stop()
         watcher.disconnect()
@@ -206,6 +231,7 @@ def test_each_table_name_is_kept_told_and_a_stale_confirmation_is_refused(tmp_pa
         wait_for(lambda: {"1", "2", "1-1", "1-2"} <= set(retained), 10, "round 1's seatings")
         assert retained["1"] == retained["1-1"] and retained["1"]["state"] == "provisional"
         assert retained["2"]["pairs"]["EW"]["id"] == t2.ew and retained["2"]["result"] is None
+        wait_for(lambda: seatings.read(store) == retained, 10, "the same seatings kept for the hall's pages")
         with TournamentStore.open(store.path) as t_store:  # a referee corrects table 1 meanwhile
             desk.enter_levels(t_store, None, 1, t1.ns, t1.ew, "A+", "5", None, "李")
             desk.enter_levels(t_store, None, 2, t2.ns, t2.ew, "9", "A+", None, "李")
@@ -219,6 +245,8 @@ def test_each_table_name_is_kept_told_and_a_stale_confirmation_is_refused(tmp_pa
             desk.draw_next(t_store, None, "裁判长")  # the final: one table
         wait_for(lambda: retained.get("2-1") is not None and retained["2"] is None, 10, "round 2's one table")
         assert retained["1"] == retained["2-1"] and retained["1-2"]["state"] == "final"
+        wait_for(lambda: seatings.read(store) == {n: b for n, b in retained.items() if b is not None}, 10,
+                 "round 2's seatings kept for the hall's pages, table 2 gone")
     finally:
         watcher.loop_stop()
         watcher.disconnect()
@@ -232,6 +260,33 @@ def test_each_table_name_is_kept_told_and_a_stale_confirmation_is_refused(tmp_pa
     cleared.loop_stop()
     cleared.disconnect()
     assert left == []
+
+
+def test_the_hall_keeps_the_seatings_for_its_pages_while_the_broker_is_away(store):
+    """The hall server keeps every table's seating in its own store (``store.seatings``),
+    under the names the tables go by, for its pages: with no broker to send them to, the
+    pages still follow the tournament; nothing is sent then."""
+    pairs = [Pair(f"p{i}", f"第{i}队") for i in range(1, 5)]
+    with TournamentStore.open(store.path, create=True) as t_store:
+        t_store.save_tournament(Tournament("厅赛", "swiss", 2, profiles.load("jiangsu"), 4, pairs), "jiangsu")
+        _, (t1, t2), _ = desk.draw_next(t_store, None, "裁判长")
+    post = DrawPost(store, mqtt.Client(mqtt.CallbackAPIVersion.VERSION2), HALL)  # a client never connected
+    try:
+        assert post.step() == 0
+        kept = seatings.read(store)
+        assert set(kept) == {"1", "2", "1-1", "1-2"} and kept["1"] == kept["1-1"] and kept["2"] == kept["1-2"]
+        assert read(json.dumps(kept["2"]).encode()).pairs == {
+            "NS": SeatedPair(t2.ns, f"第{t2.ns[1:]}队", int(t2.ns[1:])),
+            "EW": SeatedPair(t2.ew, f"第{t2.ew[1:]}队", int(t2.ew[1:]))}
+        assert kept["1"]["state"] == "playing" and kept["1"]["result"] is None
+        with TournamentStore.open(store.path) as t_store:  # a referee enters table 1's result
+            desk.enter_levels(t_store, None, 1, t1.ns, t1.ew, "A+", "5", None, "李")
+        assert post.step() == 0
+        kept = seatings.read(store)
+        assert kept["1"]["state"] == kept["1-1"]["state"] == "final" and kept["1"]["result"]["winner"] == "NS"
+        assert kept["2"]["state"] == "playing"
+    finally:
+        post.stop()
 
 
 def test_a_tables_seating_takes_one_press_a_side_and_survives_a_restart(tmp_path):
