@@ -59,7 +59,7 @@ from vision.live.detector import CardDetector, committed_finder  # noqa: E402
 from vision.synth.art_decks import ArtDeck, by_name  # noqa: E402
 from vision.synth.layout_photo import layout_photo  # noqa: E402
 from vision.synth.render_game import render  # noqa: E402
-from web.snapshot import LOW_CONFIDENCE  # noqa: E402
+from web.snapshot import doubt_below  # noqa: E402
 
 
 def alerts_by_play(match, events) -> Counter:
@@ -117,13 +117,15 @@ def after_fixes(truth: list, seen: list) -> tuple[list[dict], list, Match | None
 
 
 def referee_items(match, exact: set[int]) -> tuple[int, int]:
-    """What the referee's console asks about (``web.snapshot``): plays read below
-    ``LOW_CONFIDENCE``, the camera's own corrections and its notes; and how many of the
-    low-confidence plays were read exactly all the same (needless)."""
+    """What the referee's console asks about (``web.snapshot``): plays read below the
+    record's doubt threshold (``doubt_below``: an enrolled deck's own, else ``LOW_CONFIDENCE``),
+    the camera's own corrections and its notes; and how many of the low-confidence plays were
+    read exactly all the same (needless)."""
     items = needless = 0
+    low = doubt_below(match)
     for entry in match.history:
         event = entry.event
-        if isinstance(event, PlayCards) and event.confidence is not None and event.confidence < LOW_CONFIDENCE:
+        if isinstance(event, PlayCards) and event.confidence is not None and event.confidence < low:
             items += 1
             needless += event.seq in exact
         elif isinstance(event, CameraNote) or (isinstance(event, Correction) and event.by == BY_CAMERA):
@@ -131,7 +133,7 @@ def referee_items(match, exact: set[int]) -> tuple[int, int]:
     return items, needless
 
 
-#: thresholds tried for a play read below them to go to the referee (``LOW_CONFIDENCE`` now)
+#: thresholds tried for a play read below them to go to the referee (``web.snapshot.doubt_below``)
 THRESHOLDS = (0.8, 0.6, 0.5, 0.4, 0.3, 0.2)
 
 

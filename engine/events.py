@@ -194,8 +194,12 @@ def event_from_json(data: object) -> Event:
         heard = data.get("reports_heard", True)
         if not isinstance(heard, bool):
             raise RecordError("'reports_heard' must be true or false")
-        return Header(**base, profile=profile, table=str(data.get("table", "")),
-                      players=players, start_levels=levels, declarers=declarers, reports_heard=heard)
+        doubt = data.get("doubt")
+        if doubt is not None and (isinstance(doubt, bool) or not isinstance(doubt, (int, float)) or not 0 < doubt <= 1):
+            raise RecordError(f"'doubt' must be a confidence above 0 and at most 1, got {doubt!r}")
+        return Header(**base, profile=profile, table=str(data.get("table", "")), players=players,
+                      start_levels=levels, declarers=declarers, reports_heard=heard,
+                      doubt=None if doubt is None else float(doubt))
     if cls is Deal:
         hands = data.get("hands")
         if hands is not None:

@@ -30,6 +30,9 @@ class Header(Event):
     #: whether the record can hold the players' spoken card counts (报牌): a camera table
     #: cannot hear them, so there a report not in the record is not a missed report
     reports_heard: bool = True
+    #: a camera table's plays read below this confidence go to the referee: what its camera
+    #: measured for the deck it was taught (``vision.enroll.doubt``); None, the console's own
+    doubt: float | None = None
     type = "header"
 
     def _fields(self) -> dict:
@@ -38,6 +41,8 @@ class Header(Event):
                   "declarers": self.declarers}
         if not self.reports_heard:
             fields["reports_heard"] = False
+        if self.doubt is not None:
+            fields["doubt"] = self.doubt
         return fields
 
 

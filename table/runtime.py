@@ -59,8 +59,10 @@ class TableRuntime:
                  auto_commit: bool = True, resume: list[Event] | None = None, level: str = "2") -> None:
         # a camera cannot hear the spoken card counts (报牌): their absence is no violation here;
         # ``level``: a table filmed from mid-match plays its first hand at that level (its 逢人配)
+        # the detector's doubt threshold (an enrolled deck's) goes in the header: the console
+        # weighs each play by the camera that read it
         header = Header(seq=0, t=0.0, profile=profile.name, table=table, reports_heard=False,
-                        start_levels={"EW": level, "NS": level})
+                        start_levels={"EW": level, "NS": level}, doubt=detector.doubt)
         self.match = Match(profile, resume[0] if resume else header)
         self.events: list[Event] = [self.match.header]
         self.link = link or KeptInList()

@@ -23,8 +23,14 @@ from rulebook.narration import entry_lines, result_lines
 from store.event_store import StoredEvent
 
 LOG_LINES = 60
-#: a camera read below this confidence goes to the referee's queue (docs/web.md)
+#: a camera read below this confidence goes to the referee's queue (docs/web.md), unless the
+#: record's header gives the camera's own threshold (an enrolled deck's ``doubt``)
 LOW_CONFIDENCE = 0.8
+
+
+def doubt_below(match: Match) -> float:
+    """The confidence below which a play of ``match`` goes to the referee."""
+    return match.header.doubt if match.header.doubt is not None else LOW_CONFIDENCE
 
 
 class TableView:
@@ -111,13 +117,14 @@ class TableView:
             elif isinstance(ev, Penalty) and ev.alert is not None:
                 done[ev.alert] = {"status": "penalised", "by": ev.by, "why": ev.why, "penalty": ev.penalty}
         alerts = []
+        low = doubt_below(m)
         seats = {e.event.seq: getattr(e.event, "seat", None) for e in m.history}
         for e in m.history:
             items = [(v.code, v.seat, v.rule, v.detail) for v in e.violations]
             if isinstance(e.event, Press) and e.referee_call:
                 items.append(("referee_call", None, "", {}))
             confidence = getattr(e.event, "confidence", None)
-            if confidence is not None and confidence < LOW_CONFIDENCE:
+            if confidence is not None and confidence < low:
                 items.append(("low_confidence", e.event.seat, "", {"confidence": confidence,
                                                                     "cards": list(e.event.cards)}))
             # the camera corrected an earlier play (vision.live.recount): a referee should look at

@@ -116,6 +116,11 @@ def test_guandan_enroll_writes_a_deck_folder_that_detect_reads_with(photo, tmp_p
     assert (deck / "finder_openvino_model" / "whole").is_dir() and len(list((deck / "design").glob("*.png"))) == 55
     assert Deck.open(deck).detector().path == deck / "finder_openvino_model"  # the deck's own finder
     assert Deck.open(deck).detector(MODEL).path == MODEL  # unless another is named
+    # its doubt threshold, measured on zones of this deck read by its own detector
+    assert 0.3 <= about["doubt"] <= 0.8 and about["doubt_check"]["readings"] > 100
+    check = about["doubt_check"]  # at most 1 in 200 wrong from it, unless capped at the zero-shot level
+    assert about["doubt"] == 0.8 or check["wrong_from_doubt"] <= 0.005 * check["readings"] + 1e-9
+    assert Deck.open(deck).detector().doubt == about["doubt"] and "will go to the referee" in out.stdout
     sheet = cv2.imread(str(deck / "contact-sheet.png"))
     assert sheet.shape[0] > 6 * 100 and sheet.shape[1] > 9 * 100
     again = guandan("enroll", str(shot), "--out", str(deck))  # Chinese by default
@@ -144,6 +149,15 @@ def test_a_deck_enrolled_without_a_finder_uses_the_committed_one(tmp_path):
                                                      "finder": "finder_openvino_model"}))
     with pytest.raises(DeckError, match="finder is missing"):
         Deck.open(tmp_path)
+    assert deck.doubt is None and deck.detector().doubt is None  # measured since: the console's default
+    for doubt, good in ((0.45, True), (0, False), (1.5, False), ("high", False), (True, False)):
+        (tmp_path / "deck.json").write_text(json.dumps({"format": "guandan-deck/1", "reader": "reader.onnx",
+                                                         "doubt": doubt}))
+        if good:
+            assert Deck.open(tmp_path).detector().doubt == doubt
+        else:
+            with pytest.raises(DeckError, match="doubt must be a confidence"):
+                Deck.open(tmp_path)
 
 
 def test_the_layout_guide_is_written_to_print(tmp_path):

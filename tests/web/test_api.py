@@ -279,6 +279,19 @@ def test_a_low_confidence_read_is_an_alert_until_a_referee_settles_it(client, to
     assert client.get("/api/tables/t9").get_json()["alerts"][0]["status"] == "acknowledged"
 
 
+def test_a_camera_taught_the_deck_is_doubted_below_its_own_threshold(client, token):
+    """An enrolled deck's table writes its measured threshold in the header (``doubt``): a
+    play read at 0.55 is no item for the referee there, one at 0.40 is."""
+    auth = {"Authorization": f"Bearer {token}"}
+    client.post("/api/tables", json={"id": "t11", "header": {**header_json(), "doubt": 0.45}}, headers=auth)
+    client.post("/api/tables/t11/events", headers=auth, json={"events": [
+        {"seq": 1, "t": 1, "type": "deal", "leader": "E"},
+        {"seq": 2, "t": 2, "type": "play", "seat": "E", "cards": ["S9"], "confidence": 0.55},
+        {"seq": 3, "t": 3, "type": "play", "seat": "N", "cards": ["SK"], "confidence": 0.40}]})
+    (alert,) = client.get("/api/tables/t11").get_json()["alerts"]
+    assert (alert["code"], alert["seat"], alert["detail"]["confidence"]) == ("low_confidence", "N", 0.4)
+
+
 def test_a_camera_correction_puts_the_corrected_play_before_a_referee(client, token):
     """The table's camera read the hand again and corrected an earlier play (vision.live.recount):
     the referee's queue shows that play, with its evidence frame, until someone settles it."""

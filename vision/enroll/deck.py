@@ -1,7 +1,8 @@
 """A deck folder: what ``guandan enroll`` learnt of one deck, for ``--deck DIR``.
 
 ``deck.json`` says what it is (format, the cards' size, the camera's resolution, the pictures
-it was learnt from, the doubts left for the operator); ``reader.onnx`` (with ``reader.pt``,
+it was learnt from, the doubts left for the operator, the confidence below which its readings
+go to the referee: ``doubt``, ``vision.enroll.doubt``); ``reader.onnx`` (with ``reader.pt``,
 its weights) is the index reader taught this deck; ``finder_openvino_model/`` the index
 finder taught it (absent where enrollment left the committed finder); ``design/`` the faces
 as a design the renderer lays (what the finder was taught from); ``faces/`` holds each card
@@ -19,14 +20,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.enroll.adapt import ROWS, indexed_faces, teach_reader
-from vision.enroll.finder import DESIGN, FOLDER, SCENES, enrolled_design, teach_finder
 from vision.enroll.pictures import LayoutPicture
-from vision.live.detector import CardDetector, committed_finder
+from vision.live.detector import ZONE, CardDetector, committed_finder
 from vision.live.finder import WHOLE
 
 FORMAT = "guandan-deck/1"
-ZONE = 320  # the size the live loop's finder looks at zones at
 READER = "reader.onnx"
 SHEET = "contact-sheet.png"
 
@@ -47,6 +45,9 @@ class Deck:
     folder: Path
     reader: Path
     finder: Path | None = None  # the finder taught this deck, where enrollment taught one
+    #: readings below this go to the referee (None: decks enrolled before it was measured,
+    #: whose plays the console weighs as it does the zero-shot models')
+    doubt: float | None = None
 
     @classmethod
     def open(cls, folder: str | Path) -> Deck:
@@ -68,7 +69,10 @@ class Deck:
             finder = folder / about["finder"]
             if not (finder / WHOLE).is_dir():
                 raise DeckError(f"{finder}: the deck's finder is missing (enroll the deck again)")
-        return cls(folder, reader, finder)
+        doubt = about.get("doubt")
+        if doubt is not None and (isinstance(doubt, bool) or not isinstance(doubt, int | float) or not 0 < doubt <= 1):
+            raise DeckError(f"{folder}/deck.json: doubt must be a confidence from 0 to 1, not {doubt!r}")
+        return cls(folder, reader, finder, doubt)
 
     def detector(self, weights: Path | None = None, **options) -> CardDetector:
         """The detector with this deck's reader (and no suit reader: the deck's reader learnt
@@ -76,6 +80,7 @@ class Deck:
         ``weights`` — by default the one taught this deck where enrollment taught one (it
         looks at zones, 320), else the committed one of the size asked for."""
         options.setdefault("finder_sure", FINDER_SURE)
+        options.setdefault("doubt", self.doubt)
         imgsz = options.get("imgsz", ZONE)
         if weights is None:
             weights = self.finder if self.finder is not None and imgsz == ZONE else committed_finder(imgsz)
@@ -90,20 +95,33 @@ def _emptied(folder: Path) -> None:
     (folder / "faces").mkdir(parents=True)
 
 
-def enroll(folder: Path, layouts: list[LayoutPicture], detector: CardDetector, rows: int = ROWS,
-           scenes: int = SCENES, log=print, progress: bool = True) -> dict:
+def enroll(folder: Path, layouts: list[LayoutPicture], detector: CardDetector, rows: int | None = None,
+           scenes: int | None = None, log=print, progress: bool = True) -> dict:
     """The deck of ``layouts`` (pictures of its layout, read and checked) learnt into
-    ``folder`` (emptied first): the reader taught it, the finder taught it from ``scenes``
-    scenes of it (0: the committed finder is kept), the faces, the contact sheet and
-    ``deck.json``; returns the reader's training figures, the finder's under ``finder``."""
+    ``folder`` (emptied first): the reader taught it (``rows`` rows of cards a picture, by
+    default ``adapt.ROWS``), the finder taught it from ``scenes`` scenes of it (by default
+    ``finder.SCENES``; 0: the committed finder is kept), its doubt threshold measured, the
+    faces, the contact sheet and ``deck.json``; returns the reader's training figures, the
+    finder's under ``finder``, the threshold's under ``doubt``."""
+    # the training and the scene renderer: imported here, not when a table opens its deck
+    from vision.enroll.adapt import ROWS, indexed_faces, teach_reader
+    from vision.enroll.doubt import calibrate
+    from vision.enroll.finder import DESIGN, FOLDER, SCENES, enrolled_design, teach_finder
+
+    rows = ROWS if rows is None else rows
+    scenes = SCENES if scenes is None else scenes
     per_layout = [indexed_faces(layout.cards, detector) for layout in layouts]
     faces = [face for found in per_layout for face in found]
     _emptied(folder)
     figures = teach_reader(faces, layouts[0].felt, folder / READER, rows=rows * len(layouts), log=log)
+    design = enrolled_design(layouts[0].cards, per_layout[0], folder / DESIGN)
     if scenes > 0:
         log(f"# the reader is taught; now the finder, from {scenes} scenes of this deck")
-        design = enrolled_design(layouts[0].cards, per_layout[0], folder / DESIGN)
         figures["finder"] = teach_finder(design, folder, scenes=scenes, log=log, progress=progress)
+    taught = folder / FOLDER if scenes > 0 else None
+    figures["doubt"] = calibrate(design, Deck(folder, folder / READER, taught).detector(boxes=False))
+    log(f"# readings below {figures['doubt']['doubt']:.2f} will go to the referee "
+        f"({figures['doubt']['readings']} readings of {figures['doubt']['zones']} zones of this deck checked)")
     write(folder, layouts[0], [layout.source for layout in layouts], figures)
     return figures
 
@@ -121,8 +139,13 @@ def write(folder: Path, layout: LayoutPicture, sources: list[str], figures: dict
                         for c in layout.doubts],
              "reader_val_accuracy": round(figures.get("best_val_accuracy", 0.0), 4)}
     if "finder" in figures:
+        from vision.enroll.finder import FOLDER  # enrollment's own: not imported when a table opens a deck
+
         about["finder"] = FOLDER
         about["finder_training"] = figures["finder"]
+    if "doubt" in figures:
+        about["doubt"] = figures["doubt"]["doubt"]
+        about["doubt_check"] = {k: v for k, v in figures["doubt"].items() if k != "doubt"}
     (folder / "deck.json").write_text(json.dumps(about, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 

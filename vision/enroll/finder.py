@@ -46,8 +46,8 @@ GENERATED_SHARE = 0.3
 #: (1080p) and finer where the camera gives more (4K)
 SCENE = SceneConfig.from_dict({"px_per_cm": [7.0, 18.0], "rows": [1, 3], "overlap": [0.55, 0.80],
                                "camera": {"scale": [0.8, 1.1]}})
-FOLDER = "finder_openvino_model"  # in the deck folder: the finder taught this deck
 DESIGN = "design"  # in the deck folder: the enrolled faces as a design the renderer lays
+FOLDER = "finder_openvino_model"  # in the deck folder: the finder taught this deck (the export's own name)
 LR0 = 0.0005
 BATCH = 16
 
@@ -94,12 +94,15 @@ def _overlap(a, b) -> bool:
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
-def draw_scenes(design: ArtDeck, out: Path, scenes: int, seed: int = 0, progress: bool = True) -> Path:
+def draw_scenes(design: ArtDeck, out: Path, scenes: int, seed: int = 0, progress: bool = True,
+                config: SceneConfig = SCENE, check: int | None = None) -> Path:
     """A small dataset in ``out`` (``data.yaml``): ``scenes`` training scenes, most of this
-    design, and a sixth as many of it to check on. Returns the data YAML."""
+    design, and ``check`` of it to check on (by default a sixth as many), drawn as ``config``
+    says. Returns the data YAML."""
     generated = styles(seed, 24, "train")
     rng = np.random.default_rng(seed)
-    plan = [("train", i) for i in range(scenes)] + [("val", i) for i in range(max(scenes // 6, 4))]
+    check = max(scenes // 6, 4) if check is None else check
+    plan = [("train", i) for i in range(scenes)] + [("val", i) for i in range(check)]
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
@@ -110,11 +113,11 @@ def draw_scenes(design: ArtDeck, out: Path, scenes: int, seed: int = 0, progress
                 decks = [generated[int(rng.integers(len(generated)))], generated[int(rng.integers(len(generated)))]]
             else:
                 decks = [design, design]
-            scene = render_scene(rng, decks, SCENE)
+            scene = render_scene(rng, decks, config)
             stem = f"{split}_{i:05d}"
             cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), scene.image,
                         [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
-            (out / "labels" / split / f"{stem}.txt").write_text(yolo_text(scene.labels, SCENE.size, SCENE.size),
+            (out / "labels" / split / f"{stem}.txt").write_text(yolo_text(scene.labels, config.size, config.size),
                                                                 encoding="ascii", newline="\n")
             bar.update(1)
     data = {"path": str(out.resolve()), "train": "images/train", "val": "images/val", "nc": len(ALL_CARDS),

@@ -61,8 +61,11 @@ BOX_REFINERS = ("boxes_int8.xml", "boxes.onnx")
 #: the box refiner's second look (the box drawn once more, framed closer, from the first
 #: look's; ``vision.live.box_refiner``) by the same preference
 SECOND_LOOKS = ("boxes_second_int8.xml", "boxes_second.onnx")
+#: the size the live loop's finder looks at seat zones at (a zone finder's exports have a
+#: free-shape ``whole/`` twin; photos are searched at 640)
+ZONE = 320
 #: the committed finder by input size, fastest backend first: 320 for zones, 640 for photos
-FINDERS = {320: (MODELS / "finder_int8_openvino_model", MODELS / "finder_openvino_model", MODELS / "finder.onnx",
+FINDERS = {ZONE: (MODELS / "finder_int8_openvino_model", MODELS / "finder_openvino_model", MODELS / "finder.onnx",
                  MODELS / "finder.pt"),
            640: (MODELS / "finder_640_int8_openvino_model", MODELS / "finder_640_openvino_model",
                  MODELS / "finder.pt")}
@@ -200,7 +203,7 @@ class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
                  reader: str | Path | None = None, suits: str | Path | None | bool = None,
                  boxes: str | Path | list | None | bool = None, views: int = 1, sideways: bool = False,
-                 finder_sure: float = 1.0) -> None:
+                 finder_sure: float = 1.0, doubt: float | None = None) -> None:
         """``boxes``: the box refiner's model (or models, each looking at the one before's
         box), or False for the finder's own boxes (the live loop, which needs cards, not
         tight boxes, saves its time); by default the committed refiner and its second look
@@ -214,11 +217,15 @@ class CardDetector:
         any-angle zones; not where the cards lie upright (``detect(upright=True)``).
         ``finder_sure``: from this finder's confidence up a box is surely an index, and the
         detection's confidence is the reader's probability alone (below it, scaled down in
-        proportion); 1, the default, makes it the finder's times the reader's."""
+        proportion); 1, the default, makes it the finder's times the reader's. ``doubt``: the
+        confidence below which this detector's readings should go to a referee, measured for
+        an enrolled deck (``vision.enroll.doubt``; the record's header carries it to the
+        console); None leaves it to the console's default."""
         path = Path(weights)
         if not 0 < finder_sure <= 1:
             raise DetectorError(f"finder_sure must be in (0, 1], not {finder_sure}")
         self.finder_sure = finder_sure
+        self.doubt = doubt
         if not path.exists():
             raise DetectorError(f"{weights}: no such model file")
         if views not in VIEWS:

@@ -17,8 +17,16 @@ import numpy as np
 
 from vision.synth import fonts
 from vision.synth.raster import draw_polyline, rounded_rect_points, stamp
-from vision.synth.shapes import (crown_points, fill_circle, fill_poly, ring_star_mask, star_mask, star_points,
-                                  suit_mask, wheel_mask)
+from vision.synth.shapes import (
+    crown_points,
+    fill_circle,
+    fill_poly,
+    ring_star_mask,
+    star_mask,
+    star_points,
+    suit_mask,
+    wheel_mask,
+)
 from vision.synth.style import Colour, DeckStyle
 
 Box = tuple[float, float, float, float]

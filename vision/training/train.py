@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from vision.errors import DatasetError
+from vision.live.detector import ZONE
 from vision.live.finder import WHOLE, FinderError
 from vision.live.yolo_env import prepare
 from vision.training.evaluate import read_dataset
@@ -116,7 +117,6 @@ def train(data: str | Path | list[str | Path], out: str | Path, *, model: str = 
 
 
 FORMATS = ("onnx", "openvino", "openvino-int8")
-ZONE = 320  # the zone finder's size: its weights are kept beside its exports, its OpenVINO ones have a whole/ twin
 
 
 def export(weights: str | Path, out_dir: str | Path, imgsz: int = ZONE, formats: tuple[str, ...] = ("onnx", "openvino"),
