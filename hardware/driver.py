@@ -4,8 +4,16 @@ One I/O thread owns the port: it reads and checks sentences, acknowledges presse
 ignores repeats it has seen), re-sends commands that got no answer, watches the heartbeat,
 and reopens the port with backoff after an unplug — finding it again by USB VID:PID and
 serial number when it comes back under another name. Nothing here blocks the caller:
-commands are queued, and what the box does arrives as events on ``events`` (a queue) and,
-for the fastest reaction, through ``on_event`` called on the I/O thread.
+commands are queued, and what the box does arrives as events through ``on_event``, called
+on the I/O thread, for a consumer that reacts at once (``hardware.runner.ClockRunner``),
+or, for a caller that gives none, on ``events``, a queue it reads. One or the other: a
+queue nobody reads would keep every press of a table that runs all day.
+
+A table runs for hours and its box may be unplugged for as long, so nothing here grows with
+time: of the commands waiting for a box that is away only the latest display and lamp of
+each seat, and the latest beep, are kept (it is shown where the table is when it is back,
+not every second it missed); presses seen, commands unanswered and the refusals kept for a
+person to look at are bounded.
 """
 
 from __future__ import annotations
@@ -30,6 +38,9 @@ ACK_TIMEOUT_S = 0.25
 RETRIES = 5
 BACKOFF_S = (0.05, 0.1, 0.2, 0.4, 0.8)
 SEEN_PRESSES = 256
+#: the box's latest refusals (NAK) kept in ``Stats.naks`` for a person looking into a box that
+#: refuses commands; each one is also a ``CommandFailed`` event
+NAKS_KEPT = 32
 #: how long a press waits for an older one the box has not got through yet (three of the box's
 #: 200 ms repeats): after an unplug the port can open between two of the box's repeated
 #: presses, the older one's bytes lost and the newer one's heard first
@@ -91,7 +102,12 @@ class Stats:
     resends: int = 0
     reconnects: int = 0
     received: int = 0
-    naks: list = field(default_factory=list)
+    naks: deque = field(default_factory=lambda: deque(maxlen=NAKS_KEPT))  # (n, reason), the latest
+
+
+def _key(kind: str, args: tuple) -> tuple:
+    """What a queued command replaces: the same seat's display or lamp, any beep."""
+    return (kind, args[0]) if kind in ("DSP", "LED") else (kind,)
 
 
 class ClockDriver(PortThread):
@@ -104,6 +120,7 @@ class ClockDriver(PortThread):
         super().__init__()
         self.port = port
         self.match = match
+        #: the consumer of what the box does; without one the events wait on ``events``
         self.on_event = on_event
         self.lost_after = lost_after
         self.events: queue.Queue = queue.Queue()
@@ -133,7 +150,14 @@ class ClockDriver(PortThread):
         self._queue("BEEP", ms)
 
     def _queue(self, kind: str, *args) -> None:
+        """Queue a command for the I/O thread. A display's text or a lamp replaces one for the
+        same seat still waiting, a beep one still waiting: while the box is away (a cable out
+        for an hour, a clock ticking ten times a second) nothing piles up, and the box is
+        shown the latest when it is back. Connected, the I/O thread sends at once, so nothing
+        it would have shown is lost."""
+        key = _key(kind, args)
         with self._lock:
+            self._outbox = deque(c for c in self._outbox if _key(*c) != key)
             self._outbox.append((kind, args))
         self._wake()
 
@@ -155,9 +179,12 @@ class ClockDriver(PortThread):
     # --- the I/O thread -----------------------------------------------------------------
 
     def _emit(self, event: object) -> None:
-        self.events.put(event)
-        if self.on_event is not None:
-            self.on_event(event)
+        """The event to its consumer: ``on_event`` if there is one, else the ``events`` queue."""
+        consumer = self.on_event
+        if consumer is not None:
+            consumer(event)
+        else:
+            self.events.put(event)
 
     def _open(self) -> bool:
         port = self.port

@@ -117,7 +117,10 @@ class ClockRunner:
         #: a table runtime that keeps the record itself (seq, time, store) records for us
         self.recorder = recorder
         self.on_notice = on_notice
-        self.events: list[Event] = []
+        #: events recorded so far: a clock alone numbers its events with it. The events
+        #: themselves are the recorder's or the sink's to keep (a table's store); kept here
+        #: too, a clock that runs all day would hold every press it ever had
+        self.recorded = 0
         self._start = now()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -133,14 +136,14 @@ class ClockRunner:
     def record(self, cls, **fields) -> Event:
         if self.recorder is not None:
             event = self.recorder(cls, **fields)
-            self.events.append(event)
+            self.recorded += 1
             return event
         match = getattr(self.turns, "match", None)
-        seq = match.next_seq if match is not None else len(self.events) + 1
+        seq = match.next_seq if match is not None else self.recorded + 1
         event = cls(seq=seq, t=round(self.now() - self._start, 3), **fields)
         if match is not None:
             match.push(event)
-        self.events.append(event)
+        self.recorded += 1
         if self.record_sink is not None:
             self.record_sink(event)
         return event

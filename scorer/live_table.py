@@ -96,8 +96,9 @@ def start_clock(port: str, runtime: TableRuntime) -> tuple[ClockRunner, DeviceEm
         atexit.register(pair.close)  # socat is a process of its own: it must not outlive us
         box = DeviceEmulator(pair.device_end).start()
         port = pair.host_end
-    driver = ClockDriver(port).start()
+    driver = ClockDriver(port)
     runner = ClockRunner(driver, runtime.match.profile, ClockTurns(runtime), recorder=runtime.record)
+    driver.start()  # once the runner takes its events: from the first, every one goes to it
     return runner.start(), box
 
 

@@ -222,6 +222,50 @@ def test_the_driver_never_blocks_its_caller_even_without_a_box(pair):
         assert not driver.connected
 
 
+def test_a_table_running_all_day_keeps_no_event_its_runner_has_taken(pair):
+    """At a table (``guandan run``, ``guandan clock``) the runner takes every event on the
+    driver's thread as it happens: the driver keeps none of them for a reader who never
+    comes, and the runner keeps no list of the presses it recorded (the record is the
+    table's store). Before, each press stayed on the driver's queue for the whole run."""
+    presses = 120
+    sunk: list = []
+    with DeviceEmulator(pair.device_end) as box:
+        driver = ClockDriver(pair.host_end)
+        runner = ClockRunner(driver, profiles.load("linyi"), Rotation("E"), record=sunk.append)
+        driver.start()  # as the table starts it: the runner takes events from the first
+        runner.start()
+        try:
+            assert driver.wait_connected(5)
+            for i in range(presses):  # one at a time: a box holds only a few presses unacknowledged
+                box.press("ESWN"[i % 4])
+                assert until(lambda: box.pending == [])
+            assert until(lambda: sum(e.type == "press" for e in sunk) == presses)
+            assert driver.events.empty() and runner.recorded == len(sunk)
+            assert not hasattr(runner, "events")
+        finally:
+            runner.stop()
+            driver.stop()
+
+
+def test_a_box_away_is_shown_the_latest_not_everything_it_missed(pair):
+    """Commands for a box that is not there (unplugged, not yet started) do not pile up: it
+    is sent the latest display and lamp of each seat and the latest beep when it comes."""
+    with ClockDriver(pair.host_end) as driver:
+        for i in range(1000):  # a clock ticking on while the cable is out
+            driver.display("E", f"{i:4d}")
+            driver.lamp("E", "ON" if i % 2 else "BLINK")
+            driver.beep(100 + i)
+        driver.display("N", "t  7")  # queued last: once the box shows it, it has had the rest
+        box = DeviceEmulator(pair.device_end).start()
+        try:
+            assert driver.wait_connected(5)
+            assert until(lambda: box.displays["N"] == "t  7")
+            assert (box.displays["E"], box.lamps["E"], box.beeps) == (" 999", "ON", [1099])
+            assert driver.stats.received < 20  # a handful of ACKs, not three thousand
+        finally:
+            box.stop()
+
+
 def test_port_match_finds_nothing_that_is_not_there():
     assert PortMatch(vid=0xFFFF, pid=0xFFFE).find() is None
     with pytest.raises(ValueError, match="give the port"):
