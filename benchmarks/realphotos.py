@@ -39,13 +39,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="test", choices=["test", "train", "all"])
     parser.add_argument("--folder", type=Path, default=FOLDER, help=f"the photos (default {FOLDER})")
+    parser.add_argument("--weights", type=Path, help="a 640 finder to measure (default: the committed one)")
+    parser.add_argument("--reader", type=Path, help="a reader to measure (.onnx or 8-bit .xml; default: the committed "
+                                                    "one)")
     args = parser.parse_args()
     splits = ["test", "train"] if args.split == "all" else [args.split]
     photos = [p for split in splits for p in labelled_photos(args.folder / split)]
     if not photos:
         raise SystemExit(f"no labelled photos in {args.folder} ({', '.join(splits)})")
     print(describe())
-    detector = CardDetector(committed_finder(IMGSZ), imgsz=IMGSZ, views=default_views(IMGSZ), sideways=True)
+    detector = CardDetector(args.weights or committed_finder(IMGSZ), imgsz=IMGSZ, views=default_views(IMGSZ),
+                            sideways=True, reader=args.reader)
+    print(f"finder {detector.path}, reader {detector.reader.path}")
     tally = CardsRead()
     started = time.perf_counter()
     with progress_bar(len(photos), "photos", unit="photo") as bar:

@@ -188,6 +188,8 @@ def main() -> None:
                         help="enroll each game's deck first (guandan enroll, from a rendered picture of its "
                              "layout) and read the game with the deck's reader and finder")
     parser.add_argument("--show", action="store_true", help="print each play not read exactly and what was read")
+    parser.add_argument("--weights", type=Path, help="a zone finder to measure zero-shot (default: the committed one)")
+    parser.add_argument("--reader", type=Path, help="a reader to measure zero-shot (default: the committed one)")
     parser.add_argument("--scenes", type=int, default=SCENES,
                         help=f"with --enroll: scenes drawn to teach the finder the deck (default {SCENES}; 0: "
                              "the reader alone is taught); decks enrolled are kept beside --videos")
@@ -200,7 +202,8 @@ def main() -> None:
         parser.error("--every must be 1 or more")
     size = tuple(int(v) for v in args.size.split("x"))
     print(f"machine: {describe()}")
-    detector = CardDetector(committed_finder(), boxes=False)  # as the live loop runs it
+    detector = CardDetector(args.weights or committed_finder(), boxes=False, reader=args.reader)  # as the live loop
+    print(f"zero-shot: finder {detector.path}, reader {detector.reader.path}")
     profile = profiles.load("jiangsu")
     totals = Counter()
     latencies, frame_times = [], []
