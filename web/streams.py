@@ -14,21 +14,33 @@ What a viewer receives is what the Flask routes send (web.api, web.tournament): 
 table's snapshot, then one ``update`` per change numbered with the store's event id
 (``Hub.update`` reads events and snapshot together, so each event goes out once); the
 hall's summaries, then a ``table`` summary for each table that moved; the tournament's
-``version`` now and on each change; a keep-alive comment every ``KEEPALIVE_S``. Every
-stream is public, as the pages are. Anything else — a stream with ``?delay=``, a table
+``version`` now and on each change; a keep-alive comment every ``KEEPALIVE_S``.
+
+A tournament page asks for its news with what it shows (``?push=page&lang=zh&since=V``;
+the overlay ``?push=standings``): it gets ``version`` now, then, instead of a ``version`` it
+would answer by fetching the page again (a thousand Flask requests a result), a ``page``
+event whose data is the page's content in its language (or ``standings``, as the API gives
+them), its id the version — made once per change and language by ``web.tournament``'s
+``Watch.pushed`` in the poller's thread, not the loop's, and written to every follower
+whose page shows another version; a follower still taking the last push is sent only the
+newest when it has (``_Viewer.send_push``).
+
+Every stream is public, as the pages are. Anything else — a stream with ``?delay=``, a table
 the hub has not seen yet, a tournament not opened yet, a request behind another on a
 kept-alive connection — stays with waitress and its routes, as before.
 
 Fed by the hub (``Hub.subscribe``: called once per change, from the hub's thread) and,
 for the tournament, by one thread that reads the store's version every
-``TOURNAMENT_POLL_S`` while anyone follows it. A viewer whose socket stops taking data
-(``SLOW_BYTES`` waiting) is closed: its page reconnects and starts from a snapshot.
+``TOURNAMENT_POLL_S`` while anyone follows it, and makes the pushes. A viewer whose
+socket stops taking data (``SLOW_BYTES`` waiting) is closed: its page reconnects and
+starts from a snapshot.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import threading
 from collections.abc import Callable
@@ -49,9 +61,12 @@ KEEPALIVE = b": keep-alive\n\n"
 _TABLE = re.compile(r"/api/tables/([^/]+)/stream")
 _TOURNAMENT = "/api/tournaments/1/stream"
 _HALL = "/api/hall/stream"
+PUSHES = ("page", "standings")  # what a tournament follower may ask pushed (web.tournament makes them)
+_LANGS = ("zh", "en")
+log = logging.getLogger("guandan.web.streams")
 
 
-def sse(event: str, data: str, ident: int | None = None) -> str:
+def sse(event: str, data: str, ident: int | str | None = None) -> str:
     """One Server-Sent Events message."""
     head = f"id: {ident}\n" if ident is not None else ""
     return f"{head}event: {event}\ndata: {data}\n\n"
@@ -70,6 +85,24 @@ def _no_delay(query: str) -> bool:
         return False  # waitress's route answers 400
 
 
+def asked_push(query: str) -> tuple[tuple[str, str] | None, str | None]:
+    """What a tournament follower asks pushed — ``("page", lang)``, ``("standings", "")`` or
+    None (``version`` only) — and the version its page shows (``since``), from its URL."""
+    args = parse_qs(query)
+    what = args.get("push", [""])[-1]
+    since = args.get("since", [None])[-1]
+    if what not in PUSHES:
+        return None, since
+    lang = args.get("lang", ["zh"])[-1]
+    return (what, lang if lang in _LANGS else "zh") if what == "page" else (what, ""), since
+
+
+def push_key(push: tuple[str, str], version: str, live: int) -> tuple:
+    """What a push shows, to tell whether a follower has it: the page shows the version and
+    which hall tables exist (its links), the standings only the version."""
+    return (version, live) if push[0] == "page" else (version,)
+
+
 class _Viewer(asyncio.Protocol):
     """One open stream: its transport, and what it follows."""
 
@@ -77,9 +110,22 @@ class _Viewer(asyncio.Protocol):
         self.streams = streams
         self.transport: asyncio.Transport | None = None
         self.version: str | None = None  # the tournament's version it was last sent
+        self.push: tuple[str, str] | None = None  # what it asked pushed: ("page", lang), ("standings", "")
+        self.shown: tuple | None = None  # the push_key of what its page shows (None: not known)
+        self.held: bytes | None = None  # the newest push, held while the last one is written
+        self.paused = False  # the transport's buffer is past its high-water mark
 
     def connection_made(self, transport) -> None:
         self.transport = transport
+
+    def pause_writing(self) -> None:
+        self.paused = True
+
+    def resume_writing(self) -> None:
+        self.paused = False
+        if self.held is not None:
+            held, self.held = self.held, None
+            self.send(held)
 
     def data_received(self, data: bytes) -> None:
         pass  # a stream's client says nothing more
@@ -95,6 +141,15 @@ class _Viewer(asyncio.Protocol):
             return
         self.transport.write(data)
 
+    def send_push(self, data: bytes) -> None:
+        """A push: only the newest counts. While the last one is still being written (a
+        slow reader, a big page) the newest waits, replacing any before it, so a burst of
+        results costs a slow follower one page more, never a backlog or a drop."""
+        if self.paused:
+            self.held = data
+        else:
+            self.send(data)
+
 
 class StreamServer:
     """The live streams of one app, on an asyncio loop in a thread of their own."""
@@ -108,6 +163,8 @@ class StreamServer:
         self.followers: set[_Viewer] = set()  # the tournament's
         self.hall: dict[int, set[_Viewer]] = {}  # seen → the hall's viewers
         self._version: str | None = None
+        self._pushed_at: tuple[str, int] | None = None  # (version, hall tables) the poller last pushed
+        self._lacking = False  # a follower joined whose page needs a push
         self._woken = False
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="streams", daemon=True)
@@ -157,7 +214,7 @@ class StreamServer:
                 return None
             return "table", m[1]
         if path == _TOURNAMENT and self.extensions.get(TOURNAMENT_EXTENSION) is not None:
-            return "tournament", None
+            return "tournament", query
         if path == _HALL and not self.hub.stopped:
             return "hall", None
         return None
@@ -190,14 +247,24 @@ class StreamServer:
             viewer.send(sse("snapshot", text, ident).encode())
             self.tables.setdefault(table, {}).setdefault((ident, stamp), set()).add(viewer)
         else:
-            if self._version is None:
-                self._version = self._tournament_store().version()
-            viewer.version = self._version
-            viewer.send(sse("version", json.dumps(self._version)).encode())
-            self.followers.add(viewer)
-            if self._poller is None:
-                self._poller = threading.Thread(target=self._poll_tournament, name="tournament-streams", daemon=True)
-                self._poller.start()
+            self._follow(viewer, table or "")
+
+    def _follow(self, viewer: _Viewer, query: str) -> None:
+        """A tournament follower: ``version`` now; a push when its page shows another."""
+        if self._version is None:
+            self._version = self._tournament_store().version()
+        viewer.version = self._version
+        viewer.push, since = asked_push(query)
+        viewer.send(sse("version", json.dumps(self._version)).encode())
+        if viewer.push is not None:
+            if since == self._version:
+                viewer.shown = push_key(viewer.push, since, len(self.hub.views))
+            else:
+                self._lacking = True  # the poller makes it what it lacks
+        self.followers.add(viewer)
+        if self._poller is None:
+            self._poller = threading.Thread(target=self._poll_tournament, name="tournament-streams", daemon=True)
+            self._poller.start()
 
     def forget(self, viewer: _Viewer) -> None:
         viewer.transport = None
@@ -277,22 +344,65 @@ class StreamServer:
         return self.extensions[TOURNAMENT_EXTENSION].store
 
     def _poll_tournament(self) -> None:
-        """Read the tournament's version while anyone follows it; tell them of a change."""
-        store = self._tournament_store()
+        """Read the tournament's version while anyone follows it; tell them of a change, and
+        make the pushes its followers lack."""
+        watch = self.extensions[TOURNAMENT_EXTENSION]
         while not self._stopped.wait(TOURNAMENT_POLL_S):
             if not self.followers:
                 continue
-            version = store.version()
+            version = watch.store.version()
             if version != self._version:
                 self._version = version
                 self.loop.call_soon_threadsafe(self._tell_version, version)
+            now = (version, len(self.hub.views))
+            if now != self._pushed_at or self._lacking:
+                self._pushed_at, self._lacking = now, False
+                self._make_pushes(watch, *now)
+
+    def _make_pushes(self, watch, version: str, live: int) -> None:
+        """Make each push some follower lacks, once for all of them (here, in the poller's
+        thread: a big page takes a while to render, and the loop goes on writing), then
+        hand them to the loop."""
+        lacking = {v.push for v in list(self.followers) if v.push is not None and
+                   v.shown != push_key(v.push, version, live)}
+        messages: dict[tuple[str, str], tuple[tuple, bytes] | None] = {}
+        for push in lacking:
+            try:
+                data = watch.pushed(*push)
+            except Exception:  # a page that will not render: its followers keep what they show
+                log.exception("the tournament's %s push could not be made", push[0])
+                messages[push] = None
+                continue
+            messages[push] = (push_key(push, version, live), sse(push[0], data, version).encode())
+        if lacking:
+            self.loop.call_soon_threadsafe(self._tell_pushes, messages)
 
     def _tell_version(self, version: str) -> None:
+        """A new version, to the followers who follow only the version (pushes carry theirs)."""
         message = sse("version", json.dumps(version)).encode()
         for viewer in list(self.followers):
             if viewer.version != version:
                 viewer.version = version
-                viewer.send(message)
+                if viewer.push is None:
+                    viewer.send(message)
+
+    def _tell_pushes(self, messages: dict[tuple[str, str], tuple[tuple, bytes] | None]) -> None:
+        """Each push to the followers who asked for it and show something else; one who
+        asked for a push nobody lacked when these were made gets its own on the poller's
+        next turn (None: it could not be made; not tried again until the next change)."""
+        for viewer in list(self.followers):
+            if viewer.push is None:
+                continue
+            if viewer.push not in messages:
+                self._lacking = self._lacking or viewer.shown is None
+                continue
+            made = messages[viewer.push]
+            if made is None:
+                continue
+            key, message = made
+            if viewer.shown != key:
+                viewer.shown = key
+                viewer.send_push(message)
 
     def _keep_alive(self) -> None:
         for viewer in self.viewers():

@@ -11,10 +11,12 @@ with its CSRF header.
 
 The tournament lives in the server's own database (``--db``), beside the event store: one
 database holds one tournament, whose id is 1 (the id in the URL leaves room for more).
-Pages follow it live over Server-Sent Events: one watcher per server reads the store's
-version at most every ``POLL_S`` and every stream compares against it, so a thousand
-viewers cost one query per interval, not a thousand; what they then fetch (the public
-page, the standings) is made once per change and shared.
+Pages follow it live over Server-Sent Events (served by ``web.streams``): the stream
+pushes what changed — the page's content in the viewer's language, the overlay's standings
+— made once per change here (``Watch.pushed``) and shared by every follower, so a thousand
+viewers cost one rendering a change, not a thousand requests. Fetched over HTTP (a first
+load, a referee's page, a stream served by Flask's own route), the same text is served from
+the same cache.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, stream_with_context
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from rulebook.tournament_live import PAGE, STATES, page_word
@@ -34,6 +38,10 @@ from store.tournament_store import StoreError, TournamentStore
 from web import tournament_view as view
 from web.auth import api_writer, current_user
 from web.i18n import page_terms, pick_lang
+from web.streams import asked_push, sse
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 bp = Blueprint("tournament", __name__)
 
@@ -49,8 +57,10 @@ _EXTENSION = "guandan.tournament"
 class Watch:
     """The tournament store and its latest version, shared by every request of the app."""
 
-    def __init__(self, store: TournamentStore) -> None:
+    def __init__(self, store: TournamentStore, app: Flask) -> None:
         self.store = store
+        self.app = app
+        self._name: str | None = None
         self._lock = threading.Lock()
         self._version = store.version()
         self._read = time.monotonic()
@@ -83,6 +93,22 @@ class Watch:
             self._cache[key] = (version, text)
         return text
 
+    def name(self) -> str:
+        """The tournament's name (the page's title): written once, with the tournament."""
+        if self._name is None:
+            self._name = desk.load(self.store).name
+        return self._name
+
+    def pushed(self, what: str, lang: str) -> str:
+        """The data of the stream's push ``what`` (``web.streams.PUSHES``): the page's content in
+        ``lang`` as a JSON string, or the standings as ``/api/tournaments/1/standings`` gives
+        them. Called by the stream's thread, outside any request: made as a request for the
+        page would make it, from the same cache, so the page, the API and the push agree."""
+        with self.app.test_request_context(f"/tournament/{TOURNAMENT_ID}", query_string={"lang": lang}):
+            if what == "page":
+                return json.dumps(public_body(self.store, lang), ensure_ascii=False)
+            return standings_text(self.store)
+
 
 def _watch() -> Watch:
     """The app's tournament (opened on first use, so a server started before ``guandan
@@ -94,7 +120,7 @@ def _watch() -> Watch:
         except StoreError:
             abort(404, description="this server's database holds no tournament (guandan tournament new --db …) / "
                                    "本服务器的数据库中没有比赛")
-        watch = current_app.extensions.setdefault(_EXTENSION, Watch(store))
+        watch = current_app.extensions.setdefault(_EXTENSION, Watch(store, current_app._get_current_object()))
         if watch.store is not store:
             store.close()
     return watch
@@ -152,20 +178,35 @@ def words(lang: str) -> dict[str, str]:
 
 # --- pages ----------------------------------------------------------------------------------
 
+def page_body(store: TournamentStore, lang: str, referee: bool) -> str:
+    """The page's content (``#tournament``: standings, the draw, histories, links), with a
+    referee's buttons and CSRF token or without."""
+    t = desk.load(store)
+    data = view.snapshot(store, t, TOURNAMENT_ID, _live_tables())
+    return render_template("tournament_body.html", lang=lang, terms=words(lang), data=data,
+                           histories=view.histories(store, t), pairs=t.pairs, referee=referee)
+
+
+def public_body(store: TournamentStore, lang: str) -> str:
+    """The public's page content in ``lang``, made once per change (and per count of the
+    hall's tables: a table's number links to its page once the hall has it) and shared by
+    the page and the stream that pushes it."""
+    return _watch().cached(("body", lang), lambda: page_body(store, lang, referee=False), stamp=len(_live_tables()))
+
+
 @bp.get("/tournament/<int:tid>")
 def page(tid: int):
     """The tournament page; the public's is made once per change and language and shared
     (a referee's carries its session's CSRF token and buttons: made for each)."""
     store = _store(tid)
     lang = pick_lang()
-    referee = current_user() is not None
 
-    def build() -> str:
-        t = desk.load(store)
-        data = view.snapshot(store, t, tid, _live_tables())
-        return render_template("tournament.html", lang=lang, terms=words(lang), data=data,
-                               histories=view.histories(store, t), pairs=t.pairs, referee=referee)
-    return build() if referee else _watch().cached(("page", lang), build, stamp=len(_live_tables()))
+    def around(body: str) -> str:
+        return render_template("tournament.html", lang=lang, terms=words(lang), title=_watch().name(),
+                               body=Markup(body))
+    if current_user() is not None:
+        return around(page_body(store, lang, referee=True))
+    return _watch().cached(("page", lang), lambda: around(public_body(store, lang)), stamp=len(_live_tables()))
 
 
 @bp.get("/tournament/<int:tid>/sheet/<int:round_no>")
@@ -214,12 +255,16 @@ def api_snapshot(tid: int):
         view.snapshot(store, desk.load(store), tid, _live_tables()), ensure_ascii=False), stamp=len(_live_tables())))
 
 
+def standings_text(store: TournamentStore) -> str:
+    """The standings as JSON text, made once per change, however many overlays ask or are pushed it."""
+    return _watch().cached(("standings",), lambda: json.dumps(
+        view.standings(desk.load(store), store.withdrawals()), ensure_ascii=False))
+
+
 @bp.get("/api/tournaments/<int:tid>/standings")
 def api_standings(tid: int):
     """The standings; made once per change, however many overlays ask."""
-    store = _store(tid)
-    return _json(_watch().cached(("standings",), lambda: json.dumps(
-        view.standings(desk.load(store), store.withdrawals()), ensure_ascii=False)))
+    return _json(standings_text(_store(tid)))
 
 
 @bp.get("/api/tournaments/<int:tid>/draws")
@@ -255,20 +300,29 @@ def api_evidence(tid: int, entry: int):
 
 @bp.get("/api/tournaments/<int:tid>/stream")
 def api_stream(tid: int):
-    """Server-Sent Events: ``version`` now, then again whenever anything is entered."""
+    """Server-Sent Events: ``version`` now, then again whenever anything is entered; a
+    follower that asks ``?push=page&lang=…&since=V`` (or ``?push=standings``) is sent the
+    page's content (or the standings) itself instead, whenever it shows another version.
+    ``web.streams`` serves this beside waitress; here only under Flask's own server
+    (``--debug``) or on a server that had not opened the tournament yet."""
     _store(tid)
     watch = _watch()
+    push, since = asked_push(request.query_string.decode())
 
     def live():
         seen = watch.version()
-        yield f"event: version\ndata: {json.dumps(seen)}\n\n"
-        quiet = 0.0
+        yield sse("version", json.dumps(seen))
+        shown, quiet = since, 0.0
         while True:
+            if push is not None and shown != seen:
+                shown = seen
+                yield sse(push[0], watch.pushed(*push), seen)
             time.sleep(POLL_S)
             now = watch.version()
             if now != seen:
                 seen, quiet = now, 0.0
-                yield f"event: version\ndata: {json.dumps(now)}\n\n"
+                if push is None:
+                    yield sse("version", json.dumps(now))
             else:
                 quiet += POLL_S
                 if quiet >= KEEPALIVE_S:

@@ -2,17 +2,21 @@
 real process on loopback with four worker threads — fewer than the viewers, so every stream
 here would have stalled when each held a thread: two hundred viewers of one table each
 receive the snapshot and then every event once, in order, while pages are still served;
-the tournament's viewers each get every version once; the hall's see the table move to its
-last event; a stream asked for on a connection
+the tournament's viewers each get every version once; the tournament page's viewers are
+pushed the page's content in their language and the overlay's the standings — the same as
+a fresh load and the API show — with nothing to fetch again; the hall's see the table move
+to its last event; a stream asked for on a connection
 kept alive after a page is taken over too; a broadcast delay and an unknown table stay
 with waitress's routes. In-process: keep-alives, the end of the streams when the hub
-stops (no keep-alive loop), closing the server with streams open."""
+stops (no keep-alive loop), closing the server with streams open, a follower slow to read
+its pushes sent only the newest."""
 
 from __future__ import annotations
 
 import asyncio
 import http.client
 import json
+import re
 import socket
 import threading
 import time
@@ -32,6 +36,7 @@ from web import create_app, streams
 
 VIEWERS = 200
 EVENTS = 20
+RESULTS = 20  # entered one by one for a follower slow to read
 
 
 @pytest.fixture
@@ -93,10 +98,16 @@ async def _viewer(port: int, path: str, body: list[str], connected: asyncio.Even
 def follow(port: int, path: str, viewers: int, then) -> list[tuple[str, list]]:
     """Open ``viewers`` streams of ``path``; once all have their first message, ``then()``
     (in a thread) and a little while to deliver; each viewer's response head and messages."""
+    return follow_each(port, [path] * viewers, then)
+
+
+def follow_each(port: int, paths: list[str], then) -> list[tuple[str, list]]:
+    """``follow``, a viewer for each of ``paths``."""
     async def main():
-        bodies: list[list[str]] = [[] for _ in range(viewers)]
-        connected, counter = asyncio.Event(), [0, viewers]
-        tasks = [asyncio.create_task(_viewer(port, path, body, connected, counter)) for body in bodies]
+        bodies: list[list[str]] = [[] for _ in paths]
+        connected, counter = asyncio.Event(), [0, len(paths)]
+        tasks = [asyncio.create_task(_viewer(port, path, body, connected, counter))
+                 for path, body in zip(paths, bodies, strict=True)]
         await asyncio.wait_for(connected.wait(), 60)
         await asyncio.get_running_loop().run_in_executor(None, then)
         await asyncio.sleep(1.5)
@@ -161,6 +172,60 @@ def test_the_tournaments_viewers_each_get_every_version_once(served):
         assert [int(json.loads(data).split(".")[1]) for _, _, data in got] == [0, 1, 2, 3, 4, 5]
 
 
+def get(base: str, path: str) -> str:
+    return urllib.request.urlopen(base + path, timeout=10).read().decode()
+
+
+def results_in(version: str) -> int:
+    """The count of results in a tournament's version ("rounds.results.confirmations.withdrawals")."""
+    return int(version.split(".")[1])
+
+
+def test_the_tournament_pages_viewers_are_pushed_what_they_show(served):
+    """Each page's viewer is pushed the page's content in its language, each overlay the
+    standings, every version in order up to the last (what a fresh load and the API then
+    show), with no ``version`` to answer by fetching again; a page that shows the version
+    already is pushed nothing until it changes."""
+    base, port, token = served
+    shown = re.search(r'data-version="([^"]+)"', get(base, "/tournament/1"))[1]  # opens the tournament too
+    tables = json.loads(get(base, "/api/tournaments/1/draws?round=1"))[0]["tables"]
+    paths = ([f"/api/tournaments/1/stream?push=page&lang=zh&since={shown}"] * 30 +
+             ["/api/tournaments/1/stream?push=page&lang=en"] * 20 + ["/api/tournaments/1/stream?push=standings"] * 20)
+
+    def enter_results():
+        time.sleep(0.5)  # the pushes of what the pages without ``since`` show now go out first
+        for tb in tables[:5]:
+            post(base, "/api/tournaments/1/results", {"table": tb["table"], "forfeit": tb["ns"]}, token)
+            time.sleep(0.1)
+
+    seen = follow_each(port, paths, enter_results)
+    final = {"zh": get(base, "/tournament/1"), "en": get(base, "/tournament/1?lang=en")}
+    standings = get(base, "/api/tournaments/1/standings")
+    last: dict[str, set[str]] = {}
+    for path, (head, got) in zip(paths, seen, strict=True):
+        assert "Content-Type: text/event-stream" in head
+        assert got[0][1] == "version" and json.loads(got[0][2]) == shown
+        pushed = "standings" if "standings" in path else "page"
+        assert [event for _, event, _ in got[1:]] == [pushed] * len(got[1:])  # nothing to fetch again
+        counts = [results_in(ident) for ident, _, _ in got[1:]]
+        assert counts == sorted(set(counts)) and counts[-1] == 5  # in order, up to the last result
+        if "since" in path:
+            assert counts[0] > 0  # the page showed version 0: nothing pushed until it changed
+        else:
+            assert counts[0] == 0  # what the stream's follower shows now
+        last.setdefault(path, set()).add(got[-1][2])
+    for path, data in last.items():
+        assert len(data) == 1  # one message, made once for every viewer
+        (text,) = data
+        if "standings" in path:
+            assert json.loads(text) == json.loads(standings)
+        else:
+            lang = "en" if "lang=en" in path else "zh"
+            content = json.loads(text)
+            assert content.lstrip().startswith('<div id="tournament"') and content in final[lang]
+    assert "Standings" in json.loads(last[paths[-21]].pop())
+
+
 def test_the_halls_viewers_see_the_table_move_to_its_last_event(served):
     base, port, token = served
     seen = follow(port, "/api/hall/stream", 50, lambda: play_events(base, token))
@@ -196,6 +261,12 @@ def test_a_stream_on_a_connection_kept_alive_after_a_page_and_what_stays_with_wa
 def in_process(db, monkeypatch):
     """The app and its waitress server with the streams, run in a thread: (app, server, port)."""
     monkeypatch.setattr(streams, "KEEPALIVE_S", 0.3)
+    yield from serve_in_thread(db)
+
+
+def serve_in_thread(db: Store):
+    """``db``'s app and its waitress server with the streams, run in a thread: yields (app,
+    server, port), then stops them."""
     app = create_app(db)
     server = listening(app, "127.0.0.1", 0, threads=2)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -249,3 +320,60 @@ def test_closing_the_server_with_streams_open_closes_them(in_process, caplog):
     assert b"event: snapshot" in _read_until_closed(table)
     assert b"event: version" in _read_until_closed(standings)
     assert "Bad file descriptor" not in caplog.text
+
+
+@pytest.fixture
+def big_field(tmp_path):
+    """A tournament of 400 pairs (a page of about 200 KB), served in-process: (base URL, port, token)."""
+    store = Store(tmp_path / "big.db")
+    store.add_user("li", "s3cret-pass")
+    pairs = [Pair(f"p{i}", f"第{i}队", ("甲", "乙")) for i in range(1, 401)]
+    with TournamentStore.open(store.path, create=True) as t_store:
+        t_store.save_tournament(Tournament("杯", "swiss", 2, profiles.load("linquan"), 7, pairs), "linquan")
+        desk.draw_next(t_store, None, "裁判长")
+    for _, _, port in serve_in_thread(store):
+        yield f"http://127.0.0.1:{port}", int(port), store.new_token("li")
+
+
+def _page_pushes(data: bytes) -> list[int]:
+    """The results count of each whole ``page`` push in a stream's bytes (the head left out)."""
+    body = data.split(b"\r\n\r\n", 1)[1].decode()
+    pushes = [m for m in messages(body) if m[1] == "page"]
+    assert all(json.loads(text).lstrip().startswith('<div id="tournament"') for _, _, text in pushes)
+    return [results_in(ident) for ident, _, _ in pushes]
+
+
+def test_a_follower_slow_to_read_its_pushes_is_sent_only_the_newest(big_field):
+    """A page whose socket takes the pushes slowly (a phone on a poor link) gets, once it
+    reads again, the newest page, not every one it missed: a burst of results costs it a
+    page more, never a backlog that would have it dropped (``SLOW_BYTES``)."""
+    base, port, token = big_field
+    get(base, "/tournament/1")
+    tables = json.loads(get(base, "/api/tournaments/1/draws?round=1"))[0]["tables"]
+    slow = socket.socket()
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before connecting: a small window
+    slow.connect(("127.0.0.1", port))
+    slow.sendall(b"GET /api/tournaments/1/stream?push=page&lang=zh HTTP/1.1\r\nHost: x\r\n\r\n")
+    reader = _open(port, "/api/tournaments/1/stream?push=page&lang=zh")
+    kept: list[bytes] = []
+    reading = threading.Thread(target=lambda: kept.append(_read_until_closed(reader)), daemon=True)
+    reading.start()
+    time.sleep(0.5)  # both are pushed the page as it stands
+    for tb in tables[:RESULTS]:  # 21 pages of 240 KB: past what the kernel holds for a socket (2.8 MB here)
+        post(base, "/api/tournaments/1/results", {"table": tb["table"], "forfeit": tb["ns"]}, token)
+        time.sleep(0.1)
+    time.sleep(0.5)
+    slow.settimeout(1.0)
+    data = b""
+    try:
+        while chunk := slow.recv(1 << 20):
+            data += chunk
+    except TimeoutError:
+        pass
+    reader.shutdown(socket.SHUT_RDWR)
+    reading.join(5)
+    everyone = _page_pushes(kept[0])
+    assert everyone == list(range(RESULTS + 1))  # a reader: the page as it stood, then one a result
+    late = _page_pushes(data)
+    assert late[0] == 0 and late[-1] == RESULTS and len(late) < len(everyone)  # the newest, not every one missed
+    slow.close()

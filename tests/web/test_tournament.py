@@ -94,17 +94,18 @@ def test_the_public_page_is_made_once_per_change_and_shared(client, token, tourn
     first, again = (client.get("/tournament/1").get_data(as_text=True) for _ in range(2))
     assert first == again and "data-csrf" not in first
     cache = client.application.extensions["guandan.tournament"]._cache
-    assert list(cache) == [("page", "zh")]
-    made = next(iter(cache.values()))
+    assert set(cache) == {("body", "zh"), ("page", "zh")}  # the content (what the stream pushes) and the page
+    made = cache[("page", "zh")]
     client.get("/tournament/1")
-    assert next(iter(cache.values())) is made  # not made again
+    assert cache[("page", "zh")] is made  # not made again
+    assert cache[("body", "zh")][1] in first  # the page is the content, wrapped
     tb = draw_of(client)[0]
     client.post("/api/tournaments/1/results", json={"table": tb["table"], "forfeit": tb["ns"]},
                 headers={"Authorization": f"Bearer {token}"})
     assert "已确认" in client.get("/tournament/1").get_data(as_text=True)  # a change: made again
     client.application.config["STORE"].add_table("1-2", header_json("1-2", "linquan"))
     assert 'href="/table/1-2?lang=zh"' in client.get("/tournament/1").get_data(as_text=True)  # a new hall table
-    assert list(cache) == [("page", "zh")]  # one copy, made again
+    assert set(cache) == {("body", "zh"), ("page", "zh")}  # one copy of each, made again
     assert client.get("/tournament/1?lang=en").get_data(as_text=True) != first
 
 
@@ -237,6 +238,40 @@ def test_the_stream_tells_of_each_entry(client, token, tournament):
     second = next(chunks).decode()
     assert second.startswith("event: version") and json.loads(second.split("data: ")[1]) != version
     response.close()
+
+
+def _message(chunk: bytes) -> tuple[str, str | None, str]:
+    """One SSE message as (event, id, data)."""
+    fields = dict(line.split(": ", 1) for line in chunk.decode().strip().split("\n"))
+    return fields["event"], fields.get("id"), fields["data"]
+
+
+def test_the_stream_pushes_what_its_follower_asks_under_flasks_own_server(client, token, tournament):
+    """Flask's route (``--debug``; web.streams serves it under waitress) pushes as web.streams
+    does: the standings now and after each entry, as the API gives them; the page's content
+    in the asked language once the page shows another version than its ``since``."""
+    first, second = draw_of(client)[:2]
+    overlay = client.get("/api/tournaments/1/stream?push=standings").response
+    event, _, version = _message(next(overlay))
+    assert event == "version"
+    event, ident, data = _message(next(overlay))
+    assert (event, ident) == ("standings", json.loads(version))
+    assert json.loads(data) == client.get("/api/tournaments/1/standings").get_json()
+    client.post("/api/tournaments/1/results", json={"table": first["table"], "forfeit": first["ns"]},
+                headers={"Authorization": f"Bearer {token}"})
+    event, ident, data = _message(next(overlay))
+    assert event == "standings" and ident != json.loads(version)
+    assert json.loads(data) == client.get("/api/tournaments/1/standings").get_json()
+    overlay.close()  # one stream at a time: the test client runs them in this one thread
+    page = client.get(f"/api/tournaments/1/stream?push=page&lang=en&since={ident}").response
+    assert _message(next(page))[0] == "version"  # and no push: the page shows this version
+    client.post("/api/tournaments/1/results", json={"table": second["table"], "forfeit": second["ns"]},
+                headers={"Authorization": f"Bearer {token}"})
+    event, ident, data = _message(next(page))
+    assert event == "page" and f'data-version="{ident}"' in json.loads(data)
+    assert json.loads(data) in client.get("/tournament/1?lang=en").get_data(as_text=True)
+    assert '<span class="t-state">final</span>' in json.loads(data)  # in English
+    page.close()
 
 
 def test_the_tournament_on_a_postgresql_database(pg_url):

@@ -1,7 +1,9 @@
 """The tournament page and its overlay in a real headless Chromium against the real server
 (``guandan serve``, waitress, SSE) on a database holding the hall and the tournament: a
 result arriving shows live as provisional, a referee confirms it on the page, the standings
-shown are what ``guandan tournament standings --json`` says, and the overlay turns pages."""
+shown are what ``guandan tournament standings --json`` says, and the overlay turns pages.
+A visitor's page (in Chinese and in English) and the overlay show a result the stream
+pushes without fetching anything again."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import random
 import subprocess
 import sys
 import urllib.request
+from urllib.parse import urlsplit
 
 import cv2
 import pytest
@@ -82,3 +85,54 @@ def test_the_standings_overlay_is_transparent_and_turns_its_pages(tournament, se
     assert alpha.shape == (1080, 1920) and alpha[540, 200] == 0 and (alpha > 0).mean() > 0.02
     page.wait_for_selector('#board[data-page="2"]', timeout=5_000)
     assert page.locator("#board tbody tr").count() == 2 and "page 2 of 2" in page.inner_text("#board")
+
+
+def fetched(page, paths: list[str]) -> list[str]:
+    """Record the paths of ``page``'s requests (the page itself, scripts, its stream, fetches) into ``paths``."""
+    page.on("request", lambda r: paths.append(urlsplit(r.url).path))
+    return paths
+
+
+def test_a_visitors_page_shows_a_pushed_result_with_nothing_fetched_again(tournament, server, browser, token):
+    pages, asked = {}, []
+    for lang in ("zh", "en"):
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        fetched(page, asked)
+        page.goto(server + f"/tournament/1?lang={lang}")
+        page.wait_for_selector("#draw tr.state-playing")
+        pages[lang] = page
+    with urllib.request.urlopen(server + "/api/tournaments/1/draws?round=1", timeout=10) as answer:
+        line = json.loads(answer.read())[0]["tables"][0]
+    post(server, "/api/tournaments/1/results", {"table": line["table"], "pairs": [line["ns"], line["ew"]],
+                                                "levels": ["A", "5"]}, token)
+    for page in pages.values():
+        page.wait_for_selector(f'#draw tr.state-final[data-table="{line["table"]}"]', timeout=10_000)
+    row = f'#draw tr[data-table="{line["table"]}"]'
+    assert "已确认" in pages["zh"].inner_text(row) and "final" in pages["en"].inner_text(row)
+    ranked = [row["pair"] for row in cli_standings(tournament)]
+    for lang, page in pages.items():
+        assert [c.split(" ")[0] for c in page.locator("#standings tbody td.c-pair").all_inner_texts()] == ranked
+        fresh = browser.new_page(viewport={"width": 1200, "height": 900})
+        fresh.goto(server + f"/tournament/1?lang={lang}")
+        assert page.inner_text("#tournament") == fresh.inner_text("#tournament")  # as a fresh load shows it
+        fresh.close()
+    assert asked.count("/tournament/1") == 2  # each page loaded once: the result came in the stream
+    assert asked.count("/api/tournaments/1/stream") == 2
+
+
+def test_the_overlay_is_pushed_the_new_standings(tournament, server, browser, token):
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    asked = fetched(page, [])
+    page.goto(server + "/overlay/tournament/1?top=8")
+    page.wait_for_selector('#board[data-page="1"] td.c-rank')
+    with urllib.request.urlopen(server + "/api/tournaments/1/draws?round=1", timeout=10) as answer:
+        line = json.loads(answer.read())[0]["tables"][0]
+    post(server, "/api/tournaments/1/results", {"table": line["table"], "forfeit": line["ew"]}, token)
+    with urllib.request.urlopen(server + "/api/tournaments/1/standings", timeout=10) as answer:
+        rows = json.loads(answer.read())["rows"]
+    expected = "|".join(f"{r['rank']} {r['name']} {r['points']}" for r in rows)
+    page.wait_for_function("""want => [...document.querySelectorAll('#board tbody tr')].map(tr =>
+        [...tr.querySelectorAll('td')].slice(0, 3).map(td => td.textContent).join(' ')).join('|') === want""",
+                           arg=expected, timeout=10_000)
+    assert any(r["points"] for r in rows) and "积分" in page.inner_text("#board")
+    assert asked.count("/api/tournaments/1/standings") == 1  # the first load's: then pushed

@@ -1,17 +1,30 @@
-/* The tournament page and its OBS overlay, followed live. The server sends the store's
-   version over Server-Sent Events whenever anything is entered; the page then fetches
-   itself again and swaps its content (one rendering, the server's), the overlay fetches
-   the standings. A referee's confirm button posts to the API with the page's CSRF token. */
+/* The tournament page and its OBS overlay, followed live over Server-Sent Events. The
+   public's page and the overlay ask the stream to push what changed — the page's content in
+   its language (one rendering, the server's, made once per change for every viewer), the
+   standings — and swap it in: nothing is fetched again, so a thousand viewers see a result
+   as soon as the stream tells them. A referee's page (its buttons and CSRF token are its
+   own) hears the new version and fetches itself again. A referee's confirm button posts to
+   the API with the page's CSRF token. */
 "use strict";
 
-function followTournament(tid, onChange) {
+/* Follow the tournament: `push` ({what: "page" | "standings", since?, show(data)}) asks the
+   stream for `what` itself whenever it changes (and now, unless the page shows `since`);
+   without it, `onChange` is called on each new version. */
+function followTournament(tid, onChange, push) {
   let seen = null;
-  const es = new EventSource(`/api/tournaments/${tid}/stream`);
+  let query = "";
+  if (push) {
+    const args = {push: push.what, lang: LANG};
+    if (push.since) args.since = push.since;
+    query = "?" + new URLSearchParams(args);
+  }
+  const es = new EventSource(`/api/tournaments/${tid}/stream${query}`);
   es.addEventListener("version", e => {
     const version = JSON.parse(e.data);
-    if (seen !== null && version !== seen) onChange(version);
+    if (!push && seen !== null && version !== seen) onChange(version);
     seen = version;
   });
+  if (push) es.addEventListener(push.what, e => push.show(JSON.parse(e.data)));
   return es;
 }
 
@@ -21,7 +34,12 @@ function followTournament(tid, onChange) {
 let redraw = reloadTournament;
 
 async function reloadTournament() {
-  const html = await (await fetch(location.href, {cache: "no-store"})).text();
+  showTournament(await (await fetch(location.href, {cache: "no-store"})).text());
+}
+
+/* Swap in the page's content (#tournament) out of `html`: the whole page fetched, or the
+   content the stream pushed. */
+function showTournament(html) {
   const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("tournament");
   const root = document.getElementById("tournament");
   if (fresh && root) {
@@ -72,7 +90,8 @@ function tournamentPage() {
   if (!root) return;
   redraw = coalesced(reloadTournament);
   bindConfirm(root);
-  followTournament(root.dataset.tid, redraw);
+  if (root.dataset.csrf) followTournament(root.dataset.tid, redraw);  // a referee's page
+  else followTournament(root.dataset.tid, null, {what: "page", since: root.dataset.version, show: showTournament});
 }
 
 /* The overlay: `top` rows a page, pages turning every `seconds`. */
@@ -91,13 +110,15 @@ function tournamentOverlay(tid, top, seconds) {
     board.innerHTML = `<div class="ov-title">${esc(T["t.standings"])}</div><table>${head ? `<thead><tr>${head}</tr></thead>` : ""}<tbody>${body}</tbody></table>${foot}`;
     board.dataset.page = String(page + 1);
   }
-  async function load() {
-    const data = await (await fetch(`/api/tournaments/${tid}/standings`, {cache: "no-store"})).json();
+  let pushed = false;
+  function show(data) {
     rows = data.rows; columns = data.columns;
     draw();
   }
-  load();
-  followTournament(tid, coalesced(load));
+  /* The standings now (the stream pushes them too: a fetch answered after a push is older) */
+  fetch(`/api/tournaments/${tid}/standings`, {cache: "no-store"}).then(r => r.json())
+    .then(data => { if (!pushed) show(data); });
+  followTournament(tid, null, {what: "standings", show: data => { pushed = true; show(data); }});
   setInterval(() => { page += 1; draw(); }, seconds * 1000);
 }
 
