@@ -29,7 +29,7 @@ from web import evidence, referee_queue
 from web.auth import api_writer, current_user
 from web.i18n import pick_lang
 from web.openapi import openapi
-from web.snapshot import TableView
+from web.snapshot import DelayedView
 from web.streams import sse as _sse
 from web.streams import table_update
 
@@ -174,32 +174,21 @@ def table_stream(table: str):
 
 
 def _delayed(hub, view, delay: float):
-    """A stream that shows the table as it stood ``delay`` seconds ago."""
+    """A stream that shows the table as it stood ``delay`` seconds ago (``web.streams``
+    serves it beside waitress; here under ``--debug``)."""
     store = current_app.config["STORE"]
-    table = view.table
-    late = TableView(table, view.profile_for)
-    fed = 0
-
-    def feed() -> bool:
-        nonlocal fed
-        cutoff = time.time() - delay
-        grew = False
-        while fed < len(view.stored) and view.stored[fed].received <= cutoff:
-            late.add(view.stored[fed])
-            fed += 1
-            grew = True
-        return grew
-
-    feed()
-    yield _sse("snapshot", json.dumps(late.snapshot(store.frames(table)), ensure_ascii=False), late.last_id)
+    late = DelayedView(view, delay)
+    late.feed(time.time())
+    yield _sse("snapshot", json.dumps(late.view.snapshot(store.frames(view.table)), ensure_ascii=False),
+               late.view.last_id)
     quiet = 0.0
     while True:
         time.sleep(0.1)
         hub.catch_up()
-        if feed():
+        if late.feed(time.time()):
             quiet = 0.0
-            yield _sse("update", json.dumps({"events": [], "snapshot": late.snapshot(store.frames(table))},
-                                            ensure_ascii=False), late.last_id)
+            snapshot = json.dumps(late.view.snapshot(store.frames(view.table)), ensure_ascii=False)
+            yield _sse("update", table_update([], snapshot), late.view.last_id)
         else:
             quiet += 0.1
             if quiet >= KEEPALIVE_S:

@@ -6,7 +6,8 @@
 cards left and 报牌 state per seat, the trick on the table, whose turn and since when, the
 tribute, the card tracker, alerts with their status, and the log in both languages — and,
 at a tournament's table, its seating as the hall sent it (``store.seatings``: the pairs
-drawn at it, its result to confirm).
+drawn at it, its result to confirm). ``DelayedView`` is a table as it stood some seconds
+ago, for a broadcast delay.
 """
 
 from __future__ import annotations
@@ -156,6 +157,28 @@ class TableView:
             out.append({"seq": e.event.seq, "t": e.event.t, "type": e.event.type,
                         "zh": [x for x in zh if x.strip()], "en": [x for x in en if x.strip()]})
         return out[-LOG_LINES:]
+
+
+class DelayedView:
+    """A table as it stood ``delay`` seconds ago: a broadcast delay (the OBS overlay's
+    ``?delay=S``) shows everything late and hides nothing. Fed from the live view's events
+    by the time each was received, with the time passed in, so every viewer of the table
+    with the same delay can share one."""
+
+    def __init__(self, live: TableView, delay: float) -> None:
+        self.live = live
+        self.delay = delay
+        self.view = TableView(live.table, live.profile_for)
+        self._fed = 0
+
+    def feed(self, now: float) -> bool:
+        """Take in the events received ``delay`` seconds before ``now``; whether any were."""
+        cutoff, stored, fed = now - self.delay, self.live.stored, self._fed
+        while fed < len(stored) and stored[fed].received <= cutoff:
+            self.view.add(stored[fed])
+            fed += 1
+        grew, self._fed = fed > self._fed, fed
+        return grew
 
 
 def _play_json(play) -> list | None:

@@ -4,17 +4,20 @@ from one asyncio loop beside waitress, on waitress's own port.
 Under waitress every open stream held a worker thread: a thousand viewers of a table or
 of the standings were a thousand threads on a hall's two cores, woken together on every
 event. Here waitress still accepts every connection and reads every request; a request
-for a live stream (``/api/tables/<id>/stream`` without a broadcast delay,
-``/api/hall/stream``, ``/api/tournaments/1/stream``) is then taken from it (``hand_streams_over``) and its
-socket joins the loop. A viewer is a socket and what the kernel and the transport buffer
-for it; each change is made into bytes once, for every viewer of the table (or the hall)
-who stands at the same place, and written to each.
+for a live stream (``/api/tables/<id>/stream``, with a broadcast delay or without,
+``/api/hall/stream``, ``/api/tournaments/1/stream``) is then taken from it
+(``hand_streams_over``) and its socket joins the loop. A viewer is a socket and what the
+kernel and the transport buffer for it; each change is made into bytes once, for every
+viewer of the table (or the hall) who stands at the same place, and written to each.
 
-What a viewer receives is what the Flask routes send (web.api, web.tournament): the
-table's snapshot, then one ``update`` per change numbered with the store's event id
-(``Hub.update`` reads events and snapshot together, so each event goes out once); the
-hall's summaries, then a ``table`` summary for each table that moved; the tournament's
-``version`` now and on each change; a keep-alive comment every ``KEEPALIVE_S``.
+What a viewer receives is what the Flask routes send (web.api, web.tournament): the table's
+snapshot, then one ``update`` per change numbered with the store's event id (``Hub.update``
+reads events and snapshot together, so each event goes out once); with ``?delay=S`` (a
+streamer's delayed view) the table as it stood S seconds ago, then its snapshot again each
+time events fall due — one ``DelayedView`` for every viewer of the table at that delay, let
+out every ``DELAY_TICK_S``; the hall's summaries, then a ``table`` summary for each table
+that moved; the tournament's ``version`` now and on each change; a keep-alive comment every
+``KEEPALIVE_S``.
 
 A tournament page asks for its news with what it shows (``?push=page&lang=zh&since=V``;
 the overlay ``?push=standings``): it gets ``version`` now, then, instead of a ``version`` it
@@ -25,9 +28,9 @@ them), its id the version — made once per change and language by ``web.tournam
 whose page shows another version; a follower still taking the last push is sent only the
 newest when it has (``_Viewer.send_push``).
 
-Every stream is public, as the pages are. Anything else — a stream with ``?delay=``, a table
+Every stream is public, as the pages are. Anything else — a delay that is not one, a table
 the hub has not seen yet, a tournament not opened yet, a request behind another on a
-kept-alive connection — stays with waitress and its routes, as before.
+kept-alive connection — stays with waitress and its routes (and their answers: 400, 404).
 
 Fed by the hub (``Hub.subscribe``: called once per change, from the hub's thread) and,
 for the tournament, by one thread that reads the store's version every
@@ -43,16 +46,20 @@ import json
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable
 from urllib.parse import parse_qs
 
 from waitress.channel import HTTPChannel
 
 from web.hub import Hub
+from web.snapshot import DelayedView
 
 KEEPALIVE_S = 15.0  # as web.api's streams: proxies and OBS keep a quiet connection open
 TOURNAMENT_POLL_S = 0.02  # one version query this often, whoever follows: a result shows in ≤ 20 ms
 SLOW_BYTES = 4 * 1024 * 1024  # a viewer this far behind is dropped (its page reconnects)
+DELAY_TICK_S = 0.1  # a delayed stream's events fall due this often: a tenth of a second late at most
+MAX_DELAY_S = 600.0  # as web.api.broadcast_delay: a longer one is waitress's 400
 TOURNAMENT_EXTENSION = "guandan.tournament"  # where web.tournament keeps its Watch
 HEAD = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
         b"X-Accel-Buffering: no\r\nX-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n"
@@ -77,12 +84,14 @@ def table_update(events: list[dict], snapshot: str) -> str:
     return f'{{"events": {json.dumps(events, ensure_ascii=False)}, "snapshot": {snapshot}}}'
 
 
-def _no_delay(query: str) -> bool:
-    """Whether the stream's URL asks for no broadcast delay (``delay`` absent or zero)."""
+def broadcast_delay(query: str) -> float | None:
+    """The broadcast delay a table's stream asks for, in seconds (0: none, where ``delay``
+    is absent), or None where it is not one (waitress's route answers 400)."""
     try:
-        return float(parse_qs(query).get("delay", ["0"])[-1]) == 0
+        delay = float(parse_qs(query).get("delay", ["0"])[-1])
     except ValueError:
-        return False  # waitress's route answers 400
+        return None
+    return delay if 0 <= delay <= MAX_DELAY_S else None
 
 
 def asked_push(query: str) -> tuple[tuple[str, str] | None, str | None]:
@@ -151,6 +160,16 @@ class _Viewer(asyncio.Protocol):
             self.send(data)
 
 
+class _Delayed:
+    """The viewers of one table at one broadcast delay, and the table as they see it: fed
+    and made into a snapshot once for all of them."""
+
+    def __init__(self, late: DelayedView) -> None:
+        self.late = late
+        self.viewers: set[_Viewer] = set()
+        self.text = ""  # the snapshot as JSON text, as it stood at the last feed
+
+
 class StreamServer:
     """The live streams of one app, on an asyncio loop in a thread of their own."""
 
@@ -162,6 +181,8 @@ class StreamServer:
         self.tables: dict[str, dict[tuple[int, int], set[_Viewer]]] = {}  # table → (seen, stamp) → viewers
         self.followers: set[_Viewer] = set()  # the tournament's
         self.hall: dict[int, set[_Viewer]] = {}  # seen → the hall's viewers
+        self.delayed: dict[tuple[str, float], _Delayed] = {}  # (table, delay) → its viewers
+        self._ticking = False  # _let_out is due: some delayed group is open
         self._version: str | None = None
         self._pushed_at: tuple[str, int] | None = None  # (version, hall tables) the poller last pushed
         self._lacking = False  # a follower joined whose page needs a push
@@ -200,32 +221,35 @@ class StreamServer:
         """Every open stream (in the loop's thread)."""
         every = [v for groups in self.tables.values() for vs in groups.values() for v in vs]
         every += [v for vs in self.hall.values() for v in vs]
+        every += [v for group in self.delayed.values() for v in group.viewers]
         return [v for v in every + list(self.followers) if v.transport is not None]
 
     # --- taking a request over (waitress's thread) -----------------------------------------
 
-    def route(self, method: str, path: str, query: str) -> tuple[str, str | None] | None:
-        """What this server would stream for the request, or None (waitress serves it)."""
+    def route(self, method: str, path: str, query: str) -> tuple[str, object] | None:
+        """What this server would stream for the request — ("table", table), ("delayed",
+        (table, delay)), ("tournament", query), ("hall", None) — or None (waitress serves it)."""
         if method != "GET":
             return None
         m = _TABLE.fullmatch(path)
         if m:
-            if not _no_delay(query) or self.hub.view(m[1]) is None or self.hub.stopped:
+            delay = broadcast_delay(query)
+            if delay is None or self.hub.view(m[1]) is None or self.hub.stopped:
                 return None
-            return "table", m[1]
+            return ("table", m[1]) if delay == 0 else ("delayed", (m[1], delay))
         if path == _TOURNAMENT and self.extensions.get(TOURNAMENT_EXTENSION) is not None:
             return "tournament", query
         if path == _HALL and not self.hub.stopped:
             return "hall", None
         return None
 
-    def take(self, sock, what: tuple[str, str | None]) -> None:
+    def take(self, sock, what: tuple[str, object]) -> None:
         """Follow ``what`` on ``sock`` (a connection whose request has been read)."""
         self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self._join(sock, what)))
 
     # --- in the loop ------------------------------------------------------------------------
 
-    async def _join(self, sock, what: tuple[str, str | None]) -> None:
+    async def _join(self, sock, what: tuple[str, object]) -> None:
         try:
             _, viewer = await self.loop.connect_accepted_socket(lambda: _Viewer(self), sock)
         except OSError:
@@ -233,7 +257,7 @@ class StreamServer:
             return
         viewer.send(HEAD)
         kind, table = what
-        if kind in ("table", "hall") and self.hub.stopped:
+        if kind in ("table", "hall", "delayed") and self.hub.stopped:
             viewer.transport.close()
         elif kind == "hall":
             self.hub.catch_up()
@@ -246,8 +270,44 @@ class StreamServer:
             ident, text = self.hub.snapshot(table)
             viewer.send(sse("snapshot", text, ident).encode())
             self.tables.setdefault(table, {}).setdefault((ident, stamp), set()).add(viewer)
+        elif kind == "delayed":
+            self._delay(viewer, *table)
         else:
             self._follow(viewer, table or "")
+
+    def _delay(self, viewer: _Viewer, table: str, delay: float) -> None:
+        """A viewer of ``table`` at a broadcast delay: the table as it stood ``delay``
+        seconds ago now, then as the events fall due (``_let_out``)."""
+        group = self.delayed.get((table, delay))
+        if group is None:
+            group = self.delayed[(table, delay)] = _Delayed(DelayedView(self.hub.view(table), delay))
+            group.late.feed(time.time())
+            group.text = self._late_snapshot(group)
+        viewer.send(sse("snapshot", group.text, group.late.view.last_id).encode())
+        group.viewers.add(viewer)
+        if not self._ticking:
+            self._ticking = True
+            self.loop.call_later(DELAY_TICK_S, self._let_out)
+
+    def _late_snapshot(self, group: _Delayed) -> str:
+        table = group.late.view.table
+        return json.dumps(group.late.view.snapshot(self.hub.store.frames(table)), ensure_ascii=False)
+
+    def _let_out(self) -> None:
+        """Let the events that fell due out to each delayed group: one snapshot a group that
+        moved, made once and written to each of its viewers; ticks while any are open."""
+        now = time.time()
+        for key, group in list(self.delayed.items()):
+            if not group.viewers:
+                del self.delayed[key]
+            elif group.late.feed(now):
+                group.text = self._late_snapshot(group)
+                message = sse("update", table_update([], group.text), group.late.view.last_id).encode()
+                for viewer in list(group.viewers):
+                    viewer.send(message)
+        self._ticking = bool(self.delayed)
+        if self._ticking:
+            self.loop.call_later(DELAY_TICK_S, self._let_out)
 
     def _follow(self, viewer: _Viewer, query: str) -> None:
         """A tournament follower: ``version`` now; a push when its page shows another."""
@@ -274,6 +334,8 @@ class StreamServer:
                 viewers.discard(viewer)
         for viewers in self.hall.values():
             viewers.discard(viewer)
+        for group in self.delayed.values():
+            group.viewers.discard(viewer)
 
     def _changed(self) -> None:
         """The hub moved (its thread): one fan-out is enough for any number of moves."""
@@ -296,8 +358,13 @@ class StreamServer:
             for viewer in list(viewers):
                 if viewer.transport is not None:
                     viewer.transport.close()
+        for group in self.delayed.values():
+            for viewer in list(group.viewers):
+                if viewer.transport is not None:
+                    viewer.transport.close()
         self.tables.clear()
         self.hall.clear()
+        self.delayed.clear()
 
     def _fan_out(self) -> None:
         """Send each table's change to its viewers: one message per place a group stands."""
