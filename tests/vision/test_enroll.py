@@ -112,9 +112,9 @@ def test_guandan_enroll_writes_a_deck_folder_that_detect_reads_with(photo, tmp_p
     about = json.loads((deck / "deck.json").read_text(encoding="utf-8"))
     assert about["format"] == "guandan-deck/1" and about["sources"] == [str(shot)] and 5 < about["card_cm"][0] < 7
     assert (deck / "reader.onnx").exists() and len(list((deck / "faces").glob("*.png"))) == 54
-    assert about["finder"] == "finder_openvino_model" and about["finder_training"]["scenes"] == 12
-    assert (deck / "finder_openvino_model" / "whole").is_dir() and len(list((deck / "design").glob("*.png"))) == 55
-    assert Deck.open(deck).detector().path == deck / "finder_openvino_model"  # the deck's own finder
+    assert about["finder"] == "finder_int8_openvino_model" and about["finder_training"]["scenes"] == 12
+    assert (deck / "finder_int8_openvino_model" / "whole").is_dir() and len(list((deck / "design").glob("*.png"))) == 55
+    assert Deck.open(deck).detector().path == deck / "finder_int8_openvino_model"  # the deck's own finder
     assert Deck.open(deck).detector(MODEL).path == MODEL  # unless another is named
     # its doubt threshold, measured on zones of this deck read by its own detector
     assert 0.3 <= about["doubt"] <= 0.8 and about["doubt_check"]["readings"] > 100

@@ -3,7 +3,7 @@
 ``deck.json`` says what it is (format, the cards' size, the camera's resolution, the pictures
 it was learnt from, the doubts left for the operator, the confidence below which its readings
 go to the referee: ``doubt``, ``vision.enroll.doubt``); ``reader.onnx`` (with ``reader.pt``,
-its weights) is the index reader taught this deck; ``finder_openvino_model/`` the index
+its weights) is the index reader taught this deck; ``finder_int8_openvino_model/`` the index
 finder taught it (absent where enrollment left the committed finder); ``design/`` the faces
 as a design the renderer lays (what the finder was taught from); ``faces/`` holds each card
 as the camera saw it, ``contact-sheet.png`` all of them with their names, for the operator
