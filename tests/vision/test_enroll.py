@@ -109,6 +109,7 @@ def test_guandan_enroll_writes_a_deck_folder_that_detect_reads_with(photo, tmp_p
     out = guandan("enroll", str(shot), "--out", str(deck), "--rows", "40", "--scenes", "12", "--lang", "en")
     assert out.returncode == 0, out.stderr
     assert "the deck is learnt" in out.stdout and "contact-sheet.png" in out.stdout
+    assert "nncf" not in (out.stdout + out.stderr).lower()  # the quantizer's notes are not the operator's
     about = json.loads((deck / "deck.json").read_text(encoding="utf-8"))
     assert about["format"] == "guandan-deck/1" and about["sources"] == [str(shot)] and 5 < about["card_cm"][0] < 7
     assert (deck / "reader.onnx").exists() and len(list((deck / "faces").glob("*.png"))) == 54

@@ -17,11 +17,14 @@ costs it about half again as much time. About three minutes on two cores.
 from __future__ import annotations
 
 import json
+import logging
 import math
+import os
 import shutil
 import tempfile
 import time
 import warnings
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import cv2
@@ -148,13 +151,30 @@ def teach_finder(design: ArtDeck, out: Path, *, scenes: int = SCENES, epochs: in
                             batch=BATCH, lr0=LR0, on_batch=lambda: bar.update(1))
         before, after = _map50(run)
         log("# the finder is taught; exporting it for the live loop")
-        with warnings.catch_warnings():  # torch's notes on its tracer, which the export uses: not the operator's
-            warnings.simplefilter("ignore", FutureWarning)
+        with _developers_notes_hidden():
             export(weights, Path(tmp) / "export", formats=("openvino-int8",), calibration=data)
         target = out / FOLDER
         shutil.move(str(Path(tmp) / "export" / FOLDER), target)
     return {"scenes": scenes, "epochs": epochs, "minutes": round((time.perf_counter() - started) / 60, 2),
             "val_map50_first_epoch": before, "val_map50": after}
+
+
+@contextmanager
+def _developers_notes_hidden():
+    """What the export and NNCF print as they work (torch's tracer warnings, NNCF's log lines
+    and progress bars, a note that no CUDA runtime is found) is for whoever trains models,
+    not for the operator enrolling a deck; a failure still raises."""
+    import nncf
+
+    level = nncf.nncf_logger.level
+    nncf.set_log_level(logging.ERROR)
+    try:
+        with warnings.catch_warnings(), open(os.devnull, "w", encoding="utf-8") as sink, \
+                redirect_stdout(sink), redirect_stderr(sink):
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        nncf.set_log_level(level)
 
 
 def _map50(run: Path) -> tuple[float, float]:
