@@ -238,6 +238,8 @@ class Ingest:
                     self._stored_already(table, body)
         for *_, mid in batch:
             self.client.ack(mid, topics.QOS)
+        if ready or headers:
+            self.results.wake()  # a match may have ended: enter it now, not at the feed's next poll
 
     def _stored_already(self, table: str, body: dict) -> None:
         """The store held this seq already: a resend (the same event), or another event

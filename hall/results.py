@@ -5,7 +5,10 @@ The feed follows the hall's event store as the live pages do (``Store.since`` on
 id) and keeps each table's match replayed as its events arrive, so a finished match is seen
 once, at the event that ends it (the levels passed, time called, a forfeit). It then enters
 the record up to that event through the tournament desk (``store.tournament_desk``), which
-checks it as it checks a record typed in at the terminal.
+checks it as it checks a record typed in at the terminal — with the match replayed here, so
+it is not replayed twice (unless a referee's correction is in the record: a replay applies
+those in place, the feed does not). The hall server wakes the feed as soon as it has stored
+events (``wake``), so a result is entered without waiting for the next look at the store.
 
 Which tournament table a hall table is: its id is the table's number in the latest round
 drawn (``7``) or names the round too (``2-7``: round 2, table 7). Any other id is not a
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 
 from engine.events import RecordError, event_from_json
 from engine.match import Match
+from engine.referee_events import Correction, Missed
 from hall.tournament_db import HallTournament
 from rulebook import profiles
 from store import tournament_desk as desk
@@ -54,6 +58,7 @@ class _Follow:
     match: Match | None = None
     bodies: list[dict] = field(default_factory=list)
     over: bool = False  # entered (or refused): nothing more to do for this table
+    corrected: bool = False  # a referee's correction is in the record: the desk replays it itself
 
 
 def tournament_table(table: str) -> tuple[int | None, int] | None:
@@ -74,6 +79,7 @@ class ResultFeed:
         self.intakes: list[Intake] = []
         self._tables: dict[str, _Follow] = {}
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
 
     @property
@@ -89,8 +95,13 @@ class ResultFeed:
         self._thread.start()
         return self
 
+    def wake(self) -> None:
+        """Events were stored: look now rather than at the next poll."""
+        self._wake.set()
+
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join()
         self._tournament.close()
@@ -103,22 +114,32 @@ class ResultFeed:
                 log.error("cannot follow the tournament's results (%s)", exc)
                 busy = False
             if not busy:
-                self._stop.wait(self.poll)
+                self._wake.wait(self.poll)
+                self._wake.clear()
 
     def step(self, now: float | None = None) -> list[Intake]:
-        """Read what the store has beyond what was read; enter every match that ended."""
+        """Read what the store has beyond what was read; enter every match that ended, all
+        those of one read together (``desk.enter_records``: one load of the tournament and
+        one commit, however many tables time was called at)."""
         if self._tournament.open(time.monotonic() if now is None else now) is None:
             return []
-        done = []
+        done: list[Intake] = []
+        ended: list[tuple[str, _Follow]] = []
         for stored in self.store.since(self.last_id):
             self.last_id = stored.id
-            intake = self._follow(stored.table, stored.body)
-            if intake is not None:
-                done.append(intake)
+            follow = self._follow(stored.table, stored.body)
+            if isinstance(follow, Intake):
+                done.append(follow)
+            elif follow is not None:
+                ended.append((stored.table, follow))
+        if ended:
+            done += self._enter(ended)
         self.intakes += done
         return done
 
-    def _follow(self, table: str, body: dict) -> Intake | None:
+    def _follow(self, table: str, body: dict) -> Intake | _Follow | None:
+        """The table's match one event on: its follow once it ended, a refusal if the
+        record broke, else None."""
         if tournament_table(table) is None:
             return None
         follow = self._tables.setdefault(table, _Follow())
@@ -134,17 +155,31 @@ class ResultFeed:
             follow.over = True  # a broken record is the referee's at the console; no result from it
             return Intake(table, refused=f"the record breaks at seq {body.get('seq')}: {exc}")
         follow.bodies.append(body)
+        follow.corrected = follow.corrected or isinstance(event, Correction) or (
+            isinstance(event, Missed) and event.before is not None)
         if follow.match.result is None:
             return None
         follow.over = True
-        return self._enter(table, follow.bodies)
+        return follow
 
-    def _enter(self, table: str, bodies: list[dict]) -> Intake:
-        round_no, number = tournament_table(table)
-        text = "".join(json.dumps(b, ensure_ascii=False) + "\n" for b in bodies)
+    def _enter(self, ended: list[tuple[str, _Follow]]) -> list[Intake]:
+        records = []
+        for table, follow in ended:
+            round_no, number = tournament_table(table)
+            text = "".join(json.dumps(b, ensure_ascii=False) + "\n" for b in follow.bodies)
+            records.append(desk.RecordIn(round_no, number, text, f"hall:{table}",
+                                         None if follow.corrected else follow.match))
+            follow.bodies = []  # entered or refused, never read again: the hall's memory back
         try:
-            entered = desk.enter_record(self.tournament, round_no, number, text, f"hall:{table}", self.by)
-        except StoreError as exc:  # the desk's refusals (desk.Refused) among them
-            log.warning("table %s: its result is not entered: %s", table, exc)
-            return Intake(table, refused=str(exc))
-        return Intake(table, entered=entered)
+            outcomes: list = desk.enter_records(self.tournament, records, self.by)
+        except StoreError as exc:  # the store itself (a refusal is returned, not raised): none went in
+            outcomes = [exc] * len(records)
+        out = []
+        for (table, follow), got in zip(ended, outcomes, strict=True):
+            follow.match = None
+            if isinstance(got, desk.Entered):
+                out.append(Intake(table, entered=got))
+            else:
+                log.warning("table %s: its result is not entered: %s", table, got)
+                out.append(Intake(table, refused=str(got)))
+        return out

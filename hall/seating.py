@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from engine.tournament import Tournament
+from engine.tournament import Table, Tournament
 from store.tournament_store import Entry
 
 SIDES = ("NS", "EW")
@@ -74,22 +74,26 @@ class Seating:
 def seatings(t: Tournament, round_no: int, latest: dict[tuple[int, int], Entry]) -> list[Seating]:
     """Every table of a round drawn (byes have no table), with the result that counts for
     it (``latest``: ``TournamentStore.latest``)."""
-    numbers = {p.id: i for i, p in enumerate(t.pairs, start=1)}
-    out = []
-    for table in t.draws.get(round_no, []):
-        if table.is_bye:
-            continue
-        sides = {"NS": table.ns, "EW": table.ew}
-        pairs = {s: SeatedPair(p, t.pair(p).name, numbers[p]) for s, p in sides.items()}
-        entry = latest.get((round_no, table.table))
-        result = None
-        if entry is not None:
-            side_of = {pair: side for side, pair in sides.items()}
-            result = SeatedResult(entry.id, side_of.get(entry.outcome.winner), entry.outcome.reason,
-                                  {side_of[p]: lv for p, lv in entry.outcome.levels.items() if p in side_of})
-        out.append(Seating(t.name, round_no, t.rounds, table.table, pairs,
-                           "playing" if entry is None else entry.state, result))
-    return out
+    numbers = pair_numbers(t)
+    return [seating(t, round_no, table, latest.get((round_no, table.table)), numbers)
+            for table in t.draws.get(round_no, []) if not table.is_bye]
+
+
+def pair_numbers(t: Tournament) -> dict[str, int]:
+    """Each pair's place in the tournament's list, 1-based (``SeatedPair.number``)."""
+    return {p.id: i for i, p in enumerate(t.pairs, start=1)}
+
+
+def seating(t: Tournament, round_no: int, table: Table, entry: Entry | None, numbers: dict[str, int]) -> Seating:
+    """One table's seating, with ``entry`` the result that counts for it (None: playing)."""
+    sides = {"NS": table.ns, "EW": table.ew}
+    pairs = {s: SeatedPair(p, t.pair(p).name, numbers[p]) for s, p in sides.items()}
+    result = None
+    if entry is not None:
+        side_of = {pair: side for side, pair in sides.items()}
+        result = SeatedResult(entry.id, side_of.get(entry.outcome.winner), entry.outcome.reason,
+                              {side_of[p]: lv for p, lv in entry.outcome.levels.items() if p in side_of})
+    return Seating(t.name, round_no, t.rounds, table.table, pairs, "playing" if entry is None else entry.state, result)
 
 
 def read(payload: bytes) -> Seating:

@@ -161,31 +161,88 @@ def replay_record(text: str) -> Match:
 
 @_worded
 def enter_record(store: TournamentStore, round_no: int | None, table_no: int, text: str, source: str,
-                 by: str) -> Entered:
+                 by: str, replayed: Match | None = None) -> Entered:
     """A result read from a table's game record: provisional until a referee confirms it,
-    the record kept as its evidence. The same record again is the entry already made."""
-    match = replay_record(text)
-    evidence = Evidence(source, text)
+    the record kept as its evidence. The same record again is the entry already made.
+
+    ``replayed``: the match of exactly ``text``'s events, pushed in order by a caller that
+    followed it as it was played (the hall's result feed: ``hall.results``), so that it is not
+    replayed a second time — a 1,250-event match takes 50-100 ms, most of what entering it
+    costs, and a hall enters 2,048 in a round. Never one whose record holds a referee's
+    correction: a replay applies those in place (``engine.referee_events.with_corrections``)."""
+    match = replayed if replayed is not None and replayed.result is not None else replay_record(text)
+    with store.transaction():
+        return _enter_record(store, load(store), round_no, table_no, text, source, by, match)
+
+
+@dataclass(frozen=True)
+class RecordIn:
+    """One table's game record for ``enter_records``, as ``enter_record`` takes it."""
+
+    round: int | None
+    table: int
+    text: str
+    source: str
+    replayed: Match | None = None
+
+
+def enter_records(store: TournamentStore, records: list[RecordIn], by: str) -> list[Entered | Refused]:
+    """Several tables' records entered as ``enter_record`` enters each, in one transaction:
+    one load of the tournament and one commit (an fsync) for all of them. A hall's results
+    come in bursts — time called in the whole hall at once — and one by one each paid the
+    load, the write lock and the fsync: 7 results a second at 2,048 tables, behind a round
+    ending at 34 a second (``benchmarks/tournament_hall.py``). Each record is checked against
+    the tournament with those before it entered; a refused one is returned in its place,
+    not raised, and the others go in."""
+    matches: list[Match | Refused] = []
+    for r in records:
+        try:
+            matches.append(r.replayed if r.replayed is not None and r.replayed.result is not None
+                           else replay_record(r.text))
+        except Refused as exc:
+            matches.append(exc)
+    out: list[Entered | Refused] = []
     with store.transaction():
         t = load(store)
-        round_no, table = table_of(t, round_no, table_no)
-        for seen in store.entries(digest=evidence.digest):
-            if (seen.round, seen.table) != (round_no, table_no):
-                raise Refused("record_used", round=seen.round, table=seen.table)
-            latest = store.latest(round_no)[(round_no, table_no)]
-            if latest.id == seen.id:
-                return Entered(round_no, table, seen.outcome, seen.id, False, seen.provisional, repeated=True)
-        if match.profile.name != t.profile.name:
-            raise Refused("record_profile", played=match.profile.name, used=t.profile.name)
-        named = table_named(match.header.table)
-        if named is not None and (named[1] != table_no or named[0] not in (None, round_no)):
-            raise Refused("record_table", other=match.header.table, table=table_no)
-        before = store.latest(round_no).get((round_no, table_no))
-        if before is not None:
-            raise Refused("has_result", round=round_no, table=table_no, entry=before.id,
-                          state_zh=state_word(before.state, "zh"), state_en=state_word(before.state, "en"))
-        round_no, outcome = t.score_result(round_no, table_no, match.result)
-        return _entered(store, t, round_no, table, outcome, by, evidence)
+        for r, match in zip(records, matches, strict=True):
+            if isinstance(match, Refused):
+                out.append(match)
+                continue
+            try:  # a refusal comes before anything is written for its record
+                entered = _enter_record(store, t, r.round, r.table, r.text, r.source, by, match)
+            except Refused as exc:
+                out.append(exc)
+                continue
+            except TournamentError as exc:
+                out.append(Refused(exc.code, **exc.values))
+                continue
+            if not entered.repeated:
+                t.results[(entered.round, entered.table.table)] = entered.outcome
+            out.append(entered)
+    return out
+
+
+def _enter_record(store: TournamentStore, t: Tournament, round_no: int | None, table_no: int, text: str,
+                  source: str, by: str, match: Match) -> Entered:
+    """``enter_record``'s checks and entry, inside its transaction, ``t`` loaded in it."""
+    evidence = Evidence(source, text)
+    round_no, table = table_of(t, round_no, table_no)
+    for seen in store.entries(digest=evidence.digest):
+        if (seen.round, seen.table) != (round_no, table_no):
+            raise Refused("record_used", round=seen.round, table=seen.table)
+        if store.latest_at(round_no, table_no).id == seen.id:
+            return Entered(round_no, table, seen.outcome, seen.id, False, seen.provisional, repeated=True)
+    if match.profile.name != t.profile.name:
+        raise Refused("record_profile", played=match.profile.name, used=t.profile.name)
+    named = table_named(match.header.table)
+    if named is not None and (named[1] != table_no or named[0] not in (None, round_no)):
+        raise Refused("record_table", other=match.header.table, table=table_no)
+    before = store.latest_at(round_no, table_no)
+    if before is not None:
+        raise Refused("has_result", round=round_no, table=table_no, entry=before.id,
+                      state_zh=state_word(before.state, "zh"), state_en=state_word(before.state, "en"))
+    round_no, outcome = t.score_result(round_no, table_no, match.result)
+    return _entered(store, t, round_no, table, outcome, by, evidence)
 
 
 @_worded
@@ -194,17 +251,41 @@ def confirm(store: TournamentStore, round_no: int | None, table_no: int, by: str
     makes a table's provisional result final. ``entry``: the one they were shown; refused if
     the table's result has changed since."""
     with store.transaction():
+        return _confirm(store, load(store), round_no, table_no, by, entry)
+
+
+def confirm_many(store: TournamentStore, asked: list[tuple[int | None, int, int | None]], by: str
+                 ) -> list[Entry | Refused]:
+    """Several tables' confirmations (round, table, entry shown), each as ``confirm`` takes it,
+    in one transaction: one load of the tournament and one commit for all. At a hall the
+    seat buttons confirm by the dozen a second (``hall.draw_post``), and one by one each paid
+    a load of the whole tournament. A refused one is returned in its place, not raised."""
+    out: list[Entry | Refused] = []
+    with store.transaction():
         t = load(store)
-        round_no, _ = table_of(t, round_no, table_no)
-        latest = store.latest(round_no).get((round_no, table_no))
-        if latest is None:
-            raise Refused("nothing_to_confirm", round=round_no, table=table_no)
-        if entry is not None and entry != latest.id:
-            raise Refused("changed", round=round_no, table=table_no, entry=latest.id)
-        if not latest.provisional:
-            raise Refused("already_final", round=round_no, table=table_no)
-        store.confirm(latest.id, by)
-        return store.entries(round_no, table_no)[-1]
+        for round_no, table_no, entry in asked:
+            try:  # a refusal comes before anything is written for its table
+                out.append(_confirm(store, t, round_no, table_no, by, entry))
+            except Refused as exc:
+                out.append(exc)
+            except TournamentError as exc:
+                out.append(Refused(exc.code, **exc.values))
+    return out
+
+
+def _confirm(store: TournamentStore, t: Tournament, round_no: int | None, table_no: int, by: str,
+             entry: int | None) -> Entry:
+    """``confirm``'s checks and confirmation, inside its transaction, ``t`` loaded in it."""
+    round_no, _ = table_of(t, round_no, table_no)
+    latest = store.latest_at(round_no, table_no)
+    if latest is None:
+        raise Refused("nothing_to_confirm", round=round_no, table=table_no)
+    if entry is not None and entry != latest.id:
+        raise Refused("changed", round=round_no, table=table_no, entry=latest.id)
+    if not latest.provisional:
+        raise Refused("already_final", round=round_no, table=table_no)
+    store.confirm(latest.id, by)
+    return store.entries(round_no, table_no)[-1]
 
 
 def unfinished(store: TournamentStore, t: Tournament, round_no: int) -> tuple[list[int], list[int]]:

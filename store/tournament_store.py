@@ -300,7 +300,10 @@ class TournamentStore:
             for round_no, tbl, ns, ew, grp in db.execute(
                     "SELECT round, tbl, ns, ew, grp FROM draws ORDER BY round, line").fetchall():
                 draws.setdefault(round_no, []).append(Table(tbl, ns, ew, grp))
-            results = {(e.round, e.table): e.outcome for e in self.entries()}  # later rows win
+            # the outcomes alone (later rows win): not every entry's evidence and confirmation,
+            # which a rebuild for each result entered into a 2,048-table round cannot afford
+            results = {(r, t): self._outcome(i, o) for i, r, t, o in db.execute(
+                "SELECT id, round, tbl, outcome FROM results ORDER BY id").fetchall()}
         return Tournament(s["name"], s["format"], s["rounds"], load_profile(s["profile"]), s["seed"],
                           pairs, draws, results)
 
@@ -336,6 +339,13 @@ class TournamentStore:
     def latest(self, round_no: int | None = None) -> dict[tuple[int, int], Entry]:
         """The entry that counts for each (round, table) that has one: the latest entered."""
         return {(e.round, e.table): e for e in self.entries(round_no)}
+
+    def latest_at(self, round_no: int, table_no: int) -> Entry | None:
+        """The entry that counts for one table (None: no result yet). One table's rows, by
+        their index: checking a result or a confirmation reads its own table, not the round's
+        thousands."""
+        found = self.entries(round_no, table_no)
+        return found[-1] if found else None
 
     def evidence_record(self, entry: int) -> str | None:
         """The game record a result was read from (None: typed, no record)."""

@@ -272,7 +272,7 @@ def test_the_hall_keeps_the_seatings_for_its_pages_while_the_broker_is_away(stor
         _, (t1, t2), _ = desk.draw_next(t_store, None, "裁判长")
     post = DrawPost(store, mqtt.Client(mqtt.CallbackAPIVersion.VERSION2), HALL)  # a client never connected
     try:
-        assert post.step() == 0
+        assert post.step(now=0.0) == 0
         kept = seatings.read(store)
         assert set(kept) == {"1", "2", "1-1", "1-2"} and kept["1"] == kept["1-1"] and kept["2"] == kept["1-2"]
         assert read(json.dumps(kept["2"]).encode()).pairs == {
@@ -281,7 +281,8 @@ def test_the_hall_keeps_the_seatings_for_its_pages_while_the_broker_is_away(stor
         assert kept["1"]["state"] == "playing" and kept["1"]["result"] is None
         with TournamentStore.open(store.path) as t_store:  # a referee enters table 1's result
             desk.enter_levels(t_store, None, 1, t1.ns, t1.ew, "A+", "5", None, "李")
-        assert post.step() == 0
+        assert post.step(now=0.1) == 0 and seatings.read(store) == kept  # kept again at most every 0.5 s
+        assert post.step(now=0.6) == 0
         kept = seatings.read(store)
         assert kept["1"]["state"] == kept["1-1"]["state"] == "final" and kept["1"]["result"]["winner"] == "NS"
         assert kept["2"]["state"] == "playing"

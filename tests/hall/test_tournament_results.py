@@ -96,3 +96,31 @@ def test_a_node_killed_mid_match_and_restarted_yields_one_result(tmp_path, store
     assert intake.entered is not None and intake.entered.provisional
     with TournamentStore.open(store.path) as t_store:
         assert len(t_store.entries()) == 1
+
+
+def test_the_feed_hands_the_desk_the_match_it_followed_unless_a_referee_corrected_the_record(hall_db, monkeypatch):
+    # replaying a 1,250-event match again at the desk was most of what entering a hall's
+    # result cost; a correction is applied in place by a replay only, so then the desk replays
+    handed: dict[str, object] = {}
+    enter = desk.enter_records
+
+    def spy(store, records, by):
+        handed.update((r.source, r.replayed) for r in records)
+        return enter(store, records, by)
+
+    monkeypatch.setattr(desk, "enter_records", spy)
+    play(hall_db, "1", seed=1)
+    record = match("2", seed=3)
+    at = next(i for i, e in enumerate(record) if e["type"] == "play")
+    same = {"seq": 0, "t": record[at]["t"], "type": "correction", "target": record[at]["seq"],
+            "cards": record[at]["cards"], "by": "裁判", "why": "read again: the same cards"}
+    record = [dict(e, seq=i) for i, e in enumerate([*record[:at + 1], same, *record[at + 1:]])]
+    hall_db.add_table("2", record[0])
+    hall_db.append("2", record[1:])
+    intakes = {i.table: i for i in ResultFeed(hall_db).step()}
+    assert intakes["1"].entered.provisional and intakes["2"].entered.provisional
+    assert handed["hall:2"] is None and handed["hall:1"].result is not None
+    with TournamentStore.open(hall_db.path) as t_store:
+        first = t_store.latest_at(1, 1)
+        assert first.outcome == t_store.load(profiles.load).score_result(
+            1, 1, desk.replay_record(t_store.evidence_record(first.id)).result)[1]

@@ -137,3 +137,27 @@ def test_the_engines_refusals_reach_the_asker_in_both_languages(store):
     caught = refused("not_a_level", desk.enter_levels, store, None, 1, pairs.ns, pairs.ew, "J", "1", None, "x")
     assert caught.text("en") == ("not a level: '1' (2-10, J, Q, K, A, or A+ for passed A) / "
                                  "不是级数：1（2–10、J、Q、K、A，过A写A+）")
+
+
+def test_records_entered_together_are_each_checked_and_a_refused_one_leaves_the_others_in(store):
+    # a hall's results come in bursts (time called at every table): one load and one commit
+    one, two = record(seed=5, table="1"), record(seed=6, table="2")
+    got = desk.enter_records(store, [desk.RecordIn(None, 1, one, "hall:1"), desk.RecordIn(None, 9, two, "hall:9"),
+                                     desk.RecordIn(None, 1, two, "hall:1b"), desk.RecordIn(None, 2, "not json\n", "x"),
+                                     desk.RecordIn(None, 1, one, "hall:1")], "hall")
+    assert isinstance(got[0], desk.Entered) and got[0].provisional and not got[0].repeated
+    assert [g.key for g in got[1:4]] == ["no_table", "record_table", "record_broken"]
+    assert got[4].repeated and got[4].entry == got[0].entry  # the same record again: the entry made
+    assert [(e.table, e.source) for e in store.entries()] == [(1, "hall:1")]
+    again = desk.enter_records(store, [desk.RecordIn(None, 2, two, "hall:2")], "hall")
+    assert again[0].table.table == 2 and len(store.entries()) == 2
+
+
+def test_confirmations_taken_together_are_each_checked_and_a_refused_one_leaves_the_others_in(store):
+    first = desk.enter_record(store, None, 1, record(seed=5, table="1"), "hall:1", "hall")
+    second = desk.enter_record(store, None, 2, record(seed=6, table="2"), "hall:2", "hall")
+    got = desk.confirm_many(store, [(1, 1, first.entry), (1, 2, second.entry + 9), (1, 9, None),
+                                    (None, 2, second.entry), (1, 1, first.entry)], desk.SEAT_BUTTONS)
+    assert got[0].confirmed_by == got[3].confirmed_by == desk.SEAT_BUTTONS
+    assert [g.key for g in (got[1], got[2], got[4])] == ["changed", "no_table", "already_final"]
+    assert [e.state for e in store.entries()] == ["final", "final"]
