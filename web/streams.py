@@ -428,21 +428,19 @@ class StreamServer:
 
     def _make_pushes(self, watch, version: str, live: int) -> None:
         """Make each push some follower lacks, once for all of them (here, in the poller's
-        thread: a big page takes a while to render, and the loop goes on writing), then
-        hand them to the loop."""
-        lacking = {v.push for v in list(self.followers) if v.push is not None and
-                   v.shown != push_key(v.push, version, live)}
-        messages: dict[tuple[str, str], tuple[tuple, bytes] | None] = {}
-        for push in lacking:
+        thread: a big page takes a while to render, and the loop goes on writing), and hand
+        each to the loop as soon as it is made — the standings first: at a hall's size the
+        page takes a second or two to render, and the overlays need not wait for it."""
+        lacking = sorted({v.push for v in list(self.followers) if v.push is not None and
+                          v.shown != push_key(v.push, version, live)}, key=lambda push: push[0] != "standings")
+        for n, push in enumerate(lacking):
             try:
                 data = watch.pushed(*push)
+                made = (push_key(push, version, live), sse(push[0], data, version).encode())
             except Exception:  # a page that will not render: its followers keep what they show
                 log.exception("the tournament's %s push could not be made", push[0])
-                messages[push] = None
-                continue
-            messages[push] = (push_key(push, version, live), sse(push[0], data, version).encode())
-        if lacking:
-            self.loop.call_soon_threadsafe(self._tell_pushes, messages)
+                made = None
+            self.loop.call_soon_threadsafe(self._tell_pushes, {push: made}, n == len(lacking) - 1)
 
     def _tell_version(self, version: str) -> None:
         """A new version, to the followers who follow only the version (pushes carry theirs)."""
@@ -453,15 +451,16 @@ class StreamServer:
                 if viewer.push is None:
                     viewer.send(message)
 
-    def _tell_pushes(self, messages: dict[tuple[str, str], tuple[tuple, bytes] | None]) -> None:
+    def _tell_pushes(self, messages: dict[tuple[str, str], tuple[tuple, bytes] | None], last: bool = True) -> None:
         """Each push to the followers who asked for it and show something else; one who
         asked for a push nobody lacked when these were made gets its own on the poller's
-        next turn (None: it could not be made; not tried again until the next change)."""
+        next turn (None: it could not be made; not tried again until the next change).
+        ``last``: the last of one change's pushes (only then is a push missing news)."""
         for viewer in list(self.followers):
             if viewer.push is None:
                 continue
             if viewer.push not in messages:
-                self._lacking = self._lacking or viewer.shown is None
+                self._lacking = self._lacking or (last and viewer.shown is None)
                 continue
             made = messages[viewer.push]
             if made is None:
