@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from engine.cards import parse_level
+from engine.coded import Coded
 from engine.match import LEVELS, PASSED, Result, match_result
 from engine.pairing import bracket, make_groups, round_robin, swiss_draw
 from engine.profile import Profile
@@ -43,23 +44,15 @@ SEEDINGS = ("lot", "order")
 PASSED_A = ("A+", "PASS", "PASSED", "过A")
 
 
-class TournamentError(ValueError):
+class TournamentError(Coded, ValueError):
     """A request the tournament's state or rules refuse. The engine names the refusal with
-    a ``code`` and the ``values`` its words need; the words, in both languages and saying
-    what to do, are the rule books' (``rulebook.tournament_live.refusal``), as a violation's
-    are. ``str`` gives the code and values, for a log.
+    a ``code`` and the ``values`` its words need (``engine.coded``); the words, in both
+    languages and saying what to do, are the rule books' (``rulebook.tournament_live.refusal``),
+    as a violation's are. ``str`` gives the code and values, for a log.
 
     >>> str(TournamentError("no_table", round=1, table=9))
     'no_table round=1 table=9'
     """
-
-    def __init__(self, code: str, **values: object) -> None:
-        super().__init__(code, values)
-        self.code = code
-        self.values = values
-
-    def __str__(self) -> str:
-        return " ".join([self.code, *(f"{k}={v}" for k, v in self.values.items())])
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ below); the words are here alone, so both languages say the same thing.
 
 from __future__ import annotations
 
+from engine.coded import Coded
+
 #: key → (中文, English); ``{name}`` fields are filled by ``refusal``
 REFUSALS: dict[str, tuple[str, str]] = {
     "not_drawn": ("第{round}轮尚未编排", "round {round} has not been drawn"),
@@ -226,7 +228,7 @@ def _coded(value: object) -> bool:
             and value.code in REFUSALS and isinstance(getattr(value, "values", None), dict))
 
 
-class Refusal(Exception):
+class Refusal(Coded):
     """An error a person reads, named by a ``code`` and the ``values`` its words need
     (``REFUSALS``): ``str`` gives both languages, Chinese first (a log, a terminal or a
     caller with no language chosen), ``text(lang)`` the asker's first. The stores' errors
@@ -235,11 +237,6 @@ class Refusal(Exception):
     >>> str(Refusal("unknown_user", name="wang"))
     "没有用户 'wang' / no user 'wang'"
     """
-
-    def __init__(self, code: str, **values: object) -> None:
-        super().__init__(code, values)
-        self.code = code
-        self.values = values
 
     def __str__(self) -> str:
         return refusal(self.code, "zh", **self.values)

@@ -34,6 +34,8 @@ from typing import Any
 
 import psycopg
 
+from engine.coded import Coded
+
 URL_SCHEMES = ("postgresql://", "postgres://")
 #: the advisory lock every PostgreSQL write takes ("guandan" in ASCII)
 LOCK_KEY = 0x6775616E64616E
@@ -50,20 +52,12 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, psycopg.Error)
 INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, psycopg.IntegrityError)
 
 
-class OpenError(Exception):
+class OpenError(Coded):
     """The database cannot be opened (a bad URL, a server that does not answer, a schema
     from a newer scorer), named by a ``code`` and its ``values`` (``name``: the target
     without its password). Each store re-raises it as its own error class, which gives it
     the rule books' words (``rulebook.tournament_live.REFUSALS``); ``str`` gives the code
     and values, for a log."""
-
-    def __init__(self, code: str, **values: object) -> None:
-        super().__init__(code, values)
-        self.code = code
-        self.values = values
-
-    def __str__(self) -> str:
-        return " ".join([self.code, *(f"{k}={v}" for k, v in self.values.items())])
 
 
 def is_url(target: str | Path) -> bool:

@@ -118,16 +118,18 @@ def enroll(folder: Path, layouts: list[LayoutPicture], detector: CardDetector, r
     if scenes > 0:
         log(f"# the reader is taught; now the finder, from {scenes} scenes of this deck")
         figures["finder"] = teach_finder(design, folder, scenes=scenes, log=log, progress=progress)
-    taught = folder / FOLDER if scenes > 0 else None
-    figures["doubt"] = calibrate(design, Deck(folder, folder / READER, taught).detector(boxes=False))
+    finder = FOLDER if scenes > 0 else None
+    taught = Deck(folder, folder / READER, folder / finder if finder else None)
+    figures["doubt"] = calibrate(design, taught.detector(boxes=False))
     log(f"# readings below {figures['doubt']['doubt']:.2f} will go to the referee "
         f"({figures['doubt']['readings']} readings of {figures['doubt']['zones']} zones of this deck checked)")
-    write(folder, layouts[0], [layout.source for layout in layouts], figures)
+    write(folder, layouts[0], [layout.source for layout in layouts], figures, finder)
     return figures
 
 
-def write(folder: Path, layout: LayoutPicture, sources: list[str], figures: dict) -> None:
-    """``deck.json``, the faces and the contact sheet (the reader is written by its training)."""
+def write(folder: Path, layout: LayoutPicture, sources: list[str], figures: dict, finder: str | None) -> None:
+    """``deck.json`` (naming ``finder``, the folder of the finder taught the deck, if one was), the
+    faces and the contact sheet (the reader and the finder are written by their trainings)."""
     for card in layout.cards:
         cv2.imwrite(str(folder / "faces" / f"{card.name}.png"), card.face)
     cv2.imwrite(str(folder / SHEET), contact_sheet(layout))
@@ -138,10 +140,8 @@ def write(folder: Path, layout: LayoutPicture, sources: list[str], figures: dict
              "doubts": [{"place": c.place, "card": c.name, "read": c.reading[0], "confidence": round(c.reading[1], 3)}
                         for c in layout.doubts],
              "reader_val_accuracy": round(figures.get("best_val_accuracy", 0.0), 4)}
-    if "finder" in figures:
-        from vision.enroll.finder import FOLDER  # enrollment's own: not imported when a table opens a deck
-
-        about["finder"] = FOLDER
+    if finder is not None:
+        about["finder"] = finder
         about["finder_training"] = figures["finder"]
     if "doubt" in figures:
         about["doubt"] = figures["doubt"]["doubt"]

@@ -19,13 +19,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
-import yaml
 
-from engine.cards import ALL_CARDS
+from vision.enroll.finder import draw_scenes
 from vision.live.detector import CardDetector
+from vision.live.looks import iou
 from vision.synth.art_decks import ArtDeck
-from vision.synth.labels import parse_yolo
 from vision.synth.scene import SceneConfig
+from vision.training.evaluate import label_for, read_labels, split_images
 
 #: seat zones as the live loop rectifies them: cards upright for their seat, 9–13 px/cm
 #: (``vision.live.calibration.PX_PER_CM`` and a little either way), no hand over them
@@ -55,31 +55,19 @@ def threshold(readings: Sequence[tuple[float, bool]], risk: float = RISK) -> flo
     return CEILING
 
 
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
-
-
 def scene_readings(detector: CardDetector, data: Path) -> list[tuple[float, bool]]:
     """Every reading ``detector`` makes of the validation zones of the dataset ``data``
     (a ``data.yaml``), with whether it is right: the card of the labelled index it lies on,
     or, on no labelled index (an index mostly covered, a pip), a card lying in that zone."""
-    root = Path(yaml.safe_load(data.read_text(encoding="utf-8"))["path"])
     out = []
-    for image_path in sorted((root / "images" / "val").glob("*.jpg")):
+    for image_path in split_images(data, "val"):
         image = cv2.imread(str(image_path))
-        h, w = image.shape[:2]
-        text = (root / "labels" / "val" / f"{image_path.stem}.txt").read_text(encoding="ascii")
-        labels = [(ALL_CARDS[cls], ((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h))
-                  for cls, x, y, bw, bh in parse_yolo(text)]
-        present = {card for card, _ in labels}
+        cards, boxes = read_labels(label_for(image_path), image.shape[1], image.shape[0])
+        labels = list(zip(cards, boxes.tolist(), strict=True))
+        present = set(cards)
         for found in detector.detect(image, conf=SEEN, upright=True):
-            on = max(labels, key=lambda label: _iou(label[1], found.box), default=None)
-            if on is not None and _iou(on[1], found.box) >= MATCH_IOU:
+            on = max(labels, key=lambda label: iou(label[1], found.box), default=None)
+            if on is not None and iou(on[1], found.box) >= MATCH_IOU:
                 out.append((found.conf, found.card == on[0]))
             else:
                 out.append((found.conf, found.card in present))
@@ -89,8 +77,6 @@ def scene_readings(detector: CardDetector, data: Path) -> list[tuple[float, bool
 def calibrate(design: ArtDeck, detector: CardDetector, scenes: int = CHECK_SCENES, seed: int = 11) -> dict:
     """The deck's threshold measured on ``scenes`` zones of ``design`` read by ``detector``
     (the deck's own): ``doubt`` and what it was measured on."""
-    from vision.enroll.finder import draw_scenes  # the scene renderer: only when enrolling
-
     with tempfile.TemporaryDirectory(prefix="guandan-doubt-") as tmp:
         data = draw_scenes(design, Path(tmp), 0, seed=seed, progress=False, config=CHECK_SCENE, check=scenes)
         readings = scene_readings(detector, data)

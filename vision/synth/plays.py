@@ -72,13 +72,16 @@ def joker_row(rng: np.random.Generator, max_cards: int = 10) -> list[str]:
     with jokers among them (a joker beside other cards, as in a hand fanned out)."""
     kind = int(rng.integers(4))
     if kind == 0:
-        return [("SB", "HR")[int(rng.integers(2))]]
+        return [_joker(rng)]
     if kind == 1:
-        return [("SB", "HR")[int(rng.integers(2))]] * 2
+        return [_joker(rng)] * 2
     if kind == 2 and max_cards >= 4:
         return ["SB", "SB", "HR", "HR"]
     n = int(rng.integers(2, max_cards + 1))
-    cards = [("SB", "HR")[int(rng.integers(2))] if rng.random() < 0.4 else ALL_CARDS[int(rng.integers(52))]
-             for _ in range(n)]
-    cards[int(rng.integers(n))] = ("SB", "HR")[int(rng.integers(2))]  # at least one
+    cards = [_joker(rng) if rng.random() < 0.4 else ALL_CARDS[int(rng.integers(52))] for _ in range(n)]
+    cards[int(rng.integers(n))] = _joker(rng)  # at least one
     return cards
+
+
+def _joker(rng: np.random.Generator) -> str:
+    return ("SB", "HR")[int(rng.integers(2))]
