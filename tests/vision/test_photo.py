@@ -44,3 +44,22 @@ def test_a_big_photo_is_read_where_one_shrunken_look_misses_most():
         found += card_level([ImageResult(truth, boxes, detect_photo(detector, scene.image))], 0.25).correct
         once += card_level([ImageResult(truth, boxes, detector.detect(scene.image))], 0.25).correct
     assert found >= 0.8 * labelled and found > once
+
+
+def test_a_photo_smaller_than_the_input_is_also_looked_at_shrunk():
+    """A 400-pixel photo of cards held close (indices about 40 pixels, grown by the 640
+    letterbox past what the finder learnt): looked at shrunk as well, more of its fully
+    visible indices are read than in the one enlarged look."""
+    detector = CardDetector(committed_finder(640), imgsz=640)
+    decks = styles(5, 4, "heldout")
+    config = SceneConfig(size=400, px_per_cm=(22.0, 24.0), rows=(1, 2), hand_prob=0.0, distractors=(0, 0),
+                         pile_prob=0.0)
+    found = once = labelled = 0
+    for seed in range(4):
+        scene = render_scene(seed, [decks[seed]], config)
+        full = [label for label in scene.labels if label.visible >= 0.95]
+        truth, boxes = [ALL_CARDS[label.cls] for label in full], np.array([label.box for label in full])
+        labelled += len(full)
+        found += card_level([ImageResult(truth, boxes, detect_photo(detector, scene.image))], 0.25).correct
+        once += card_level([ImageResult(truth, boxes, detector.detect(scene.image))], 0.25).correct
+    assert found > once and found >= 0.7 * labelled
