@@ -33,6 +33,7 @@ from engine.events import RecordError
 from engine.profile import Profile
 from engine.record import parse_lines, replay
 from rulebook import profiles
+from rulebook.tournament_live import Refusal
 from store.event_store import ActTaken, SeqTaken, Store, StoreError
 from store.referee_acts import build_act
 
@@ -48,17 +49,17 @@ def act_message(act_id: str, act: str, fields: dict, by: str) -> bytes:
 
 
 def _read(act_id: str, payload: bytes) -> dict:
-    """The act in a message, or ``RecordError`` saying what is wrong with it."""
+    """The act in a message, or a ``Refusal`` saying what is wrong with it."""
     try:
         body = json.loads(payload)
     except ValueError:
-        raise RecordError("the act's message is not JSON") from None
+        raise Refusal("act_not_json") from None
     if not isinstance(body, dict) or body.get("id") != act_id:
-        raise RecordError("the act's message does not carry its own id")
+        raise Refusal("act_without_id")
     if not isinstance(body.get("act"), str) or not isinstance(body.get("fields"), dict):
-        raise RecordError("the act's message names no act or has no fields")
+        raise Refusal("act_without_fields")
     if not isinstance(body.get("by"), str) or not body["by"]:
-        raise RecordError("the act's message does not say which referee made it")
+        raise Refusal("act_without_referee")
     return body
 
 
@@ -80,9 +81,9 @@ class TableActs:
         if taken is None:
             try:
                 taken = self._store(act_id, _read(act_id, payload))
-            except RecordError as exc:
+            except RecordError as exc:  # the act against the record (store.referee_acts, the engine)
                 taken = self.store.refuse_act(self.table, act_id, exc.message)
-            except StoreError as exc:
+            except Refusal as exc:  # the message, the store: kept as both languages say it, for any console
                 taken = self.store.refuse_act(self.table, act_id, str(exc))
         reply: dict = {"id": act_id, "table": self.table}
         if taken.seq is not None:
@@ -95,7 +96,7 @@ class TableActs:
 
     def _store(self, act_id: str, body: dict) -> ActTaken:
         if not self.store.has_table(self.table):
-            raise RecordError(f"table {self.table} has no record yet")
+            raise Refusal("no_record_yet", table=self.table)
         for _ in range(TRIES):
             stored = self.store.events(self.table)
             event = build_act(body["act"], body["fields"], body["by"], [s.body for s in stored],
@@ -145,7 +146,7 @@ class SentActs:
         """An act's retained message (sent now, or waiting since before a restart)."""
         try:
             body = _read(act_id, payload)
-        except RecordError:
+        except Refusal:
             return False
         with self._lock:
             old = self._acts.get(act_id)

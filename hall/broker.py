@@ -36,11 +36,11 @@ def parse_broker(url: str) -> BrokerAddress:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise HallError(f"bad broker address {url!r} ({exc}); expected mqtt://HOST:PORT") from None
+        raise HallError("broker_address", url=url, why=exc) from None
     if parts.scheme == "mqtts":
-        raise HallError(f"{url}: TLS (mqtts://) is not supported yet; use mqtt://HOST:PORT on the hall network")
+        raise HallError("broker_tls", url=url)
     if parts.scheme != "mqtt" or not parts.hostname or parts.path not in ("", "/") or parts.query:
-        raise HallError(f"bad broker address {url!r}; expected mqtt://HOST:PORT, e.g. mqtt://127.0.0.1:1883")
+        raise HallError("broker_form", url=url)
     return BrokerAddress(parts.hostname, port or DEFAULT_PORT)
 
 
@@ -52,9 +52,10 @@ def check_reachable(broker: BrokerAddress, timeout: float = 5.0) -> None:
         with socket.create_connection((broker.host, broker.port), timeout=timeout):
             pass
     except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        hint = "; is mosquitto running?" if isinstance(exc, ConnectionRefusedError) else ""
-        raise HallError(f"cannot reach the MQTT broker at {broker} ({reason}){hint}") from None
+        why = exc.strerror or exc.__class__.__name__
+        if isinstance(exc, ConnectionRefusedError):
+            raise HallError("broker_refused", broker=broker, why=why) from None
+        raise HallError("broker_unreachable", broker=broker, why=why) from None
 
 
 def new_client(client_id: str, *, persistent: bool = False, manual_ack: bool = False) -> mqtt.Client:

@@ -177,14 +177,13 @@ class Ingest:
         act_id = uuid.uuid4().hex
         payload = act_message(act_id, act, fields, by)
         if not self.client.is_connected():
-            raise HallError("the hall server is not connected to its broker")
+            raise HallError("hall_offline")
         self.sent.sent(table, act_id, payload)
         info = self.client.publish(topics.act(self.hall, table, act_id), payload, qos=topics.QOS, retain=True)
         with contextlib.suppress(RuntimeError):  # paho: the connection went as it was sent
             info.wait_for_publish(SEND_WAIT_S)
         if not info.is_published():
-            raise HallError(f"the broker has not confirmed the act within {SEND_WAIT_S:.0f} s; it may still reach "
-                            "the table: see the acts sent before making it again")
+            raise HallError("act_unconfirmed", seconds=f"{SEND_WAIT_S:.0f}")
         log.info("table %s: act %s (%s by %s) sent down to its node", table, act_id, act, by)
         return act_id
 

@@ -25,6 +25,7 @@ Everything lives under ``guandan/<hall>/`` so one broker can carry several halls
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from hall.errors import HallError
 
@@ -32,11 +33,11 @@ QOS = 1
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 
 
-def check_name(kind: str, name: str) -> str:
+def check_name(kind: Literal["hall", "node", "table"], name: str) -> str:
     """A hall, node or table name is 1-40 letters, digits, - or _ (the store's rule for
     table ids), which also keeps MQTT's ``/ + #`` out of the topics."""
     if not isinstance(name, str) or not _NAME.match(name):
-        raise HallError(f"a {kind} name is 1-40 letters, digits, - or _, got {name!r}")
+        raise HallError(f"name_{kind}", name=name)
     return name
 
 

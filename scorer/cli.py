@@ -23,7 +23,7 @@ from hall.errors import HallError
 from rulebook import profiles
 from rulebook.i18n import LANGS
 from rulebook.narration import account
-from rulebook.tournament_live import refusal
+from rulebook.tournament_live import Refusal, refusal
 from scorer import tournament_cli
 from scorer.clock_cli import ClockUsageError, run_clock
 from scorer.demo import run_camera_demo, serve_record_demo
@@ -247,7 +247,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"guandan: {refusal(exc.code, getattr(args, 'lang', 'zh'), **exc.values)}", file=sys.stderr)
         return 2
     except (UserError, ServeError, VisionError, HallError, DatasetError) as exc:
-        print(f"guandan: {exc}", file=sys.stderr)
+        # a coded one (the server's, the hall's) is worded in both languages, --lang's first
+        message = exc.text(getattr(args, "lang", "zh")) if isinstance(exc, Refusal) else exc
+        print(f"guandan: {message}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

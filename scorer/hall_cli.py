@@ -27,7 +27,16 @@ from hall.node import Node
 from hall.outbox import Outbox
 from hall.simulate import Simulation, bot_matches, pool, table_names
 from rulebook import profiles
-from scorer.serve_cli import DB_HELP, DEFAULT_DB, IDLE_CONNECTIONS, ServeError, listening, open_store, tcp_port
+from scorer.serve_cli import (
+    DB_HELP,
+    DEFAULT_DB,
+    IDLE_CONNECTIONS,
+    ServeError,
+    lang_option,
+    listening,
+    open_store,
+    tcp_port,
+)
 from store.db import display
 from store.event_store import Store
 from web import create_app
@@ -60,14 +69,14 @@ def _open_store(path: str) -> Store:
     try:
         return open_store(path)
     except ServeError as exc:
-        raise HallError(str(exc)) from None
+        raise HallError(exc.code, **exc.values) from None
 
 
 def _open_outbox(path: str | Path) -> Outbox:
     try:
         return Outbox(path)
     except sqlite3.Error as exc:
-        raise HallError(f"{path}: cannot open the outbox ({exc})") from None
+        raise HallError("outbox_unopenable", path=path, why=exc) from None
 
 
 def serve(args: Namespace) -> None:
@@ -95,8 +104,7 @@ def serve(args: Namespace) -> None:
         stop.set()
         ingest.stop()
     if ingest.failed is not None:
-        raise HallError(f"{display(args.db)}: cannot store events ({ingest.failed}); "
-                        "nothing unstored was acknowledged")
+        raise HallError("hall_store_failed", name=display(args.db), why=ingest.failed)
     print(f"# stopped: {ingest.stats.line()}")
 
 
@@ -105,9 +113,9 @@ def node(args: Namespace) -> None:
     try:
         record = parse_lines(Path(args.record).read_text(encoding="utf-8").splitlines())
     except FileNotFoundError:
-        raise HallError(f"{args.record}: no such file") from None
+        raise HallError("no_file", path=args.record) from None
     except RecordError as exc:
-        raise HallError(f"{args.record}: {exc}") from None
+        raise HallError("record_unreadable", path=args.record, why=exc) from None
     broker = parse_broker(args.broker)
     check_reachable(broker)
     table = topics.check_name("table", args.table or record.header.table or Path(args.record).stem)
@@ -137,7 +145,7 @@ def node(args: Namespace) -> None:
 
 def simulate(args: Namespace) -> None:
     if args.tables < 1 or args.seconds <= 0 or args.rate <= 0 or args.matches < 1:
-        raise HallError("--tables, --seconds, --rate and --matches must be more than 0")
+        raise HallError("simulate_counts")
     profiles.load(args.profile)
     broker = parse_broker(args.broker)
     check_reachable(broker)
@@ -164,8 +172,7 @@ def simulate(args: Namespace) -> None:
     outbox.close()
     print(f"{published} events from {args.tables} table(s) in {took:.1f} s ({published / took:.0f}/s)")
     if not drained:
-        raise HallError(f"{left} event(s) not acknowledged by the broker within {args.drain:g} s; "
-                        f"they are kept in {path}")
+        raise HallError("not_acknowledged", left=left, seconds=f"{args.drain:g}", path=path)
     print("every event acknowledged by the broker")
     if not args.outbox:
         path.unlink()
@@ -184,6 +191,7 @@ def add_parsers(sub) -> None:
     def common(q) -> None:
         q.add_argument("--broker", default=DEFAULT_BROKER, help=f"the MQTT broker (default {DEFAULT_BROKER})")
         q.add_argument("--hall", default=DEFAULT_HALL, help=f"the hall's name in the topics (default {DEFAULT_HALL})")
+        lang_option(q)
 
     s = hsub.add_parser("serve", help="store every table's events from the broker (the hall server)",
                         description="Subscribe to the hall's tables and store each event exactly once in the "

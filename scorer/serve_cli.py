@@ -4,7 +4,8 @@ The server runs under waitress (a production WSGI server); Flask's own server on
 ``--debug``. Referee accounts and API tokens live in the store (passwords hashed).
 ``guandan table load RECORD`` puts a recorded game into the store — at once, or played back
 in real time (``--speed``) so the live pages can be watched or tested. ``--db`` is a SQLite
-file or a ``postgresql://`` URL (docs/storage.md).
+file or a ``postgresql://`` URL (docs/storage.md). What the user can fix is one line in both
+languages, ``--lang``'s first (``ServeError``, worded in ``rulebook.tournament_live``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from waitress.server import create_server
 from engine.events import Header, RecordError
 from engine.record import parse_lines
 from rulebook import profiles
+from rulebook.i18n import LANGS
+from rulebook.tournament_live import Refusal
 from scorer.playback import play_back
 from store.db import display, is_url
 from store.event_store import Store, StoreError
@@ -36,18 +39,19 @@ DB_HELP = (f"event store: a SQLite file (default {DEFAULT_DB}) or a PostgreSQL d
 IDLE_CONNECTIONS = 4000
 
 
-class ServeError(ValueError):
-    pass
+class ServeError(Refusal, ValueError):
+    """Something the user of ``guandan serve``, ``user`` or ``table`` can fix (a store that
+    is not there, a port taken): named by a code, worded in both languages."""
 
 
 def open_store(path: str, must_exist: bool = False) -> Store:
     """The store, or a one-line ``ServeError`` (bad URL, server down, not a database)."""
     if must_exist and not is_url(path) and not Path(path).exists():
-        raise ServeError(f"{path}: no such store (create it with 'guandan table load' or 'guandan user add')")
+        raise ServeError("no_store", path=path)
     try:
         return Store(path)
     except StoreError as exc:
-        raise ServeError(str(exc)) from None
+        raise ServeError(exc.code, **exc.values) from None
 
 
 def tcp_port(text: str) -> int:
@@ -71,9 +75,7 @@ def listening(app, host: str, port: int, **options):
         # poll(), not select(): a thousand open streams are past select's 1,024 descriptors
         server = create_server(app, host=host, port=port, asyncore_use_poll=True, **options)
     except OSError as exc:
-        raise ServeError(f"cannot listen on {host}:{port} ({exc.strerror or exc}): is another program, or another "
-                         f"guandan, using it? Give another --port · 无法使用端口 {port}（已被占用？请用 --port 换一个）"
-                         ) from None
+        raise ServeError("port_taken", host=host, port=port, why=exc.strerror or exc) from None
     hand_streams_over(server, app)  # live pages' streams: a socket each, not a thread (web.streams)
     return server
 
@@ -97,11 +99,11 @@ def user_add(args: Namespace) -> None:
     else:
         password = getpass.getpass(f"password for {args.name}: ")
         if getpass.getpass("again: ") != password:
-            raise ServeError("the two passwords differ")
+            raise ServeError("passwords_differ")
     try:
         store.add_user(args.name, password, args.role)
     except StoreError as exc:
-        raise ServeError(str(exc)) from None
+        raise ServeError(exc.code, **exc.values) from None
     print(f"{args.name}: {args.role} added")
 
 
@@ -109,7 +111,7 @@ def user_token(args: Namespace) -> None:
     try:
         print(open_store(args.db, must_exist=True).new_token(args.name))
     except StoreError as exc:
-        raise ServeError(str(exc)) from None
+        raise ServeError(exc.code, **exc.values) from None
 
 
 def table_load(args: Namespace) -> None:
@@ -118,16 +120,16 @@ def table_load(args: Namespace) -> None:
         record = parse_lines(Path(args.record).read_text(encoding="utf-8").splitlines())
         profiles.load(record.header.profile)
     except FileNotFoundError:
-        raise ServeError(f"{args.record}: no such file") from None
+        raise ServeError("no_file", path=args.record) from None
     except RecordError as exc:
-        raise ServeError(f"{args.record}: {exc}") from None
+        raise ServeError("record_unreadable", path=args.record, why=exc) from None
     store = open_store(args.db)
     table = args.id or record.header.table or Path(args.record).stem
     header: Header = record.header
     try:
         store.add_table(table, header.to_json())
     except StoreError as exc:
-        raise ServeError(str(exc)) from None
+        raise ServeError(exc.code, **exc.values) from None
     body = [e.to_json() for e in record.events[1:]]
     if not args.speed:
         store.append(table, body)
@@ -135,6 +137,11 @@ def table_load(args: Namespace) -> None:
         return
     play_back(store, table, record, args.speed)
     print(f"table {table}: {len(body)} events played back into {display(args.db)}")
+
+
+def lang_option(parser) -> None:
+    """``--lang``: which language comes first in the command's one-line errors."""
+    parser.add_argument("--lang", choices=LANGS, default="zh", help="language of the messages (default zh)")
 
 
 def add_parsers(sub) -> None:
@@ -149,6 +156,7 @@ def add_parsers(sub) -> None:
                    help="worker threads for pages and the API; live streams need none (default 300)")
     p.add_argument("--secure-cookies", action="store_true", help="send session cookies over HTTPS only")
     p.add_argument("--debug", action="store_true", help="Flask's development server with debugging (never in a hall)")
+    lang_option(p)
     p.set_defaults(func=serve)
 
     p = sub.add_parser("user", help="referee accounts and API tokens",
@@ -159,10 +167,12 @@ def add_parsers(sub) -> None:
     a.add_argument("--role", default="referee", choices=["referee", "chief"], help="role (default referee)")
     a.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
     a.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
+    lang_option(a)
     a.set_defaults(func=user_add)
     t = usub.add_parser("token", help="make an API bearer token for a user (shown once)")
     t.add_argument("name")
     t.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
+    lang_option(t)
     t.set_defaults(func=user_token)
 
     p = sub.add_parser("table", help="put game records into the store",
@@ -174,4 +184,5 @@ def add_parsers(sub) -> None:
     lo.add_argument("--speed", type=float, default=0.0,
                     help="play back at this many times real time (default: store everything at once)")
     lo.add_argument("--db", default=DEFAULT_DB, metavar="FILE|URL", help=DB_HELP)
+    lang_option(lo)
     lo.set_defaults(func=table_load)

@@ -9,6 +9,7 @@ tournament in the same database: its page, standings overlay and API) — around
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,10 +17,12 @@ from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from rulebook import profiles
+from rulebook.tournament_live import REFUSALS, refusal
 from store.event_store import Store
 from web import api, pages, referee, tournament
 from web.auth import LoginLimiter, csrf_token
 from web.hub import Hub
+from web.i18n import pick_lang
 from web.replays import Replays
 
 if TYPE_CHECKING:
@@ -40,6 +43,7 @@ def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start
         PROFILE_FOR=profiles.load,
         REPLAYS=Replays(),
         HALL=hall,
+        OPEN_TOURNAMENT=partial(tournament.opened, app),  # for the live streams (web.streams): outside a request
         LOGIN_LIMITER=LoginLimiter(),
         SECRET_KEY=store.secret_key(),
         SESSION_COOKIE_HTTPONLY=True,
@@ -58,9 +62,10 @@ def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start
 
     @app.errorhandler(HTTPException)
     def error(exc: HTTPException):
+        message = _words(exc)
         if request.path.startswith("/api/"):
-            return jsonify({"error": exc.description or exc.name}), exc.code
-        return render_template("error.html", code=exc.code, message=exc.description or exc.name), exc.code
+            return jsonify({"error": message}), exc.code
+        return render_template("error.html", code=exc.code, message=message), exc.code
 
     @app.after_request
     def headers(response):
@@ -72,3 +77,14 @@ def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start
     if start_hub:
         app.config["HUB"].start()
     return app
+
+
+def _words(exc: HTTPException) -> str:
+    """What an error says: the route's own refusal (``web.i18n.refuse``: both languages,
+    the asker's first), or where Flask answered by itself (no such page, a method a route
+    does not take, a body past ``MAX_CONTENT_LENGTH``) the rule books' words for its status
+    instead of werkzeug's English."""
+    if exc.description and exc.description != type(exc).description:
+        return exc.description
+    code = f"http_{exc.code}"
+    return refusal(code if code in REFUSALS else "http_error", pick_lang(), code=exc.code)

@@ -2,7 +2,8 @@
 
 Reads are public. Writes — a table node publishing its record and evidence frames, a
 referee's act — need a bearer token or a referee session (``auth.api_writer``). Every
-error is JSON: ``{"error": "…"}``. The OpenAPI document is served at ``/api/openapi.json``.
+error is JSON: ``{"error": "…"}``, in both languages, Chinese first (``?lang=en``: English
+first; ``web.i18n.refuse``). The OpenAPI document is served at ``/api/openapi.json``.
 
 Streams: ``/api/tables/<id>/stream`` sends the table's full snapshot first (on every
 connect and reconnect: OBS reloads browser sources), then one numbered message per new
@@ -17,17 +18,16 @@ import dataclasses
 import json
 import time
 
-from flask import Blueprint, Response, abort, current_app, g, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
 
 from engine.events import Header, RecordError, event_from_json
 from engine.profile import ProfileError
 from hall.errors import HallError
-from rulebook.tournament_live import refusal
 from store.event_store import StoreError
 from store.referee_acts import REFEREE_ACTS, act_fields, build_act
 from web import evidence, referee_queue
 from web.auth import api_writer, current_user
-from web.i18n import pick_lang
+from web.i18n import refuse
 from web.openapi import openapi
 from web.snapshot import DelayedView
 from web.streams import sse as _sse
@@ -49,13 +49,13 @@ def _hub():
 def _json_body() -> dict:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        abort(400, description="send a JSON object (Content-Type: application/json)")
+        refuse(400, "send_json")
     return data
 
 
 def _table(table: str):
     if not _store().has_table(table):
-        abort(404, description=f"no table {table!r}")
+        refuse(404, "unknown_table", table=table)
     _hub().catch_up()
     return _hub().view(table)
 
@@ -84,7 +84,7 @@ def table_events(table: str):
     _table(table)
     after = request.args.get("after", "0")
     if not after.isdigit():
-        abort(400, description="'after' is a global event id (a whole number)")
+        refuse(400, "after_not_id")
     return jsonify([s.body | {"_id": s.id} for s in _store().events(table, int(after))])
 
 
@@ -92,7 +92,7 @@ def table_events(table: str):
 def frame(table: str, seq: int):
     jpeg = _store().frame(table, seq)
     if jpeg is None:
-        abort(404, description=f"no evidence frame for event {seq} of table {table!r}")
+        refuse(404, "no_frame", table=table, seq=seq)
     return Response(jpeg, mimetype="image/jpeg")
 
 
@@ -104,7 +104,7 @@ def frame_zone(table: str, seq: int):
     cut = evidence.close_up if request.args.get("cards") else evidence.zone
     picture = cut(jpeg) if jpeg is not None else None
     if picture is None:
-        abort(404, description=f"no evidence frame for event {seq} of table {table!r}")
+        refuse(404, "no_frame", table=table, seq=seq)
     return Response(picture, mimetype="image/jpeg")
 
 
@@ -114,10 +114,10 @@ def referee_queue_items():
     notices, oldest first (``web.referee_queue``)."""
     limit = request.args.get("limit", "")
     if limit and not limit.isdigit():
-        abort(400, description="'limit' is a number of items")
+        refuse(400, "limit_not_count")
     table = request.args.get("table")
     if table is not None and not _store().has_table(table):
-        abort(404, description=f"no table {table!r}")
+        refuse(404, "unknown_table", table=table)
     return jsonify(referee_queue.queue(_hub(), _store(), request.args.get("referee") or current_user(),
                                        None if table is None else [table], int(limit) if limit else None))
 
@@ -136,7 +136,7 @@ def broadcast_delay() -> float:
         if not 0 <= delay <= 600:
             raise ValueError
     except ValueError:
-        abort(400, description="'delay' is seconds, 0 to 600")
+        refuse(400, "delay_range")
     return delay
 
 
@@ -203,17 +203,17 @@ def hall_stream():
 
     def live():
         tables = [t["id"] for t in _store().tables()]
-        seen = hub.last_id
+        seen, seated = hub.last_id, hub.seated
         yield _sse("hall", json.dumps([hub.summary(t) for t in tables], ensure_ascii=False), seen)
         while not hub.stopped:
-            last = hub.wait(seen, KEEPALIVE_S)
-            if last <= seen:
+            last = hub.wait(seen, KEEPALIVE_S, seated=seated)
+            now_seated = hub.seated
+            if last <= seen and now_seated == seated:
                 yield ": keep-alive\n\n"
                 continue
-            changed = sorted({s.table for s in _store().since(seen)})
-            for t in changed:
+            for t in hub.changed_since(seen, seated):  # new events, or a new seating (a round drawn)
                 yield _sse("table", json.dumps(hub.summary(t), ensure_ascii=False), last)
-            seen = last
+            seen, seated = last, now_seated
     return _stream(live())
 
 
@@ -235,19 +235,18 @@ def create_table():
     data = _json_body()
     table, header = data.get("id"), data.get("header")
     if not isinstance(table, str) or not isinstance(header, dict):
-        abort(400, description='send {"id": TABLE, "header": {the record\'s header line}}')
+        refuse(400, "table_body")
     try:
         event = event_from_json(header)
-        if not isinstance(event, Header):
-            raise RecordError("the first event of a table is its header")
+    except (RecordError, ValueError) as exc:
+        refuse(400, "header_bad", why=exc)
+    if not isinstance(event, Header):
+        refuse(400, "header_first")
+    try:
         current_app.config["PROFILE_FOR"](event.profile)
         _store().add_table(table, event.to_json())
-    except ProfileError as exc:  # the header's profile: the rule books' words, the asker's language first
-        abort(400, description=refusal(exc.code, pick_lang(), **exc.values))
-    except StoreError as exc:
-        abort(400, description=exc.text(pick_lang()))
-    except (RecordError, ValueError) as exc:
-        abort(400, description=str(exc))
+    except (ProfileError, StoreError) as exc:  # the header's profile, the table's id: the rule books' words
+        refuse(400, exc.code, **exc.values)
     _hub().catch_up()
     return jsonify({"table": table}), 201
 
@@ -259,21 +258,21 @@ def append_events(table: str):
     data = _json_body()
     bodies = data.get("events")
     if not isinstance(bodies, list) or not bodies:
-        abort(400, description='send {"events": [event, ...]} (record lines as JSON objects)')
+        refuse(400, "events_body")
     checked = []
     for i, body in enumerate(bodies):
         try:
             event = event_from_json(body)
         except RecordError as exc:
-            abort(400, description=f"event {i}: {exc}")
+            refuse(400, "event_bad", i=i, why=exc)
         if isinstance(event, Header):
-            abort(400, description=f"event {i}: a table has one header, given when it is created")
+            refuse(400, "event_header", i=i)
         checked.append(event.to_json())
     _check_replays(table, checked)
     try:
         ids = _store().append(table, checked)
     except StoreError as exc:
-        abort(400, description=exc.text(pick_lang()))
+        refuse(400, exc.code, **exc.values)
     _hub().catch_up()
     return jsonify({"stored": sum(1 for i in ids if i is not None), "duplicates": sum(1 for i in ids if i is None)})
 
@@ -285,7 +284,7 @@ def put_frame(table: str, seq: int):
     try:
         _store().put_frame(table, seq, request.get_data())
     except StoreError as exc:
-        abort(400, description=exc.text(pick_lang()))
+        refuse(400, exc.code, **exc.values)
     _hub().frame_added()
     return jsonify({"table": table, "seq": seq}), 201
 
@@ -296,7 +295,7 @@ def referee_act(table: str, act: str):
     """A referee's act on a table, recorded with who made it and why."""
     _table(table)
     if act not in REFEREE_ACTS:
-        abort(404, description=f"no referee act {act!r} (one of {', '.join(REFEREE_ACTS)})")
+        refuse(404, "no_act", act=act, acts=", ".join(REFEREE_ACTS))
     event = record_act(table, act, _json_body(), g.user)
     return jsonify(event), 202 if "sent" in event else 201
 
@@ -309,10 +308,10 @@ def assign_tables():
     referee, tables = data.get("referee"), data.get("tables")
     if not isinstance(referee, str) or not referee or not isinstance(tables, list) or not all(
             isinstance(t, str) for t in tables):
-        abort(400, description='send {"referee": NAME, "tables": [TABLE, ...]}')
+        refuse(400, "assign_body")
     unknown = [t for t in tables if not _store().has_table(t)]
     if unknown:
-        abort(400, description=f"no table {unknown[0]!r}")
+        refuse(400, "unknown_table", table=unknown[0])
     return jsonify(referee_queue.assign(_store(), referee, tables))
 
 
@@ -324,7 +323,7 @@ def _check_replays(table: str, new: list[dict]) -> None:
     try:
         current_app.config["REPLAYS"].check(table, view.stored if view else [], new, current_app.config["PROFILE_FOR"])
     except RecordError as exc:
-        abort(400, description=f"the record would break: {exc.message}")
+        refuse(400, "record_would_break", why=exc.message)
 
 
 def record_act(table: str, act: str, fields: dict, user: str) -> dict:
@@ -336,29 +335,27 @@ def record_act(table: str, act: str, fields: dict, user: str) -> dict:
     hall = current_app.config["HALL"]
     route = hall.route(table) if hall is not None else None
     if route == "refuse":
-        abort(409, description=f"table {table}'s record comes from a node that takes no referee acts (a "
-                               "recorded match played back): make them where the record is kept / "
-                               "本桌记录来自不接受裁判操作的节点")
+        refuse(409, "node_takes_no_acts", table=table)
     store, hub = _store(), _hub()
     view = hub.view(table)
     stored = view.stored if view else []
     try:
         event = build_act(act, fields, user, [s.body for s in stored], store.next_seq(table))
     except RecordError as exc:
-        abort(400, description=f"table {table}: {exc.message}")
+        refuse(400, "act_refused", table=table, why=exc.message)
     _check_replays(table, [event.to_json()])
     if route == "send":
         try:
             act_id = hall.send_act(table, act, act_fields(event), user)
         except HallError as exc:
-            abort(503, description=f"{exc} / 未能发往牌桌节点")
+            refuse(503, "act_not_sent", why=exc)
         return {"sent": act_id, "table": table, "act": act, "state": "pending",
                 "open": referee_queue.open_after(view, event.to_json()) if view else []}
     try:
         store.append(table, [event.to_json()])
     except StoreError as exc:
-        abort(400, description=exc.text(pick_lang()))
+        refuse(400, exc.code, **exc.values)
     except RecordError as exc:
-        abort(400, description=str(exc))
+        refuse(400, "act_refused", table=table, why=exc.message)
     hub.catch_up()
     return event.to_json()

@@ -14,7 +14,9 @@ import time
 from collections import defaultdict, deque
 from functools import wraps
 
-from flask import abort, current_app, g, redirect, request, session, url_for
+from flask import current_app, g, redirect, request, session, url_for
+
+from web.i18n import refuse
 
 LOGIN_ATTEMPTS = 5
 LOGIN_WINDOW_S = 300
@@ -74,7 +76,7 @@ def referee_page(view):
             # the whole path, query included: a link's ?lang=en survives the login
             return redirect(url_for("referee.login", next=request.full_path.rstrip("?")))
         if request.method == "POST" and not csrf_ok():
-            abort(400, description="the form has expired or did not come from this site (CSRF); reload and try again")
+            refuse(400, "csrf")
         g.user = current_user()
         return view(*args, **kwargs)
     return wrapped
@@ -88,11 +90,11 @@ def api_writer(view):
         if header.startswith("Bearer "):
             user = current_app.config["STORE"].user_for_token(header[7:].strip())
             if user is None:
-                abort(401, description="unknown or revoked token")
+                refuse(401, "bad_token")
         elif current_user() is not None and csrf_ok():
             user = current_user()
         else:
-            abort(401, description="log in as a referee, or send 'Authorization: Bearer <token>'")
+            refuse(401, "login_needed")
         g.user = user
         return view(*args, **kwargs)
     return wrapped

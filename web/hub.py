@@ -6,7 +6,8 @@ table's ``TableView`` up to date. Listeners (one per SSE connection) wait on a c
 and read what changed; nothing is queued per client, so a slow client never holds up the
 others or grows memory. A tournament table's seating (``store.seatings``: written by its node
 in a table's store, by the hall server in the hall's) is read from the store every
-``SEATINGS_POLL_S``; a change wakes the table's pages as an event does. Besides the
+``SEATINGS_POLL_S``; a change wakes the table's pages as an event does, and the hall's (whose
+card for the table shows the pairs drawn at it: ``changed_since``). Besides the
 listeners that wait, subscribers (``subscribe``: web.streams, which serves the streams of a
 thousand viewers from one loop) are called once per change, from the thread that made it.
 """
@@ -49,7 +50,8 @@ def _summary(table: str, s: dict) -> dict:
             "since": hand.get("since"), "limit": hand.get("limit"),
             "cards": {seat: v["cards"] for seat, v in (hand.get("seats") or {}).items()},
             "open_alerts": sum(1 for a in s.get("alerts", []) if a["status"] == "open"),
-            "result": s.get("result"), "error": s.get("error")}
+            "result": s.get("result"), "error": s.get("error"),
+            "pairs": (s.get("seating") or {}).get("pairs")}  # a tournament's round: the pairs drawn at it
 
 
 class Hub:
@@ -68,6 +70,8 @@ class Hub:
         self.seatings: dict[str, dict] = {}
         self._seatings_text: str | None = None
         self._stamps: dict[str, int] = {}  # table → how many times its seating changed
+        self.seated = 0  # how many times any table's seating changed: the hall's viewers' mark
+        self._seated_at: dict[str, int] = {}  # table → ``seated`` when its seating last changed
         self._subscribers: list[Callable[[], None]] = []
         self.catch_up()
         self.read_seatings()
@@ -118,9 +122,11 @@ class Hub:
         now = seatings.read(self.store) if text else {}
         with self._lock:
             self._seatings_text = text
-            for table in set(now) | set(self.seatings):
-                if now.get(table) != self.seatings.get(table):
-                    self._stamps[table] = self._stamps.get(table, 0) + 1
+            moved = [t for t in set(now) | set(self.seatings) if now.get(t) != self.seatings.get(t)]
+            self.seated += bool(moved)
+            for table in moved:
+                self._stamps[table] = self._stamps.get(table, 0) + 1
+                self._seated_at[table] = self.seated
             self.seatings = now
         self._notify()
         return True
@@ -144,10 +150,12 @@ class Hub:
             self._notify()
         return bool(new)
 
-    def changed_since(self, after_id: int) -> list[str]:
-        """The tables with events stored after ``after_id``, sorted."""
+    def changed_since(self, after_id: int, seated: int) -> list[str]:
+        """The tables with events stored after ``after_id``, or whose seating changed after
+        the seatings' mark ``seated`` (a round drawn: the hall's card shows its pairs), sorted."""
         with self._lock:
-            return sorted(t for t, view in self.views.items() if view.last_id > after_id)
+            return sorted(t for t, view in self.views.items()
+                          if view.last_id > after_id or self._seated_at.get(t, 0) > seated)
 
     def view(self, table: str) -> TableView | None:
         return self.views.get(table)
@@ -215,13 +223,15 @@ class Hub:
             self.frames_version += 1
         self._notify()
 
-    def wait(self, after_id: int, timeout: float, table: str | None = None, stamp: int = 0) -> int:
+    def wait(self, after_id: int, timeout: float, table: str | None = None, stamp: int = 0,
+             seated: int | None = None) -> int:
         """Block until the store holds events beyond ``after_id``, or ``table``'s seating
-        has moved past ``stamp`` (or ``timeout``)."""
+        has moved past ``stamp``, or (the hall's viewers) any table's past the seatings'
+        mark ``seated`` (or ``timeout``)."""
         deadline = time.monotonic() + timeout
         with self.changed:
             while (self.last_id <= after_id and (table is None or self.stamp(table) == stamp)
-                   and not self._stop.is_set()):
+                   and (seated is None or self.seated == seated) and not self._stop.is_set()):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break

@@ -1,10 +1,16 @@
-"""The words the pages show, in the language the URL asks for (Chinese by default)."""
+"""The words the pages show, in the language the URL asks for (Chinese by default), and the
+server's refusals: named by a code, worded in both languages by the rule books
+(``rulebook.tournament_live.REFUSALS``), the asker's first.
+"""
 
 from __future__ import annotations
 
-from flask import request, session
+from typing import NoReturn
+
+from flask import abort, request, session
 
 from rulebook.i18n import LANGS, TERMS, VIOLATIONS
+from rulebook.tournament_live import refusal
 
 PAGE: dict[str, tuple[str, str]] = {
     "hall": ("赛场总览", "Hall"), "table": ("牌桌", "Table"), "referee": ("裁判台", "Referee console"),
@@ -75,6 +81,13 @@ CONSOLE: dict[str, tuple[str, str]] = {
 def pick_lang() -> str:
     lang = request.args.get("lang") or session.get("lang") or "zh"
     return lang if lang in LANGS else "zh"
+
+
+def refuse(status: int, code: str, /, **values: object) -> NoReturn:
+    """End the request with ``status`` and the refusal ``code`` in both languages, the
+    asker's first (``?lang=en``): the API answers it as ``{"error": …}``, a page shows it.
+    A value that is itself a coded error (a store's, the hall's) is worded in each language."""
+    abort(status, description=refusal(code, pick_lang(), **values))
 
 
 def page_terms(lang: str) -> dict[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from web.tournament_openapi import tournament_paths
 
-_ERROR = {"description": "an error",
+_ERROR = {"description": "an error, in both languages (Chinese first; ?lang=en: English first)",
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _TABLE = {"name": "table", "in": "path", "required": True, "schema": {"type": "string"}}
 _WRITE = [{"bearer": []}, {"session": []}]

@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 
 from rulebook.tournament_live import seating_terms
 from web.api import broadcast_delay
 from web.cards import card_svg
-from web.i18n import page_terms, pick_lang
+from web.i18n import page_terms, pick_lang, refuse
 
 bp = Blueprint("pages", __name__)
 
 
 def _table_or_404(table: str) -> None:
     if not current_app.config["STORE"].has_table(table):
-        abort(404, description=f"no table {table!r}")
+        refuse(404, "unknown_table", table=table)
 
 
 @bp.get("/")
 def hall():
     lang = pick_lang()
-    return render_template("hall.html", lang=lang, terms=page_terms(lang))
+    return render_template("hall.html", lang=lang, terms=page_terms(lang) | seating_terms(lang))
 
 
 @bp.get("/table/<table>")
@@ -38,7 +38,7 @@ def overlay(table: str):
     lang = pick_lang()
     layout = request.args.get("layout", "full")
     if layout not in ("full", "compact"):
-        abort(400, description="layout is full or compact")
+        refuse(400, "layout_choice")
     return render_template("overlay.html", lang=lang, terms=page_terms(lang), table=table, layout=layout,
                            delay=broadcast_delay())
 
@@ -48,5 +48,5 @@ def card(card: str):
     try:
         svg = card_svg(card)
     except KeyError:
-        abort(404, description=f"no card {card!r}")
+        refuse(404, "no_card", card=card)
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})

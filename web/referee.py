@@ -12,13 +12,14 @@ answered (recorded as which event, or refused and why).
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
 
 from engine.cards import InvalidCard, parse_cards
 from engine.seats import PLAY_ORDER
+from rulebook.tournament_live import refusal
 from web.api import record_act
 from web.auth import csrf_ok, referee_page
-from web.i18n import page_terms, pick_lang
+from web.i18n import page_terms, pick_lang, refuse
 from web.referee_queue import PENALTIES, assignments, queue
 from web.tournament import TOURNAMENT_ID, tournament_open, words
 
@@ -36,9 +37,9 @@ def login():
         who = request.remote_addr or "?"
         limiter = current_app.config["LOGIN_LIMITER"]
         if not csrf_ok():
-            abort(400, description="the form has expired (CSRF); reload the page and try again")
+            refuse(400, "csrf")
         if limiter.blocked(who):
-            error = "登录失败次数过多，请稍后再试 / too many failed logins, wait a few minutes"
+            error = refusal("too_many_logins", lang)
             return render_template("login.html", lang=lang, terms=terms, error=error), 429
         name, password = request.form.get("user", ""), request.form.get("password", "")
         if current_app.config["STORE"].check_password(name, password):
@@ -48,7 +49,7 @@ def login():
             session["lang"] = lang
             return redirect(_local(request.args.get("next")) or url_for("referee.console"))
         limiter.failed(who)
-        error = "用户名或密码错误 / wrong user or password"
+        error = refusal("wrong_login", lang)
     return render_template("login.html", lang=lang, terms=terms, error=error), (401 if error else 200)
 
 
@@ -83,7 +84,7 @@ def act():
     form = request.form
     table, kind = form.get("table", ""), form.get("act", "")
     if not current_app.config["STORE"].has_table(table):
-        abort(400, description=f"no table {table!r}")
+        refuse(400, "unknown_table", table=table)
     why = form.get("why", "").strip()
     fields: dict
     if kind in ("ack", "dismiss"):
@@ -104,7 +105,7 @@ def act():
     elif kind == "forfeit":
         fields = {"side": form.get("side"), "why": why}
     else:
-        abort(400, description=f"unknown act {kind!r}")
+        refuse(400, "unknown_act", act=kind)
     done = record_act(table, kind, fields, g.user)
     flash(page_terms(pick_lang())["sent_flash" if "sent" in done else "done"])
     return redirect(_local(request.form.get("back")) or url_for("referee.console"))
@@ -120,12 +121,12 @@ def _cards(text: str | None) -> list[str]:
     try:
         return list(parse_cards((text or "").replace(",", " ").replace("，", " ").split()))
     except InvalidCard as exc:
-        abort(400, description=str(exc))
+        refuse(400, "cards_bad", why=exc)
 
 
 def _int(text: str | None, signed: bool = False) -> int:
     value = (text or "").strip()
     digits = value[1:] if signed and value[:1] in "+-" else value
     if not digits.isdigit():
-        abort(400, description=f"expected a whole number, got {text!r}")
+        refuse(400, "not_whole", text=text)
     return int(value)

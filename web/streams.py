@@ -29,8 +29,11 @@ whose page shows another version; a follower still taking the last push is sent 
 newest when it has (``_Viewer.send_push``).
 
 Every stream is public, as the pages are. Anything else — a delay that is not one, a table
-the hub has not seen yet, a tournament not opened yet, a request behind another on a
-kept-alive connection — stays with waitress and its routes (and their answers: 400, 404).
+the hub has not seen yet, a database that holds no tournament, a request behind another on
+a kept-alive connection — stays with waitress and its routes (and their answers: 400, 404).
+The tournament is opened by the first request that follows it, here as in Flask's routes
+(``web.tournament.opened``): a page reconnecting to a server just started is often the
+tournament's first request there, and it is served by the loop as every later one is.
 
 Fed by the hub (``Hub.subscribe``: called once per change, from the hub's thread) and,
 for the tournament, by one thread that reads the store's version every
@@ -48,10 +51,12 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 from urllib.parse import parse_qs
 
 from waitress.channel import HTTPChannel
 
+from store.tournament_store import TournamentStore
 from web.hub import Hub
 from web.snapshot import DelayedView
 
@@ -60,7 +65,6 @@ TOURNAMENT_POLL_S = 0.02  # one version query this often, whoever follows: a res
 SLOW_BYTES = 4 * 1024 * 1024  # a viewer this far behind is dropped (its page reconnects)
 DELAY_TICK_S = 0.1  # a delayed stream's events fall due this often: a tenth of a second late at most
 MAX_DELAY_S = 600.0  # as web.api.broadcast_delay: a longer one is waitress's 400
-TOURNAMENT_EXTENSION = "guandan.tournament"  # where web.tournament keeps its Watch
 HEAD = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
         b"X-Accel-Buffering: no\r\nX-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n"
         b"Connection: close\r\nServer: guandan\r\n\r\n")
@@ -71,6 +75,15 @@ _HALL = "/api/hall/stream"
 PUSHES = ("page", "standings")  # what a tournament follower may ask pushed (web.tournament makes them)
 _LANGS = ("zh", "en")
 log = logging.getLogger("guandan.web.streams")
+
+
+class Followed(Protocol):
+    """What the streams need of the tournament (``web.tournament.Watch``): its store, whose
+    version they follow, and the pushes its followers ask for."""
+
+    store: TournamentStore
+
+    def pushed(self, what: str, lang: str) -> str: ...
 
 
 def sse(event: str, data: str, ident: int | str | None = None) -> str:
@@ -173,14 +186,15 @@ class _Delayed:
 class StreamServer:
     """The live streams of one app, on an asyncio loop in a thread of their own."""
 
-    def __init__(self, hub: Hub, extensions: dict, tables: Callable[[], list[str]]) -> None:
+    def __init__(self, hub: Hub, tournament: Callable[[], Followed | None], tables: Callable[[], list[str]]) -> None:
         self.hub = hub
         self.all_tables = tables  # the store's tables, as the hall's stream first lists them
-        self.extensions = extensions  # the app's: the tournament's Watch appears there once opened
+        self.open_tournament = tournament  # the app's tournament, opened if its database holds one
+        self.tournament: Followed | None = None
         self.loop = asyncio.new_event_loop()
         self.tables: dict[str, dict[tuple[int, int], set[_Viewer]]] = {}  # table → (seen, stamp) → viewers
         self.followers: set[_Viewer] = set()  # the tournament's
-        self.hall: dict[int, set[_Viewer]] = {}  # seen → the hall's viewers
+        self.hall: dict[tuple[int, int], set[_Viewer]] = {}  # (seen, seatings' mark) → the hall's viewers
         self.delayed: dict[tuple[str, float], _Delayed] = {}  # (table, delay) → its viewers
         self._ticking = False  # _let_out is due: some delayed group is open
         self._version: str | None = None
@@ -237,11 +251,18 @@ class StreamServer:
             if delay is None or self.hub.view(m[1]) is None or self.hub.stopped:
                 return None
             return ("table", m[1]) if delay == 0 else ("delayed", (m[1], delay))
-        if path == _TOURNAMENT and self.extensions.get(TOURNAMENT_EXTENSION) is not None:
+        if path == _TOURNAMENT and self._tournament() is not None:
             return "tournament", query
         if path == _HALL and not self.hub.stopped:
             return "hall", None
         return None
+
+    def _tournament(self) -> Followed | None:
+        """The tournament, opened by its first follower's request whether or not a page has
+        opened it (None while the database holds none)."""
+        if self.tournament is None:
+            self.tournament = self.open_tournament()
+        return self.tournament
 
     def take(self, sock, what: tuple[str, object]) -> None:
         """Follow ``what`` on ``sock`` (a connection whose request has been read)."""
@@ -261,10 +282,10 @@ class StreamServer:
             viewer.transport.close()
         elif kind == "hall":
             self.hub.catch_up()
-            seen = self.hub.last_id
+            seen, seated = self.hub.last_id, self.hub.seated  # read before the summaries, as a table's stamp
             summaries = [self.hub.summary(t) for t in self.all_tables()]
             viewer.send(sse("hall", json.dumps(summaries, ensure_ascii=False), seen).encode())
-            self.hall.setdefault(seen, set()).add(viewer)
+            self.hall.setdefault((seen, seated), set()).add(viewer)
         elif kind == "table":
             stamp = self.hub.stamp(table)  # read before the snapshot: a seating changed between goes out again
             ident, text = self.hub.snapshot(table)
@@ -312,7 +333,7 @@ class StreamServer:
     def _follow(self, viewer: _Viewer, query: str) -> None:
         """A tournament follower: ``version`` now; a push when its page shows another."""
         if self._version is None:
-            self._version = self._tournament_store().version()
+            self._version = self.tournament.store.version()
         viewer.version = self._version
         viewer.push, since = asked_push(query)
         viewer.send(sse("version", json.dumps(self._version)).encode())
@@ -395,25 +416,23 @@ class StreamServer:
         self._fan_out_hall()
 
     def _fan_out_hall(self) -> None:
-        """Send the hall's viewers a summary of each table that moved since they last heard."""
-        last = self.hub.last_id
+        """Send the hall's viewers a summary of each table that moved since they last heard:
+        new events, or a new seating (the pairs a round's draw seats there)."""
+        last, seated = self.hub.last_id, self.hub.seated
         now: set[_Viewer] = set()
-        for seen, viewers in self.hall.items():
-            if viewers and last > seen:
+        for (seen, was_seated), viewers in self.hall.items():
+            if viewers and (last > seen or seated > was_seated):
                 message = "".join(sse("table", json.dumps(self.hub.summary(t), ensure_ascii=False), last)
-                                  for t in self.hub.changed_since(seen)).encode()
+                                  for t in self.hub.changed_since(seen, was_seated)).encode()
                 for viewer in viewers:
                     viewer.send(message)
             now |= {v for v in viewers if v.transport is not None}
-        self.hall = {last: now} if now else {}
-
-    def _tournament_store(self):
-        return self.extensions[TOURNAMENT_EXTENSION].store
+        self.hall = {(last, seated): now} if now else {}
 
     def _poll_tournament(self) -> None:
         """Read the tournament's version while anyone follows it; tell them of a change, and
         make the pushes its followers lack."""
-        watch = self.extensions[TOURNAMENT_EXTENSION]
+        watch = self.tournament
         while not self._stopped.wait(TOURNAMENT_POLL_S):
             if not self.followers:
                 continue
@@ -426,7 +445,7 @@ class StreamServer:
                 self._pushed_at, self._lacking = now, False
                 self._make_pushes(watch, *now)
 
-    def _make_pushes(self, watch, version: str, live: int) -> None:
+    def _make_pushes(self, watch: Followed, version: str, live: int) -> None:
         """Make each push some follower lacks, once for all of them (here, in the poller's
         thread: a big page takes a while to render, and the loop goes on writing), and hand
         each to the loop as soon as it is made — the standings first: at a hall's size the
@@ -481,7 +500,8 @@ def hand_streams_over(server, app) -> StreamServer:
     (as ``waitress.create_server`` made it, not yet running): waitress hands it each
     stream request it reads, with the connection's socket; closing ``server`` closes it."""
     store = app.config["STORE"]
-    streams = StreamServer(app.config["HUB"], app.extensions, lambda: [t["id"] for t in store.tables()]).start()
+    streams = StreamServer(app.config["HUB"], app.config["OPEN_TOURNAMENT"],
+                           lambda: [t["id"] for t in store.tables()]).start()
     plain_add_task, plain_close = server.add_task, server.close
 
     def add_task(channel: HTTPChannel) -> None:

@@ -27,9 +27,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, stream_with_context
+from flask import Blueprint, Response, current_app, g, jsonify, render_template, request, stream_with_context
 from markupsafe import Markup
-from werkzeug.exceptions import HTTPException
 
 from rulebook.tournament_live import PAGE, STATES, page_word
 from rulebook.tournament_report import WORDS, sheet_html, standings_html
@@ -37,7 +36,7 @@ from store import tournament_desk as desk
 from store.tournament_store import StoreError, TournamentStore
 from web import tournament_view as view
 from web.auth import api_writer, current_user
-from web.i18n import page_terms, pick_lang
+from web.i18n import page_terms, pick_lang, refuse
 from web.streams import asked_push, sse
 
 if TYPE_CHECKING:
@@ -110,19 +109,26 @@ class Watch:
             return standings_text(self.store)
 
 
-def _watch() -> Watch:
-    """The app's tournament (opened on first use, so a server started before ``guandan
-    tournament new`` finds it later), or 404."""
+def _opened() -> Watch | None:
+    """The app's tournament, opened on first use (so a server started before ``guandan
+    tournament new`` finds it later), or None where the database holds none."""
     watch = current_app.extensions.get(_EXTENSION)
     if watch is None:
         try:
             store = TournamentStore.open(current_app.config["STORE"].path)
         except StoreError:
-            abort(404, description="this server's database holds no tournament (guandan tournament new --db …) / "
-                                   "本服务器的数据库中没有比赛")
+            return None
         watch = current_app.extensions.setdefault(_EXTENSION, Watch(store, current_app._get_current_object()))
         if watch.store is not store:
             store.close()
+    return watch
+
+
+def _watch() -> Watch:
+    """The app's tournament, or 404."""
+    watch = _opened()
+    if watch is None:
+        refuse(404, "no_tournament_here")
     return watch
 
 
@@ -134,12 +140,20 @@ def tournament_open() -> bool:
     retry = current_app.extensions.get(_EXTENSION + ".none_until", 0.0)
     if time.monotonic() < retry:
         return False
-    try:
-        _watch()
+    if _opened() is not None:
         return True
-    except HTTPException:
-        current_app.extensions[_EXTENSION + ".none_until"] = time.monotonic() + NAV_RECHECK_S
-        return False
+    current_app.extensions[_EXTENSION + ".none_until"] = time.monotonic() + NAV_RECHECK_S
+    return False
+
+
+def opened(app: Flask) -> Watch | None:
+    """``app``'s tournament, opened here if its database holds one now, or None: for
+    ``web.streams``, which takes a follower's request before any Flask route sees it — and
+    on a server just started that request is often the tournament's first. (Not kept "no"
+    as ``tournament_open`` does: a follower whose tournament is there is served by the loop
+    at once, and one whose tournament is not is answered 404 and does not come back.)"""
+    with app.app_context():
+        return _opened()
 
 
 @bp.app_context_processor
@@ -153,7 +167,7 @@ def tournament_nav() -> dict:
 
 def _store(tid: int) -> TournamentStore:
     if tid != TOURNAMENT_ID:
-        abort(404, description=f"no tournament {tid} (this server's is {TOURNAMENT_ID}) / 没有第{tid}号比赛")
+        refuse(404, "no_tournament_id", tid=tid, ours=TOURNAMENT_ID)
     return _watch().store
 
 
@@ -214,7 +228,7 @@ def sheet(tid: int, round_no: int):
     """A round's score sheet (积分记录表), print-ready, as ``guandan tournament sheet`` writes it."""
     t = desk.load(_store(tid))
     if round_no not in t.draws:
-        abort(404, description=f"round {round_no} has not been drawn / 第{round_no}轮尚未编排")
+        refuse(404, "not_drawn", round=round_no)
     return Response(sheet_html(t, round_no), mimetype="text/html")
 
 
@@ -236,8 +250,7 @@ def overlay(tid: int):
         if not OVERLAY_TOP[0] <= top <= OVERLAY_TOP[1] or not 2 <= seconds <= 600:
             raise ValueError
     except ValueError:
-        abort(400, description=f"top is {OVERLAY_TOP[0]}-{OVERLAY_TOP[1]} rows, seconds 2-600 / "
-                               f"每页{OVERLAY_TOP[0]}-{OVERLAY_TOP[1]}行，翻页间隔2-600秒")
+        refuse(400, "overlay_rows", least=OVERLAY_TOP[0], most=OVERLAY_TOP[1])
     return render_template("tournament_overlay.html", lang=lang, terms=words(lang), tid=tid, top=top,
                            seconds=seconds)
 
@@ -276,7 +289,7 @@ def api_draws(tid: int):
     if "round" in request.args:
         wanted = request.args.get("round", "")
         if not wanted.isdigit() or int(wanted) not in t.draws:
-            abort(404, description=f"round {wanted} has not been drawn / 第{wanted}轮尚未编排")
+            refuse(404, "not_drawn", round=wanted)
         rounds = [int(wanted)]
     live = _live_tables()
     return jsonify([{"round": r, "tables": view.draw(store, t, r, live)} for r in rounds])
@@ -294,7 +307,7 @@ def api_evidence(tid: int, entry: int):
     """The game record kept with a result entered from it (its evidence), as JSON lines."""
     text = _store(tid).evidence_record(entry)
     if text is None:
-        abort(404, description=f"no record is kept with entry {entry} / 第{entry}条成绩没有附带比赛记录")
+        refuse(404, "no_evidence_record", entry=entry)
     return Response(text, mimetype="application/x-ndjson")
 
 
@@ -304,7 +317,7 @@ def api_stream(tid: int):
     follower that asks ``?push=page&lang=…&since=V`` (or ``?push=standings``) is sent the
     page's content (or the standings) itself instead, whenever it shows another version.
     ``web.streams`` serves this beside waitress; here only under Flask's own server
-    (``--debug``) or on a server that had not opened the tournament yet."""
+    (``--debug``)."""
     _store(tid)
     watch = _watch()
     push, since = asked_push(request.query_string.decode())
@@ -337,7 +350,7 @@ def api_stream(tid: int):
 def _body() -> dict:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        abort(400, description="send a JSON object (Content-Type: application/json) / 请发送JSON对象")
+        refuse(400, "send_json")
     return data
 
 
@@ -346,7 +359,7 @@ def _whole(data: dict, key: str, required: bool = True) -> int | None:
     if value is None and not required:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        abort(400, description=f"'{key}' is a whole number from 1 / “{key}”应为从1起的整数")
+        refuse(400, "whole_from_1", key=key)
     return value
 
 
@@ -356,7 +369,7 @@ def _refusing(call):
     try:
         return call()
     except StoreError as exc:  # the desk's refusals (desk.Refused) among them
-        abort(400, description=exc.text(pick_lang()))
+        refuse(400, exc.code, **exc.values)
 
 
 @bp.post("/api/tournaments/<int:tid>/results")
@@ -370,24 +383,23 @@ def api_enter(tid: int):
     table, round_no = _whole(data, "table"), _whole(data, "round", required=False)
     kinds = [k for k in ("levels", "forfeit", "record") if data.get(k) is not None]
     if len(kinds) != 1:
-        abort(400, description="send exactly one of levels, forfeit, record / levels、forfeit、record 三者只能给一个")
+        refuse(400, "result_kinds_api")
     pairs = data.get("pairs") or []
     if not isinstance(pairs, list) or not all(isinstance(p, str) for p in pairs):
-        abort(400, description="'pairs' is a list of the table's two pair ids / “pairs”应为本桌两对组合的编号")
+        refuse(400, "pairs_list")
     if not isinstance(data.get("winner"), str | None):
-        abort(400, description="'winner' is a pair id / “winner”应为组合编号")
+        refuse(400, "winner_id")
     if kinds == ["levels"]:
         levels = data["levels"]
         if len(pairs) != 2 or not isinstance(levels, list) or len(levels) != 2:
-            abort(400, description="levels go with the two pairs: {\"pairs\": [A, B], \"levels\": [LA, LB]} / "
-                                   "级数须与两对组合一同给出")
+            refuse(400, "levels_with_pairs")
         entered = _refusing(lambda: desk.enter_levels(store, round_no, table, *pairs, *map(str, levels),
                                                       data.get("winner"), g.user))
     elif kinds == ["forfeit"]:
         entered = _refusing(lambda: desk.enter_forfeit(store, round_no, table, str(data["forfeit"]), pairs, g.user))
     else:
         if not isinstance(data["record"], str):
-            abort(400, description="'record' is the game record's text (JSON lines) / “record”应为比赛记录的文本")
+            refuse(400, "record_text")
         source = str(data.get("source") or f"api:{g.user}")
         entered = _refusing(lambda: desk.enter_record(store, round_no, table, data["record"], source, g.user))
     _watch().touched()
@@ -402,7 +414,7 @@ def api_confirm(tid: int, table: int):
     store = _store(tid)
     data = request.get_json(silent=True) or {}
     if not isinstance(data, dict):
-        abort(400, description="send a JSON object / 请发送JSON对象")
+        refuse(400, "send_json")
     round_no, entry = _whole(data, "round", required=False), _whole(data, "entry", required=False)
     confirmed = _refusing(lambda: desk.confirm(store, round_no, table, g.user, entry))
     _watch().touched()

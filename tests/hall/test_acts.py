@@ -82,9 +82,10 @@ def test_an_act_that_would_break_the_tables_record_is_refused_once_for_its_reaso
     reply = acts.take("t1", "a2", wrong)
     assert reply["state"] == "refused" and "not a play or a pass" in reply["error"]
     assert acts.take("t1", "a2", wrong) == reply and table.next_seq("t1") == 6
-    assert acts.take("t1", "a3", b"{not json")["error"] == "the act's message is not JSON"
+    assert acts.take("t1", "a3", b"{not json")["error"] == "裁判操作的消息不是JSON / the act's message is not JSON"
     other = act_message("a4", "penalty", {"seat": "E", "penalty": "warning"}, "li")
-    assert acts.take("t1", "a5", other)["error"] == "the act's message does not carry its own id"
+    assert acts.take("t1", "a5", other)["error"] == \
+        "裁判操作的消息没有带上自己的编号 / the act's message does not carry its own id"
     assert acts.take("t1", "a6", act_message("a6", "bribe", {}, "li"))["error"].startswith("no referee act 'bribe'")
 
 

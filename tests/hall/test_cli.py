@@ -29,10 +29,12 @@ def test_a_bad_broker_address_is_one_line_and_exit_2(tmp_path):
 def test_an_unreachable_broker_is_one_line_and_exit_2(tmp_path):
     url = f"mqtt://127.0.0.1:{free_port()}"
     for command in (["serve", "--db", str(tmp_path / "x.db")], ["simulate", "--seconds", "1"]):
-        out = guandan("hall", *command, "--broker", url)
+        out = guandan("hall", *command, "--broker", url, "--lang", "en")
         assert out.returncode == 2
-        assert out.stderr == f"guandan: cannot reach the MQTT broker at {url} (Connection refused); " \
-                             "is mosquitto running?\n"
+        assert out.stderr == f"guandan: cannot reach the MQTT broker at {url} (Connection refused); is mosquitto " \
+                             f"running? / 无法连接 MQTT 服务器 {url}（Connection refused）：mosquitto 是否在运行？\n"
+    out = guandan("hall", "node", "nowhere.jsonl", "--broker", url)  # Chinese first by default
+    assert out.returncode == 2 and out.stderr == "guandan: nowhere.jsonl：没有这个文件 / nowhere.jsonl: no such file\n"
 
 
 @needs_mosquitto

@@ -1,4 +1,4 @@
-"""The small parts on their own: broker addresses, topics, the outbox."""
+"""The small parts on their own: broker addresses, topics, the outbox, the hall's refusals."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from hall import topics
 from hall.broker import BrokerAddress, parse_broker
 from hall.errors import HallError
 from hall.outbox import Outbox
+from rulebook.tournament_live import REFUSALS
+from tests.web.test_refusals import PASSED_ON, ROOT, coded_calls, fields
 
 
 def test_broker_addresses():
@@ -30,6 +32,29 @@ def test_topics_round_trip():
     assert topics.parse("h", "guandan/h/tables/t1/events") is None
     with pytest.raises(HallError, match="1-40 letters"):
         topics.check_name("table", "a/b")
+
+
+#: where the hall's refusals are raised: the hall's modules and its command
+HALL_CODE = [*sorted((ROOT / "hall").glob("*.py")), ROOT / "scorer/hall_cli.py"]
+
+
+def test_every_refusal_of_the_hall_has_words_for_its_values():
+    """The hall's errors (``HallError``, an act's ``Refusal``) are named by codes the rule
+    books word in both languages; none is worded where it is raised."""
+    found = 0
+    for path in HALL_CODE:
+        for line, code, values in coded_calls(path, {"HallError", "Refusal"}, 0):
+            if code == PASSED_ON or path.name == "topics.py":
+                continue  # passed on; a name's kind picks its code (below)
+            assert code in REFUSALS and fields(code) <= values, f"{path.name}:{line}: {code}"
+            found += 1
+    assert found >= 15
+    for kind, zh in (("hall", "赛场名"), ("node", "节点名"), ("table", "牌桌名")):
+        with pytest.raises(HallError) as bad:
+            topics.check_name(kind, "a/b")
+        english = bad.value.text("en")
+        assert english.startswith(f"a {kind} name is 1-40 letters") and f" / {zh}须为" in english
+        assert str(bad.value).startswith(f"{zh}须为1–40个字母") and str(bad.value).endswith("got 'a/b'")
 
 
 def test_the_outbox_keeps_order_and_marks_only_what_was_acknowledged(tmp_path):

@@ -43,7 +43,9 @@ def test_the_hall_summary_is_read_once_per_snapshot(app, client, token):
 
 def test_errors_are_json_with_a_message(client):
     r = client.get("/api/tables/nope")
-    assert r.status_code == 404 and r.get_json() == {"error": "no table 'nope'"}
+    assert r.status_code == 404 and r.get_json() == {"error": "没有牌桌 'nope' / no table 'nope'"}
+    r = client.get("/api/tables/nope?lang=en")
+    assert r.status_code == 404 and r.get_json() == {"error": "no table 'nope' / 没有牌桌 'nope'"}
     r = client.get("/api/tables/1/events?after=x")
     assert r.status_code == 400 and "after" in r.get_json()["error"]
 

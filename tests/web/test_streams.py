@@ -2,15 +2,17 @@
 real process on loopback with four worker threads — fewer than the viewers, so every stream
 here would have stalled when each held a thread: two hundred viewers of one table each
 receive the snapshot and then every event once, in order, while pages are still served;
-the tournament's viewers each get every version once; the tournament page's viewers are
-pushed the page's content in their language and the overlay's the standings — the same as
-a fresh load and the API show — with nothing to fetch again; the hall's see the table move
-to its last event; a stream asked for on a connection
-kept alive after a page is taken over too; viewers of a streamer's delayed view (more than
-the threads) each see every event the delay late; a delay that is not one and an unknown
-table stay with waitress's routes. In-process: keep-alives, the end of the streams when the hub
-stops (no keep-alive loop), closing the server with streams open, a follower slow to read
-its pushes sent only the newest."""
+the tournament's viewers each get every version once, the first of them a fresh server's
+first requests (as on a server that had no tournament when it started, they are served by
+the loop as later ones are); the tournament page's viewers are pushed the page's content in
+their language and the overlay's the standings — the same as a fresh load and the API show
+— with nothing to fetch again; the hall's see the table move to its last event, and a
+table's new seating (a round drawn); a stream asked for on a connection kept alive after a
+page is taken over too; viewers of a streamer's delayed view (more than the threads) each
+see every event the delay late; a delay that is not one and an unknown table stay with
+waitress's routes. In-process: keep-alives, the end of the streams when the hub stops (no
+keep-alive loop), closing the server with streams open, a follower slow to read its pushes
+sent only the newest."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ import pytest
 from engine.tournament import Pair, Tournament
 from rulebook import profiles
 from scorer.serve_cli import listening
+from store import seatings
 from store import tournament_desk as desk
 from store.event_store import Store
 from store.tournament_store import TournamentStore
@@ -36,6 +39,7 @@ from tests.web.conftest import header_json, start_serve
 from web import create_app, streams
 
 VIEWERS = 200
+LOOPS = streams.HEAD.decode().split("\r\n\r\n")[0]  # the head of a stream the loop took over from waitress
 EVENTS = 20
 RESULTS = 20  # entered one by one for a follower slow to read
 
@@ -167,8 +171,12 @@ def test_two_hundred_viewers_of_a_table_each_get_every_event_once_in_order(serve
 
 
 def test_the_tournaments_viewers_each_get_every_version_once(served):
+    """Fifty followers, more than the server's threads, are the fresh server's first requests
+    (pages reconnecting to a server just restarted): the loop serves them, as it serves
+    those who come after a page has opened the tournament."""
     base, port, token = served
-    urllib.request.urlopen(base + "/tournament/1", timeout=10).read()  # the page opens the tournament first
+    first = follow_each(port, ["/api/tournaments/1/stream"] * 50, lambda: None, settle=0.1)
+    assert all(head.startswith(LOOPS) and got[0][1] == "version" for head, got in first)
     tables = json.loads(urllib.request.urlopen(base + "/api/tournaments/1/draws?round=1").read())[0]["tables"]
 
     def enter_results():
@@ -178,9 +186,37 @@ def test_the_tournaments_viewers_each_get_every_version_once(served):
 
     seen = follow(port, "/api/tournaments/1/stream", 50, enter_results)
     for head, got in seen:
-        assert "Content-Type: text/event-stream" in head
+        assert head.startswith(LOOPS) and "Content-Type: text/event-stream" in head
         assert [event for _, event, _ in got] == ["version"] * 6
         assert [int(json.loads(data).split(".")[1]) for _, _, data in got] == [0, 1, 2, 3, 4, 5]
+
+
+@pytest.fixture
+def no_tournament_yet(tmp_path):
+    """A store with no tournament, served in-process: (store, port)."""
+    store = Store(tmp_path / "later.db")
+    for _, _, port in serve_in_thread(store):
+        yield store, port
+
+
+def test_a_tournament_made_after_the_server_started_is_followed_from_the_loop(no_tournament_yet):
+    """Before ``guandan tournament new`` a follower is told there is none (Flask's 404, in
+    the asker's language); once the database holds one, its followers go to the loop, the
+    first of them too — no page has to open it first."""
+    store, port = no_tournament_yet
+    with pytest.raises(urllib.error.HTTPError) as none:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tournaments/1/stream?lang=en", timeout=10)
+    assert none.value.code == 404
+    assert json.loads(none.value.read())["error"].startswith("this server's database holds no tournament")
+    with TournamentStore.open(store.path, create=True) as t_store:
+        pairs = [Pair(f"p{i}", f"第{i}队") for i in range(1, 5)]
+        t_store.save_tournament(Tournament("杯", "swiss", 2, profiles.load("linquan"), 7, pairs), "linquan")
+    sock = _open(port, "/api/tournaments/1/stream")
+    head = b""
+    while b"event: version" not in head and (chunk := sock.recv(65536)):
+        head += chunk
+    sock.close()
+    assert head.decode().startswith(LOOPS) and b"event: version" in head
 
 
 def get(base: str, path: str) -> str:
@@ -271,6 +307,41 @@ def test_the_halls_viewers_see_the_table_move_to_its_last_event(served):
         assert moves and all(event == "table" for _, event, _ in got[1:])
         assert [ident for ident, _ in moves] == sorted({ident for ident, _ in moves})  # each change once, in order
         assert moves[-1][1]["table"] == "b1" and moves[-1][1]["id"] == moves[-1][0]  # the last event reached
+
+
+#: a tournament table's seating as the hall keeps it for its pages (``store.seatings``)
+SEATING = {"event": "杯", "round": 1, "rounds": 2, "table": 1, "state": "playing", "result": None,
+           "pairs": {"NS": {"id": "p3", "name": "第3队", "number": 3},
+                     "EW": {"id": "p8", "name": "第8队", "number": 8}}}
+
+
+def test_the_halls_viewers_are_sent_a_tables_new_seating(in_process, db):
+    """A round drawn changes no table's record, only its seating: the hall's viewers are
+    sent the table's summary with the pairs drawn at it, as for an event."""
+    _, _, port = in_process
+    sock = _open(port, "/api/hall/stream")
+    seen = b""
+    while b"event: hall" not in seen:
+        seen += sock.recv(65536)
+    seatings.put(db, "b1", SEATING)  # as the hall server keeps what it sends the table
+    while b"event: table" not in seen:
+        seen += sock.recv(65536)
+    sock.close()
+    hall, table = messages(seen.split(b"\r\n\r\n", 1)[1].decode())[:2]
+    assert json.loads(hall[2])[0]["pairs"] is None
+    assert table[1] == "table" and json.loads(table[2])["pairs"] == SEATING["pairs"]
+
+
+def test_waitress_own_hall_stream_sends_a_tables_new_seating(app, client, store):
+    """The Flask route of the hall's stream (``--debug``) too."""
+    response = client.get("/api/hall/stream")
+    chunks = response.response
+    assert "event: hall" in next(chunks).decode()
+    seatings.put(store, "1", SEATING)
+    app.config["HUB"].read_seatings()  # what the hub's thread does twice a second
+    update = next(chunks).decode()
+    assert "event: table" in update and json.loads(update.split("data: ", 1)[1])["pairs"] == SEATING["pairs"]
+    response.close()
 
 
 def test_a_stream_on_a_connection_kept_alive_after_a_page_and_what_stays_with_waitress(served):

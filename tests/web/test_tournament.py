@@ -190,7 +190,7 @@ def test_writes_refuse_anonymous_requests_as_the_rest_of_the_api(client, tournam
         r = client.post(url, json={"table": 1, "forfeit": "NS"})
         assert r.status_code == 401 and "log in as a referee" in r.get_json()["error"], url
         r = client.post(url, json={}, headers={"Authorization": "Bearer forged"})
-        assert r.status_code == 401 and r.get_json()["error"] == "unknown or revoked token"
+        assert r.status_code == 401 and r.get_json()["error"] == "令牌无效或已撤销 / unknown or revoked token"
     assert client.get("/api/tournaments/1/results").get_json() == []
 
 

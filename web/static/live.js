@@ -67,17 +67,24 @@ function seatedPair(snap, seat) {
   return snap.seating?.pairs?.[seat === "N" || seat === "S" ? "NS" : "EW"] || null;
 }
 
+/* a tournament table's two pairs as the hall's draw seats them (its seating's pairs) */
+function pairsHTML(pairs) {
+  const pair = side => `${T[side]} <b>${esc(pairs[side].name)}</b> <span class="muted">${esc(pairs[side].id)}</span>`;
+  return `${pair("NS")} · ${pair("EW")}`;
+}
+
 /* --- hall ------------------------------------------------------------------------------ */
 
 function hallCard(s) {
-  if (!s.ready) return `<article class="hall-card"><h2>${esc(s.table)}</h2><p class="muted">${T.waiting}</p></article>`;
+  const pairs = s.pairs ? `<p class="hall-pairs">${pairsHTML(s.pairs)}</p>` : "";
+  if (!s.ready) return `<article class="hall-card"><h2>${esc(s.table)}</h2>${pairs}<p class="muted">${T.waiting}</p></article>`;
   const cards = SEATS.map(seat => `<span class="${(s.to_act || []).includes(seat) ? "to-act" : ""}">${T[seat]} ${s.cards?.[seat] ?? "–"}</span>`).join("");
   const turn = (s.to_act || []).length && !s.result
     ? `${T.turn} ${(s.to_act || []).map(x => T[x]).join(" ")} <span class="clock" data-since="${s.since || ""}" data-limit="${s.limit || 0}"></span>` : "";
   const result = s.result ? `<p class="result">${s.result.winner ? T.winner.replace("{side}", T[s.result.winner]) : T.draw}</p>` : "";
   const alerts = s.open_alerts ? `<span class="badge">${s.open_alerts} ${T.alerts}</span>` : "";
   return `<article class="hall-card"><h2><a href="/table/${encodeURIComponent(s.table)}?lang=${LANG}">${T.table} ${esc(s.name || s.table)}</a> ${alerts}</h2>
-    <p class="levels">${T.EW} <b>${levelName(s.levels.EW)}</b> · ${T.NS} <b>${levelName(s.levels.NS)}</b>${s.level ? ` · ${T.level_now} ${levelName(s.level)}` : ""}</p>
+    ${pairs}<p class="levels">${T.EW} <b>${levelName(s.levels.EW)}</b> · ${T.NS} <b>${levelName(s.levels.NS)}</b>${s.level ? ` · ${T.level_now} ${levelName(s.level)}` : ""}</p>
     <p class="cards-left">${cards}</p><p class="turn">${turn}</p>${result}</article>`;
 }
 
@@ -89,7 +96,6 @@ function seatingHTML(st) {
   if (!st) return "";
   const head = T.seating.replace("{event}", esc(st.event)).replace("{round}", st.round)
     .replace("{rounds}", st.rounds).replace("{table}", st.table);
-  const pair = side => `${T[side]} <b>${esc(st.pairs[side].name)}</b> <span class="muted">${esc(st.pairs[side].id)}</span>`;
   let result = "";
   if (st.result) {
     const r = st.result, levels = Object.keys(r.levels).length
@@ -100,7 +106,7 @@ function seatingHTML(st) {
       (pressed.length ? ` · ${T.pressed.replace("{sides}", pressed.map(x => T[x]).join(" "))}` : "") : "";
     result = `<p class="seating-result state-${st.state}" data-entry="${r.entry}">${T["state." + st.state]}${LANG === "zh" ? "：" : ": "}${levels}${ask}</p>`;
   }
-  return `<p class="seating-head">${head}</p><p class="seating-pairs">${pair("NS")} · ${pair("EW")}</p>${result}`;
+  return `<p class="seating-head">${head}</p><p class="seating-pairs">${pairsHTML(st.pairs)}</p>${result}`;
 }
 
 function renderTable(s) {
