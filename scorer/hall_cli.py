@@ -27,6 +27,7 @@ from hall.node import Node
 from hall.outbox import Outbox
 from hall.simulate import Simulation, bot_matches, pool, table_names
 from rulebook import profiles
+from scorer.heap import keep_full_collections_short
 from scorer.serve_cli import (
     DB_HELP,
     DEFAULT_DB,
@@ -87,6 +88,7 @@ def serve(args: Namespace) -> None:
     print(f"# hall {args.hall}: {broker} → {db}" + (f"; pages on http://{args.host}:{args.web}/" if args.web
                                                   else "; pages: guandan serve --db " + db), flush=True)
     _logging()
+    keep_full_collections_short()  # it holds every table's match replayed: millions of objects
     ingest = Ingest(store, broker, args.hall).start()
     stop = threading.Event()
     threading.Thread(target=_report, args=(ingest, stop), name="hall-report", daemon=True).start()

@@ -22,6 +22,7 @@ from engine.record import parse_lines
 from rulebook import profiles
 from rulebook.i18n import LANGS
 from rulebook.tournament_live import Refusal
+from scorer.heap import keep_full_collections_short
 from scorer.playback import play_back
 from store.db import display, is_url
 from store.event_store import Store, StoreError
@@ -81,6 +82,7 @@ def listening(app, host: str, port: int, **options):
 
 
 def serve(args: Namespace) -> None:
+    keep_full_collections_short()  # its live pages hold every table's match replayed: millions of objects
     app = create_app(open_store(args.db), secure_cookies=args.secure_cookies)
     if args.debug:
         print(f"# http://{args.host}:{args.port}/  (store {display(args.db)})", flush=True)

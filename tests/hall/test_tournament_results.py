@@ -68,6 +68,21 @@ def test_each_finished_match_is_entered_once_as_provisional(hall_db):
     restarted.stop()
 
 
+def test_a_feed_started_on_a_round_under_way_reads_it_all_before_it_waits(hall_db):
+    """A hall server restarted mid-round has more events to read than one read takes (5,000):
+    it reads on until it has them all, so the results come in at once, not a poll apart."""
+    for k in range(60):  # other tables' matches first: more than one read's worth
+        play(hall_db, f"demo{k}", seed=10 + k)
+    play(hall_db, "1", seed=1)
+    play(hall_db, "2", seed=3)
+    assert hall_db.last_id() > 5000
+    feed = ResultFeed(hall_db, poll=60.0).start()
+    try:
+        wait_for(lambda: {i.table for i in feed.intakes} == {"1", "2"}, timeout=30, what="both results entered")
+    finally:
+        feed.stop()
+
+
 def test_a_hall_without_a_tournament_is_left_alone(tmp_path):
     store = Store(tmp_path / "hall.db")
     play(store, "1", seed=1)
