@@ -24,11 +24,10 @@ at a table that has a result, a match under another profile) is logged and kept 
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.events import RecordError, event_from_json
 from engine.match import Match
@@ -56,7 +55,7 @@ class Intake:
 @dataclass
 class _Follow:
     match: Match | None = None
-    bodies: list[dict] = field(default_factory=list)
+    last_seq: int = -1  # the seq of the last event followed: the ending event's once it ended
     over: bool = False  # entered (or refused): nothing more to do for this table
     corrected: bool = False  # a referee's correction is in the record: the desk replays it itself
 
@@ -157,7 +156,7 @@ class ResultFeed:
         except (RecordError, ValueError, AttributeError) as exc:
             follow.over = True  # a broken record is the referee's at the console; no result from it
             return Intake(table, refused=f"the record breaks at seq {body.get('seq')}: {exc}")
-        follow.bodies.append(body)
+        follow.last_seq = event.seq
         follow.corrected = follow.corrected or isinstance(event, Correction) or (
             isinstance(event, Missed) and event.before is not None)
         if follow.match.result is None:
@@ -169,10 +168,9 @@ class ResultFeed:
         records = []
         for table, follow in ended:
             round_no, number = tournament_table(table)
-            text = "".join(json.dumps(b, ensure_ascii=False) + "\n" for b in follow.bodies)
+            text = self.store.record_text(table, follow.last_seq)  # as stored: not written out again
             records.append(desk.RecordIn(round_no, number, text, f"hall:{table}",
                                          None if follow.corrected else follow.match))
-            follow.bodies = []  # entered or refused, never read again: the hall's memory back
         try:
             outcomes: list = desk.enter_records(self.tournament, records, self.by)
         except StoreError as exc:  # the store itself (a refusal is returned, not raised): none went in

@@ -170,6 +170,14 @@ class Store:
             (after_id, limit))
         return [StoredEvent(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
 
+    def record_text(self, table: str, last_seq: int) -> str:
+        """The table's record up to event ``last_seq``, one JSON line an event as a record
+        file holds it, from the rows' own text: a hall's finished match is 1,250 events
+        (125 KB), and parsing them to write them out again cost the hall server a third of
+        its CPU while results came in at 2,048 tables."""
+        rows = self._all("SELECT body FROM events WHERE table_id = ? AND seq <= ? ORDER BY seq", (table, last_seq))
+        return "".join(r[0] + "\n" for r in rows)
+
     def last_id(self) -> int:
         row = self._one("SELECT MAX(id) FROM events")
         return row[0] or 0

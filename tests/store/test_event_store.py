@@ -87,6 +87,19 @@ def test_appending_is_idempotent_by_table_and_seq(store):
         store.add_table("bad id!", header("x"))
 
 
+def test_a_tables_record_text_up_to_an_event_is_its_events_as_a_record_file_holds_them(store):
+    """``record_text``: what the hall's result feed enters as a finished match's evidence,
+    one JSON line an event, Chinese as written, the events after ``last_seq`` left out."""
+    store.add_table("t1", header("t1"))
+    store.add_table("t2", header("t2"))
+    store.append_many({"t1": events(1, 4), "t2": events(1, 2)})
+    text = store.record_text("t1", 3)
+    assert [json.loads(line) for line in text.splitlines()] == [header("t1"), *events(1, 3)]
+    assert text.endswith("\n") and "事件 3" in text
+    assert text == "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in [header("t1"), *events(1, 3)])
+    assert store.record_text("nowhere", 3) == ""
+
+
 def test_frames_users_tokens_and_the_session_key(store):
     store.add_table("t1", header("t1"))
     store.put_frame("t1", 4, JPEG)
