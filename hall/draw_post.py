@@ -46,8 +46,8 @@ log = logging.getLogger("guandan.hall.draws")
 #: how often the tournament's version is read (four row counts: cheap). A round drawn at the
 #: desk or over the API reaches every table this much later at most, of its 2 s (issue 44)
 POLL_S = 0.1
-#: how often at most the seatings kept for the hall's pages are written again: every table's in
-#: one setting (3 MB at 2,048 tables: 50 ms to write), read by the pages every 0.5 s anyway
+#: how often at most the seatings kept for the hall's pages are looked over (every table's
+#: compared with what the store holds, the changed ones written): the pages read them every 0.5 s
 KEEP_EVERY_S = 0.5
 
 
@@ -64,10 +64,10 @@ class DrawPost:
         self._tournament = HallTournament(store.path, "sending the tables their seatings")
         self.confirmed: list[tuple[int, int, int]] = []  # (round, table, entry) confirmed by the seat buttons
         self._published: dict[str, bytes] = {}  # topic → the retained message it holds from us
-        #: (round, table) → (its entry and state, its message, the message as JSON): only a table
+        #: (round, table) → (its entry and state, its message, its text kept for the pages): only a table
         #: whose result changed is made again (a round's 2,048 take 0.1 s; a change comes every
         #: poll while results come in)
-        self._tables: dict[tuple[int, int], tuple[tuple, bytes, dict]] = {}
+        self._tables: dict[tuple[int, int], tuple[tuple, bytes, str]] = {}
         self._version: str | None = None  # the version sent
         self._kept_version: str | None = None  # the version kept for the pages, and when
         self._kept_at = float("-inf")
@@ -152,16 +152,16 @@ class DrawPost:
                 sent += 1
         return sent
 
-    def _wanted(self) -> tuple[dict[str, bytes], dict[str, dict]]:
+    def _wanted(self) -> tuple[dict[str, bytes], dict[str, str]]:
         """Every table's retained seating by the name a node goes by: ``R-N`` for each round's,
         ``N`` for the latest round's; ``N`` cleared (empty) for a number only earlier rounds
         had. With it, what the hall's own pages keep (``store.seatings``): the same seatings
-        as JSON under the same names, none for a name cleared."""
+        as their kept text (``store.seatings.text``) under the same names, none for a name cleared."""
         t = desk.load(self.tournament)
         latest = self.tournament.latest()
         numbers = pair_numbers(t)
         wanted: dict[str, bytes] = {}
-        kept: dict[str, dict] = {}
+        kept: dict[str, str] = {}
         seen: set[int] = set()
         for round_no in sorted(t.draws):
             for table in t.draws[round_no]:
@@ -172,7 +172,7 @@ class DrawPost:
                 made = self._tables.get((round_no, table.table))
                 if made is None or made[0] != key:
                     s = seating(t, round_no, table, entry, numbers)
-                    made = self._tables[(round_no, table.table)] = (key, s.message(), s.to_json())
+                    made = self._tables[(round_no, table.table)] = (key, s.message(), kept_seatings.text(s.to_json()))
                 names = [f"{round_no}-{table.table}"] + ([str(table.table)] if round_no == t.drawn else [])
                 for name in names:
                     wanted[name], kept[name] = made[1], made[2]

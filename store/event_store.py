@@ -54,6 +54,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TABLE acts (id TEXT PRIMARY KEY, table_id TEXT NOT NULL, seq INTEGER, error TEXT,
                               taken DOUBLE PRECISION NOT NULL)""",
     ),
+    (  # 3: each table's seating as its hall sent it (store.seatings), a row a name, stamped as written
+        "CREATE TABLE seatings (name TEXT PRIMARY KEY, body TEXT NOT NULL, stamp BIGINT NOT NULL)",
+        "CREATE INDEX seatings_by_stamp ON seatings (stamp)",
+    ),
 )
 
 
@@ -278,6 +282,22 @@ class Store:
         with self._db.transaction() as db:
             db.execute("INSERT INTO settings VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                        (key, value))
+
+    def seatings_since(self, stamp: int) -> tuple[int, dict[str, str]]:
+        """The seatings' texts written after ``stamp`` ('' where a name has none any more)
+        by name, and the stamp to ask after next time (``stamp`` when nothing changed)."""
+        rows = self._all("SELECT name, body, stamp FROM seatings WHERE stamp > ?", (stamp,))
+        return max((r[2] for r in rows), default=stamp), {r[0]: r[1] for r in rows}
+
+    def put_seatings(self, texts: dict[str, str]) -> None:
+        """Keep these seatings' texts ('' for none any more), in one transaction, stamped
+        after everything written before: a reader asking after its last stamp sees them
+        all or none (``seatings_since``)."""
+        with self._db.transaction() as db:
+            stamp = (db.execute("SELECT MAX(stamp) FROM seatings").fetchone()[0] or 0) + 1
+            db.executemany("INSERT INTO seatings VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE "
+                           "SET body = excluded.body, stamp = excluded.stamp",
+                           [(name, text, stamp) for name, text in texts.items()])
 
     def secret_key(self) -> str:
         """The session-signing key: made once per store, never in the repository."""

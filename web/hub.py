@@ -68,7 +68,7 @@ class Hub:
         self._derived: dict[tuple[str, Callable], tuple[int, object]] = {}
         self.frames_version = 0
         self.seatings: dict[str, dict] = {}
-        self._seatings_text: str | None = None
+        self._seatings_stamp = 0  # the store's seatings read up to this stamp
         self._stamps: dict[str, int] = {}  # table → how many times its seating changed
         self.seated = 0  # how many times any table's seating changed: the hall's viewers' mark
         self._seated_at: dict[str, int] = {}  # table → ``seated`` when its seating last changed
@@ -115,15 +115,23 @@ class Hub:
                 self.read_seatings()
 
     def read_seatings(self) -> bool:
-        """Read the tables' seatings from the store; wake listeners if one changed."""
-        text = self.store.setting(seatings.KEY)
-        if text == self._seatings_text:
+        """Read the seatings the store has had written since the last look (a few of a
+        hall's thousands at a time); wake listeners if one changed."""
+        stamp, written = seatings.changed_since(self.store, self._seatings_stamp)
+        if not written:
             return False
-        now = seatings.read(self.store) if text else {}
         with self._lock:
-            self._seatings_text = text
-            moved = [t for t in set(now) | set(self.seatings) if now.get(t) != self.seatings.get(t)]
-            self.seated += bool(moved)
+            self._seatings_stamp = stamp
+            moved = [t for t, seating in written.items() if seating != self.seatings.get(t)]
+            if not moved:
+                return False
+            now = dict(self.seatings)  # a new dict: a page may be reading the one it holds
+            for table in moved:
+                if written[table] is None:
+                    now.pop(table, None)
+                else:
+                    now[table] = written[table]
+            self.seated += 1
             for table in moved:
                 self._stamps[table] = self._stamps.get(table, 0) + 1
                 self._seated_at[table] = self.seated
