@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from engine.coded import Coded
+
 SUITS = "SHCD"
 RANKS = "23456789TJQKA"
 SMALL_JOKER = "SB"
@@ -42,8 +44,18 @@ _INDEX = {c: i for i, c in enumerate(ALL_CARDS)}
 _RANK_ALIASES = {"10": "T"}
 
 
-class InvalidCard(ValueError):
-    """A string that is not a card of two Guandan decks, or a card seen too often."""
+class InvalidCard(Coded, ValueError):
+    """A string that is not a card of two Guandan decks, or a card seen too often: a code
+    and the values its words need, since a referee types cards at the console and reads
+    why they were refused in Chinese or English (``engine.coded``)."""
+
+    ENGLISH = {
+        "card_not_text": "not a card: {text!r} (expected a string such as 'S5')",
+        "card_unknown": "not a card: {text!r} (suit S/H/C/D then rank 2-9 T J Q K A, or SB/HR for the jokers)",
+        "cards_one_string": "expected a list of cards, got the string {text!r}",
+        "card_copies": "{card} appears {n} times; two decks hold only {copies}",
+        "level_unknown": "not a level: {text!r} (levels are 2-9, 10/T, J, Q, K, A)",
+    }
 
 
 def rank_of(card: str) -> str:
@@ -83,21 +95,19 @@ def parse_card(text: object) -> str:
     engine.cards.InvalidCard: not a card: 'X5' (suit S/H/C/D then rank 2-9 T J Q K A, or SB/HR for the jokers)
     """
     if not isinstance(text, str):
-        raise InvalidCard(f"not a card: {text!r} (expected a string such as 'S5')")
+        raise InvalidCard("card_not_text", text=text)
     s = text.strip().upper()
     if s in _INDEX:
         return s
     if len(s) >= 2 and s[0] in SUITS and s[1:] in _RANK_ALIASES:
         return s[0] + _RANK_ALIASES[s[1:]]
-    raise InvalidCard(
-        f"not a card: {text!r} (suit S/H/C/D then rank 2-9 T J Q K A, or SB/HR for the jokers)"
-    )
+    raise InvalidCard("card_unknown", text=text)
 
 
 def parse_cards(items: Iterable[object]) -> tuple[str, ...]:
     """Validate a group of cards from one set of two decks (no card more than twice)."""
     if isinstance(items, str):
-        raise InvalidCard(f"expected a list of cards, got the string {items!r}")
+        raise InvalidCard("cards_one_string", text=items)
     cards = tuple(parse_card(c) for c in items)
     check_copies(cards)
     return cards
@@ -107,7 +117,7 @@ def check_copies(cards: Iterable[str]) -> None:
     """Raise ``InvalidCard`` when a card appears more often than two decks hold it."""
     for card, n in Counter(cards).items():
         if n > COPIES:
-            raise InvalidCard(f"{card} appears {n} times; two decks hold only {COPIES}")
+            raise InvalidCard("card_copies", card=card, n=n, copies=COPIES)
 
 
 def parse_level(text: object) -> str:
@@ -115,7 +125,7 @@ def parse_level(text: object) -> str:
     s = str(text).strip().upper()
     s = _RANK_ALIASES.get(s, s)
     if s not in NATURAL or s in ("B", "R"):
-        raise InvalidCard(f"not a level: {text!r} (levels are 2-9, 10/T, J, Q, K, A)")
+        raise InvalidCard("level_unknown", text=text)
     return s
 
 

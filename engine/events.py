@@ -73,7 +73,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
 def _seat(data: dict, key: str = "seat") -> str:
     value = data.get(key)
     if value not in SEATS:
-        raise RecordError(f"{key!r} must be one of E, S, W, N, got {value!r}")
+        raise RecordError("field_seat", key=key, got=value)
     return value
 
 
@@ -81,16 +81,16 @@ def _card(data: dict, key: str = "card") -> str:
     try:
         return parse_card(data.get(key))
     except InvalidCard as exc:
-        raise RecordError(f"{key!r}: {exc}") from None
+        raise RecordError("field_card", key=key, why=exc) from None
 
 
 def _cards(value) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise RecordError(f"cards must be a list, got {value!r}")
+        raise RecordError("cards_not_list", got=value)
     try:
         return parse_cards(value)
-    except InvalidCard as exc:
-        raise RecordError(str(exc)) from None
+    except InvalidCard as exc:  # the card's own words
+        raise RecordError(exc.code, **exc.values) from None
 
 
 def _choices(value, count: int) -> tuple[tuple[tuple[str, float], ...], ...] | None:
@@ -99,13 +99,13 @@ def _choices(value, count: int) -> tuple[tuple[tuple[str, float], ...], ...] | N
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != count:
-        raise RecordError(f"'choices' must be one list per card ({count}), got {value!r}")
+        raise RecordError("choices_count", count=count, got=value)
     out = []
     for slot in value:
         if not isinstance(slot, list) or not all(
                 isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], (int, float))
                 and not isinstance(pair[1], bool) and 0 <= pair[1] <= 1 for pair in slot):
-            raise RecordError(f"each of 'choices' lists [card, confidence] pairs, got {slot!r}")
+            raise RecordError("choices_pairs", got=slot)
         out.append(tuple((_card({"card": card}), float(conf)) for card, conf in slot))
     return tuple(out)
 
@@ -113,7 +113,7 @@ def _choices(value, count: int) -> tuple[tuple[tuple[str, float], ...], ...] | N
 def _target(data: dict, key: str) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RecordError(f"{key!r} must be the seq of an earlier event, got {value!r}")
+        raise RecordError("field_target", key=key, got=value)
     return value
 
 
@@ -121,82 +121,82 @@ def _referee_act(cls, base: dict, data: dict) -> Event:
     """A referee's act: who (``by``, required) and why, and what it changes."""
     by = data.get("by")
     if not isinstance(by, str) or not by:
-        raise RecordError(f"a {cls.type} must say which referee made it ('by')")
+        raise RecordError("act_by", event=cls.type)
     who = {"by": by, "why": str(data.get("why", ""))}
     if cls is Correction:
         void = data.get("void", False)
         if not isinstance(void, bool):
-            raise RecordError(f"'void' must be true or false, got {void!r}")
+            raise RecordError("void_bool", got=void)
         cards = _cards(data.get("cards", []) if void else data.get("cards"))
         if void and cards:
-            raise RecordError("a void correction takes the event back: it has no cards")
+            raise RecordError("void_cards")
         return Correction(**base, target=_target(data, "target"), cards=cards, void=void, **who)
     if cls is Missed:
         before = data.get("before")
         if before is not None and (_target(data, "before") >= base["seq"]):
-            raise RecordError(f"'before' must be the seq of an earlier event, got {before!r}")
+            raise RecordError("field_target", key="before", got=before)
         return Missed(**base, seat=_seat(data), cards=_cards(data.get("cards", [])), before=before, **who)
     if cls is LevelAdjust:
         side, levels = data.get("side"), data.get("levels")
         if side not in SIDES:
-            raise RecordError(f"'side' must be EW or NS, got {side!r}")
+            raise RecordError("field_side", key="side", got=side)
         if isinstance(levels, bool) or not isinstance(levels, int) or not -12 <= levels <= 12 or not levels:
-            raise RecordError(f"'levels' must be a non-zero whole number of levels, got {levels!r}")
+            raise RecordError("adjust_levels", got=levels)
         return LevelAdjust(**base, side=side, levels=levels, **who)
     if cls is Penalty:
         penalty = data.get("penalty")
         if not isinstance(penalty, str) or not penalty:
-            raise RecordError("'penalty' must name the penalty")
+            raise RecordError("penalty_named")
         alert = data.get("alert")
         return Penalty(**base, seat=_seat(data), penalty=penalty,
                        alert=None if alert is None else _target(data, "alert"), **who)
     action = data.get("action")
     if action not in ("ack", "dismiss"):
-        raise RecordError(f"'action' must be ack or dismiss, got {action!r}")
+        raise RecordError("alert_action", got=action)
     if action == "dismiss" and not who["why"]:
-        raise RecordError("dismissing an alert needs a reason ('why')")
+        raise RecordError("dismiss_why")
     return AlertDone(**base, alert=_target(data, "alert"), action=action, **who)
 
 
 def event_from_json(data: object) -> Event:
     """Build a typed event from a decoded JSON object, or raise ``RecordError``."""
     if not isinstance(data, dict):
-        raise RecordError("each line must be a JSON object")
+        raise RecordError("not_object")
     kind = data.get("type")
     cls = EVENT_TYPES.get(kind)
     if cls is None:
-        raise RecordError(f"unknown event type {kind!r} (known: {', '.join(EVENT_TYPES)})")
+        raise RecordError("event_type", got=kind, known=", ".join(EVENT_TYPES))
     seq, t = data.get("seq"), data.get("t")
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
-        raise RecordError(f"'seq' must be a whole number ≥ 0, got {seq!r}")
+        raise RecordError("field_seq", got=seq)
     if isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0:
-        raise RecordError(f"'t' must be seconds ≥ 0, got {t!r}")
+        raise RecordError("field_t", got=t)
     base = {"seq": seq, "t": float(t)}
     if cls is Header:
         if data.get("format") != FORMAT:
-            raise RecordError(f"unsupported record format {data.get('format')!r} (expected {FORMAT!r})")
+            raise RecordError("record_format", got=data.get("format"), expected=FORMAT)
         levels = data.get("start_levels", {"EW": "2", "NS": "2"})
         if not isinstance(levels, dict) or set(levels) != set(SIDES):
-            raise RecordError("'start_levels' must give a level for EW and NS")
+            raise RecordError("start_levels")
         try:
             levels = {s: parse_level(v) for s, v in levels.items()}
-        except InvalidCard as exc:
-            raise RecordError(str(exc)) from None
+        except InvalidCard as exc:  # the level's own words
+            raise RecordError(exc.code, **exc.values) from None
         profile = data.get("profile")
         if not isinstance(profile, str) or not profile:
-            raise RecordError("'profile' must name a rule profile")
+            raise RecordError("header_profile")
         players = data.get("players", {})
         if not isinstance(players, dict):
-            raise RecordError("'players' must map seats to names")
+            raise RecordError("header_players")
         declarers = data.get("declarers", "EW")
         if declarers not in SIDES:
-            raise RecordError(f"'declarers' must be EW or NS, got {declarers!r}")
+            raise RecordError("field_side", key="declarers", got=declarers)
         heard = data.get("reports_heard", True)
         if not isinstance(heard, bool):
-            raise RecordError("'reports_heard' must be true or false")
+            raise RecordError("reports_heard")
         doubt = data.get("doubt")
         if doubt is not None and (isinstance(doubt, bool) or not isinstance(doubt, (int, float)) or not 0 < doubt <= 1):
-            raise RecordError(f"'doubt' must be a confidence above 0 and at most 1, got {doubt!r}")
+            raise RecordError("header_doubt", got=doubt)
         return Header(**base, profile=profile, table=str(data.get("table", "")), players=players,
                       start_levels=levels, declarers=declarers, reports_heard=heard,
                       doubt=None if doubt is None else float(doubt))
@@ -204,7 +204,7 @@ def event_from_json(data: object) -> Event:
         hands = data.get("hands")
         if hands is not None:
             if not isinstance(hands, dict) or set(hands) != set(SEATS):
-                raise RecordError("'hands' must give the cards of E, S, W and N")
+                raise RecordError("deal_hands")
             hands = {s: _cards(hands[s]) for s in SEATS}
         leader = data.get("leader")
         if leader is not None:
@@ -214,27 +214,27 @@ def event_from_json(data: object) -> Event:
         to = _seat(data, "to") if data.get("to") is not None else None
         seat = _seat(data)
         if to == seat:
-            raise RecordError(f"a {kind} cannot go to the seat that gives it ({seat})")
+            raise RecordError("to_own_seat", event=kind, seat=seat)
         return cls(**base, seat=seat, card=_card(data), to=to)
     if cls is Resist:
         seats = data.get("seats")
         if not isinstance(seats, list) or not seats or any(s not in SEATS for s in seats):
-            raise RecordError("'seats' must list the resisting seats")
+            raise RecordError("resist_seats")
         return Resist(**base, seats=tuple(seats))
     if cls is PlayCards:
         cards = _cards(data.get("cards"))
         if not cards:
-            raise RecordError("a play needs at least one card (a pass is its own event)")
+            raise RecordError("play_no_cards")
         reading = data.get("reading")
         if reading is not None:
             if (not isinstance(reading, list) or len(reading) != 2 or reading[0] not in TYPES
                     or not isinstance(reading[1], str)):
-                raise RecordError(f"'reading' must be [type, rank], got {reading!r}")
+                raise RecordError("play_reading", got=reading)
             reading = (reading[0], reading[1].upper())
         confidence = data.get("confidence")
         if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float))
                                        or not 0 <= confidence <= 1):
-            raise RecordError(f"'confidence' must be between 0 and 1, got {confidence!r}")
+            raise RecordError("play_confidence", got=confidence)
         return PlayCards(**base, seat=_seat(data), cards=cards, reading=reading,
                          confidence=None if confidence is None else float(confidence),
                          choices=_choices(data.get("choices"), len(cards)))
@@ -243,39 +243,39 @@ def event_from_json(data: object) -> Event:
     if cls is Report:
         count = data.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 27:
-            raise RecordError(f"'count' must be a number of cards 0-27, got {count!r}")
+            raise RecordError("report_count", got=count)
         return Report(**base, seat=_seat(data), count=count)
     if cls is Forfeit:
         side = data.get("side")
         if side not in SIDES:
-            raise RecordError(f"'side' must be EW or NS, got {side!r}")
+            raise RecordError("field_side", key="side", got=side)
         return Forfeit(**base, side=side, reason=str(data.get("reason", "")), by=str(data.get("by", "")))
     if cls in (Correction, Missed, LevelAdjust, Penalty, AlertDone):
         return _referee_act(cls, base, data)
     if cls is Press:
         seat = data.get("seat")
         if seat not in SEATS + ("R",):
-            raise RecordError(f"'seat' must be one of E, S, W, N or R (referee), got {seat!r}")
+            raise RecordError("press_seat", got=seat)
         return Press(**base, seat=seat)
     if cls is Overrun:
         action, limit, elapsed = data.get("action"), data.get("limit"), data.get("elapsed")
         if action not in CLOCK_ACTIONS:
-            raise RecordError(f"'action' must be one of {', '.join(CLOCK_ACTIONS)}, got {action!r}")
+            raise RecordError("overrun_action", actions=", ".join(CLOCK_ACTIONS), got=action)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-            raise RecordError(f"'limit' must be whole seconds, got {limit!r}")
+            raise RecordError("overrun_limit", got=limit)
         if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or elapsed < 0:
-            raise RecordError(f"'elapsed' must be seconds, got {elapsed!r}")
+            raise RecordError("overrun_elapsed", got=elapsed)
         return Overrun(**base, seat=_seat(data), action=action, limit=limit, elapsed=float(elapsed),
                        penalty=str(data.get("penalty", "warning")))
     if cls is CameraNote:
         code, values, seat = data.get("code"), data.get("values", {}), data.get("seat")
         if not isinstance(code, str) or not code:
-            raise RecordError("a camera note needs its 'code'")
+            raise RecordError("note_code")
         if not isinstance(values, dict) or not all(
                 isinstance(v, (str, int, float, bool)) or v is None for v in values.values()):
-            raise RecordError(f"'values' must be an object of plain values, got {values!r}")
+            raise RecordError("note_values", got=values)
         if seat is not None and seat not in SEATS:
-            raise RecordError(f"'seat' must be one of E, S, W, N, got {seat!r}")
+            raise RecordError("field_seat", key="seat", got=seat)
         return CameraNote(**base, code=code, values=values, seat=seat)
     if cls is Pause:
         return Pause(**base, reason=str(data.get("reason", "")))

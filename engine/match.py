@@ -210,7 +210,7 @@ class Match:
         engine.event_base.RecordError: seq 3 does not follow 3
         """
         if event.seq <= self._last_seq or event.seq in self._placed:
-            raise RecordError(f"seq {event.seq} does not follow {self._last_seq}")
+            raise RecordError("seq_order", got=event.seq, last=self._last_seq)
         if isinstance(event, Correction) and not self._replaying:
             return self._correct(event)
         if isinstance(event, Missed):
@@ -221,9 +221,9 @@ class Match:
             self._last_seq = event.seq
         entry = Entry(event, hand=self.hand.number if self.hand else None)
         if isinstance(event, Header):
-            raise RecordError("a second header line")
+            raise RecordError("second_header")
         if self.over and not isinstance(event, AFTER_THE_END):
-            raise RecordError(f"{event.type!r} after the match ended")
+            raise RecordError("after_end", event=event.type)
         if isinstance(event, Deal):
             self._deal(event, entry)
         elif isinstance(event, TimeCalled):
@@ -251,7 +251,7 @@ class Match:
     def _in_hand(self, entry: Entry) -> None:
         """A tribute, return, play, pass or report: the hand in progress takes it."""
         if self.hand is None or self.hand.outcome is not None:
-            raise RecordError(f"{entry.event.type!r} with no hand in progress (a deal comes first)")
+            raise RecordError("no_hand", event=entry.event.type)
         before = len(self.hand.violations)
         entry.reading = self.hand.push(entry.event)
         entry.violations = self.hand.violations[before:]
@@ -290,7 +290,7 @@ class Match:
         if event.before is not None and any(e.line.seq == event.before for e in self.history):
             return self._worked_again(event)
         if self.over:
-            raise RecordError("a missed play after the match ended")
+            raise RecordError("missed_after_end")
         entry = Entry(event.as_event(), hand=self.hand.number if self.hand else None, missed=event)
         self._in_hand(entry)
         if event.before is None:
@@ -346,7 +346,7 @@ class Match:
 
     def _deal(self, event: Deal, entry: Entry) -> None:
         if self.hand is not None and self.hand.outcome is None:
-            raise RecordError("a deal while the previous hand is still being played")
+            raise RecordError("deal_in_hand")
         number = len(self.hands) + 1
         level = self.level_of(self.declarers)
         self.hand = Hand(number, level, self.declarers, self.profile, event, self.last_outcome,

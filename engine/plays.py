@@ -32,6 +32,7 @@ from engine.cards import (
     suit_of,
     wildcard,
 )
+from engine.coded import Coded
 
 SINGLE = "Single"
 PAIR = "Pair"
@@ -62,8 +63,15 @@ SEQUENCE_SHAPES = {
 }
 
 
-class InvalidPlay(ValueError):
-    """A ``[type, rank, cards]`` triple that is not a reading of its cards."""
+class InvalidPlay(Coded, ValueError):
+    """A ``[type, rank, cards]`` triple that is not a reading of its cards, named by a code
+    and its values like the cards' own ``InvalidCard`` (``engine.coded``)."""
+
+    ENGLISH = {
+        "play_shape": "a play is [type, rank, cards], got {value!r}",
+        "play_cards_not_list": "the cards of a play must be a list, got {cards!r}",
+        "play_not_reading": "{cards} cannot be read as {type} {rank} at level {level}",
+    }
 
 
 class Play(NamedTuple):
@@ -295,13 +303,13 @@ def parse_play(value, level) -> Play:
     """A play from JSON: a ``[type, rank, cards]`` triple (checked against ``classify``)
     or the PASS triple. Raises ``InvalidPlay`` when the triple is not a reading."""
     if not isinstance(value, (list, tuple)) or len(value) != 3:
-        raise InvalidPlay(f"a play is [type, rank, cards], got {value!r}")
+        raise InvalidPlay("play_shape", value=value)
     t, r, cards = value
     if t == PASS_TYPE:
         return PASS
     if not isinstance(cards, (list, tuple)):
-        raise InvalidPlay(f"the cards of a play must be a list, got {cards!r}")
+        raise InvalidPlay("play_cards_not_list", cards=cards)
     for reading in classify(cards, level):
         if reading.type == t and reading.rank == str(r).upper():
             return reading
-    raise InvalidPlay(f"{list(cards)} cannot be read as {t} {r} at level {parse_level(level)}")
+    raise InvalidPlay("play_not_reading", cards=list(cards), type=t, rank=r, level=parse_level(level))

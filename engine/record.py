@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from engine.event_base import AT_LINE
 from engine.events import Event, Header, RecordError, event_from_json, with_corrections
 from engine.match import Match
 from engine.profile import Profile
@@ -60,15 +61,15 @@ def parse_lines(lines: Iterable[str]) -> Record:
         try:
             event = read_line(text)
         except RecordError as exc:
-            raise RecordError(exc.message, number) from None
+            raise _at(exc, number) from None
         if event is None:
             continue
         if not events and not isinstance(event, Header):
-            raise RecordError('the first line must be the header ("type": "header")', number)
+            raise _at(RecordError("header_first_line"), number)
         events.append(event)
         numbers.append(number)
     if not events:
-        raise RecordError("the record is empty")
+        raise RecordError("record_empty")
     return Record(events, numbers)
 
 
@@ -81,7 +82,7 @@ def read_line(text: str) -> Event | None:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        raise RecordError("not_json", why=exc.msg, column=exc.colno) from None
     if isinstance(data, dict) and data.get("type") == VIOLATION:
         return None
     return event_from_json(data)
@@ -105,20 +106,25 @@ def replay(record: Record, profile_for: Callable[[str], Profile]) -> Match:
     last = record.header.seq
     for event, number in zip(record.events[1:], record.lines[1:], strict=True):
         if event.seq <= last:  # checked on the lines: replay takes a missed play out of line order
-            raise RecordError(f"seq {event.seq} does not follow {last}", number)
+            raise _at(RecordError("seq_order", got=event.seq, last=last), number)
         line_of[event.seq] = number
         last = event.seq
     match = Match(profile_for(record.header.profile), record.header)
     try:
         in_place = with_corrections(record.events)[1:]
     except RecordError as exc:
-        raise RecordError(exc.message, line_of.get(exc.seq)) from None
+        raise _at(exc, line_of.get(exc.seq)) from None
     for event in in_place:
         try:
             match.push(event)
         except RecordError as exc:
-            raise RecordError(exc.message, line_of[event.seq]) from None
+            raise _at(exc, line_of[event.seq]) from None
     return match
+
+
+def _at(error: RecordError, line: int | None) -> RecordError:
+    """``error`` found at ``line`` of the record, where the line is known."""
+    return error if line is None else RecordError(AT_LINE, line=line, why=error)
 
 
 def dumps(events: Iterable[Event]) -> str:

@@ -158,8 +158,7 @@ def with_corrections(events: list[Event]) -> list[Event]:
         at = next((i for i, e in enumerate(out) if e.seq == missed.before
                    and isinstance(e, (PlayCards, Pass, Missed))), None)
         if at is None:
-            raise RecordError(f"the missed play at seq {missed.seq} is put before event {missed.before}, "
-                              "which is not a play or pass of the record", seq=missed.seq)
+            raise RecordError("missed_before", missed=missed.seq, before=missed.before, seq=missed.seq)
         out.insert(at, missed)
     return [_as_corrected(e, latest.get(e.seq)) for e in out]
 

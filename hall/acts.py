@@ -33,7 +33,7 @@ from engine.events import RecordError
 from engine.profile import Profile
 from engine.record import parse_lines, replay
 from rulebook import profiles
-from rulebook.tournament_live import Refusal
+from rulebook.tournament_live import Refusal, refusal
 from store.event_store import ActTaken, SeqTaken, Store, StoreError
 from store.referee_acts import build_act
 
@@ -63,6 +63,11 @@ def _read(act_id: str, payload: bytes) -> dict:
     return body
 
 
+def _both_languages(refused: RecordError | Refusal) -> str:
+    """Why an act was refused, as both languages say it: the reply goes to any console."""
+    return refusal(refused.code, "zh", **refused.values)
+
+
 class TableActs:
     """A table node's intake of acts sent down from the hall server's console, into the
     table's store."""
@@ -82,9 +87,9 @@ class TableActs:
             try:
                 taken = self._store(act_id, _read(act_id, payload))
             except RecordError as exc:  # the act against the record (store.referee_acts, the engine)
-                taken = self.store.refuse_act(self.table, act_id, exc.message)
-            except Refusal as exc:  # the message, the store: kept as both languages say it, for any console
-                taken = self.store.refuse_act(self.table, act_id, str(exc))
+                taken = self.store.refuse_act(self.table, act_id, _both_languages(exc.without_line))
+            except Refusal as exc:  # the message, the store
+                taken = self.store.refuse_act(self.table, act_id, _both_languages(exc))
         reply: dict = {"id": act_id, "table": self.table}
         if taken.seq is not None:
             reply |= {"state": "recorded", "seq": taken.seq}

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import paho.mqtt.client as mqtt
 
-from engine.events import Header, RecordError, event_from_json
+from engine.events import Header, event_from_json
 from hall import topics
 from hall.acts import SentActs, act_message
 from hall.broker import BrokerAddress, connect, new_client
@@ -258,11 +258,11 @@ class Ingest:
             topics.check_name("table", table)
             event = event_from_json(json.loads(payload))
             if seq_text != str(event.seq):
-                raise RecordError(f"the topic says seq {seq_text} but the event is seq {event.seq}")
+                raise HallError("topic_seq", topic=seq_text, seq=event.seq)
             if (event.seq == 0) != isinstance(event, Header):
-                raise RecordError("a record starts with its header (seq 0), and has only one")
+                raise HallError("header_seq")
             return event.to_json()
-        except (ValueError, HallError) as exc:  # bad JSON, RecordError, bad table name
+        except (ValueError, HallError) as exc:  # bad JSON, RecordError, bad table name or seq
             self.stats.malformed += 1
             if self.stats.malformed <= MALFORMED_LOGGED:
                 log.warning("malformed event on table %s seq %s: %s%s", table, seq_text, exc,

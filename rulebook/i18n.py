@@ -6,6 +6,8 @@ player or viewer reads is looked up here, so both languages stay complete togeth
 
 from __future__ import annotations
 
+from rulebook.tournament_live import worded
+
 LANGS = ("zh", "en")
 DEFAULT_LANG = "zh"
 
@@ -269,8 +271,9 @@ def term(key: str, lang: str = DEFAULT_LANG, **values) -> str:
 def alert_text(code: str, lang: str = DEFAULT_LANG, **values) -> str:
     """An operator alert (``ALERTS``) in ``lang``: a seat as players say it (南 in Chinese,
     the letter in English, as the console shows seats), an act in the rule books' term, a
-    joker as 大王 / 小王."""
+    joker as 大王 / 小王, a coded error (why the record refused an event) in that language's words."""
     zh, en = ALERTS[code]
+    values = {k: worded(v, lang) for k, v in values.items()}
     if "seat" in values and lang == "zh":
         values["seat"] = term(values["seat"], "zh")
     if values.get("card") in ("HR", "SB"):

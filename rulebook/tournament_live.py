@@ -7,15 +7,20 @@ A refusal is read by a referee at a console or a director at a terminal who may 
 either language, so it is always given in both, one line: the asker's language first.
 Whoever refuses names the refusal with a code and the values its words need
 (``engine.tournament.TournamentError``, ``engine.profile.ProfileError``, a ``Refusal``
-below); the words are here alone, so both languages say the same thing.
+below); the words are here alone, so both languages say the same thing. The engine's
+errors that say themselves in English — a broken record, a card named wrong — have their
+Chinese in ``rulebook.engine_words`` and their words here all the same.
 """
 
 from __future__ import annotations
 
 from engine.coded import Coded
+from rulebook.engine_words import ENGINE_WORDS
 
-#: key → (中文, English); ``{name}`` fields are filled by ``refusal``
+#: key → (中文, English); ``{name}`` fields are filled by ``refusal``. The engine's come
+#: first, so a code named again below would replace its words (the tests check none is)
 REFUSALS: dict[str, tuple[str, str]] = {
+    **ENGINE_WORDS,
     "not_drawn": ("第{round}轮尚未编排", "round {round} has not been drawn"),
     "none_drawn": ("还没有编排任何一轮", "no round has been drawn yet"),
     "no_table": ("第{round}轮没有第{table}桌", "round {round} has no table {table}"),
@@ -30,6 +35,8 @@ REFUSALS: dict[str, tuple[str, str]] = {
                        "the record was played under profile {played!r}, the tournament uses {used!r}"),
     "record_unfinished": ("记录中的比赛尚未结束", "the match in this record has not finished"),
     "record_broken": ("记录无法复盘：{why}", "the record cannot be replayed: {why}"),
+    "record_file_broken": ("{path}：记录无法复盘：{why}", "{path}: the record cannot be replayed: {why}"),
+    "record_breaks_at": ("第{seq}条：{why}", "seq {seq}: {why}"),
     "nothing_to_confirm": ("第{round}轮第{table}桌还没有成绩，无可确认",
                            "round {round}, table {table} has no result to confirm"),
     "already_final": ("第{round}轮第{table}桌的成绩已是最终成绩",
@@ -147,6 +154,9 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "password_short": ("密码至少要8个字符", "a password needs at least 8 characters"),
     "user_exists": ("用户 {name!r} 已存在", "user {name!r} exists already"),
     "unknown_user": ("没有用户 {name!r}", "no user {name!r}"),
+    # a referee's act against the table's record (``store.referee_acts.ActRefused``)
+    "act_target": ("第{target}条不是本桌记录中的出牌或过牌", "event {target} is not a play or a pass of this table"),
+    "act_alert": ("本桌记录中没有第{alert}条可作为警报", "no event {alert} at this table to be an alert"),
     # the web server's (web/: the API's ``{"error": …}``, the pages' error page; ``web.i18n.refuse``)
     "send_json": ("请发送JSON对象（Content-Type: application/json）",
                   "send a JSON object (Content-Type: application/json)"),
@@ -228,6 +238,10 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "act_without_fields": ("裁判操作的消息没有写明操作或其内容", "the act's message names no act or has no fields"),
     "act_without_referee": ("裁判操作的消息没有写明是哪位裁判", "the act's message does not say which referee made it"),
     "no_record_yet": ("牌桌 {table} 还没有记录", "table {table} has no record yet"),
+    "topic_seq": ("消息主题中的事件号为 {topic}，事件本身为 {seq}",
+                  "the topic says seq {topic} but the event is seq {seq}"),
+    "header_seq": ("记录以表头（第0条）开始，且只有一个表头",
+                   "a record starts with its header (seq 0), and has only one"),
     "outbox_unopenable": ("{path}：无法打开待发事件库（{why}）", "{path}: cannot open the outbox ({why})"),
     "hall_store_failed": ("{name}：无法保存事件（{why}）；未保存的事件均未确认",
                           "{name}: cannot store events ({why}); nothing unstored was acknowledged"),
@@ -306,15 +320,26 @@ def refusal(key: str, lang: str = "zh", /, **values: object) -> str:
     >>> refusal("unknown_table", "en", table="t9")
     "no table 't9' / 没有牌桌 't9'"
     """
-    zh, en = _both(key, values)
+    zh, en = _words(key, "zh", values), _words(key, "en", values)
     return f"{zh} / {en}" if lang == "zh" else f"{en} / {zh}"
 
 
-def _both(key: str, values: dict[str, object]) -> tuple[str, str]:
-    """The refusal ``key`` in (中文, English)."""
-    zh, en = (text.format(**{k: _both(v.code, v.values)[i] if _coded(v) else v for k, v in values.items()})
-              for i, text in enumerate(REFUSALS[key]))
-    return zh, en
+def refusal_in_each(key: str, /, **values: object) -> dict[str, str]:
+    """The refusal ``key`` in each language apart, ``{"zh": …, "en": …}``: for a page that
+    is in one language and a snapshot made once for readers of both."""
+    return {lang: _words(key, lang, values) for lang in ("zh", "en")}
+
+
+def worded(value: object, lang: str) -> object:
+    """``value`` as ``lang`` says it: a coded error with words here (a record's error inside
+    an alert, a card's inside a record's) in that language's words, anything else as it is."""
+    return _words(value.code, lang, value.values) if _coded(value) else value
+
+
+def _words(key: str, lang: str, values: dict[str, object]) -> str:
+    """The refusal ``key`` in ``lang`` alone."""
+    zh, en = REFUSALS[key]
+    return (zh if lang == "zh" else en).format(**{k: worded(v, lang) for k, v in values.items()})
 
 
 def _coded(value: object) -> bool:

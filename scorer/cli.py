@@ -19,7 +19,6 @@ from engine.bots import self_play
 from engine.events import RecordError
 from engine.profile import ProfileError
 from engine.record import dumps, parse_lines, replay
-from hall.errors import HallError
 from rulebook import profiles
 from rulebook.i18n import LANGS
 from rulebook.narration import account
@@ -29,8 +28,8 @@ from scorer.clock_cli import ClockUsageError, run_clock
 from scorer.demo import run_camera_demo, serve_record_demo
 from scorer.hall_cli import add_parsers as add_hall_parsers
 from scorer.rules_service import serve
-from scorer.serve_cli import ServeError, tcp_port
 from scorer.serve_cli import add_parsers as add_serve_parsers
+from scorer.serve_cli import tcp_port
 from scorer.table_cli import add_parsers as add_table_parsers
 from vision.cli import VisionError
 from vision.cli import add_parsers as add_vision_parsers
@@ -46,17 +45,18 @@ class UserError(Exception):
 
 
 def _read_record(path: str):
+    """The match a record file replays to; why not, in the rule books' words (``--lang``)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
+        raise Refusal("no_file", path=path) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read the record ({exc})") from None
+        raise Refusal("record_unreadable", path=path, why=exc) from None
     try:
         record = parse_lines(text.splitlines())
         return replay(record, profiles.load)
     except RecordError as exc:
-        raise UserError(f"{path}: {exc}") from None
+        raise Refusal("record_file_broken", path=path, why=exc) from None
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
@@ -246,8 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     except ProfileError as exc:  # an unknown --profile, a record's, a bad TOML file: the organiser's words
         print(f"guandan: {refusal(exc.code, getattr(args, 'lang', 'zh'), **exc.values)}", file=sys.stderr)
         return 2
-    except (UserError, ServeError, VisionError, HallError, DatasetError) as exc:
-        # a coded one (the server's, the hall's) is worded in both languages, --lang's first
+    except (UserError, Refusal, VisionError, DatasetError) as exc:
+        # a coded one (the server's, the hall's, a record's) is worded in both languages, --lang's first
         message = exc.text(getattr(args, "lang", "zh")) if isinstance(exc, Refusal) else exc
         print(f"guandan: {message}", file=sys.stderr)
         return 2

@@ -27,6 +27,7 @@ from hall.table_seating import TableSeating
 from rulebook import profiles
 from rulebook.alerts import Alert
 from rulebook.i18n import LANGS, alert_text, say
+from rulebook.tournament_live import refusal
 from scorer.live_table import build_table, table_detector
 from scorer.serve_cli import DB_HELP, open_store, tcp_port
 from scorer.stop_signals import stop_signals
@@ -198,10 +199,11 @@ def _hall_relay(args: Namespace, store, table: str) -> tuple[Relay, TableSeating
 
 
 def _level(text: str) -> str:
+    """An argparse type: a level, refused in both languages (it is read before ``--lang``)."""
     try:
         return parse_level(text)
     except InvalidCard as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise argparse.ArgumentTypeError(refusal(exc.code, "zh", **exc.values)) from None
 
 
 READER_HELP = ("index reader (default: the committed one in 8 bits, models/reader_int8.xml; models/reader.onnx reads "

@@ -150,9 +150,7 @@ def replay_record(text: str) -> Match:
     """A table's finished match from its game record's text, or a refusal."""
     try:
         match = replay(parse_lines(text.splitlines()), profiles.load)
-    except RecordError as exc:
-        raise Refused("record_broken", why=str(exc)) from None
-    except ProfileError as exc:  # the record's profile: its own words, in each language
+    except (RecordError, ProfileError) as exc:  # the record's, its profile's: their own words, in each language
         raise Refused("record_broken", why=exc) from None
     if match.result is None:
         raise Refused("record_unfinished")

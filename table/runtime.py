@@ -143,7 +143,7 @@ class TableRuntime:
                 self.match.push(event)
             except RecordError as exc:
                 self._seq_floor = event.seq + 1  # its seq is taken all the same
-                self.alert(Alert.of("outside_refused", seq=event.seq, why=exc.message))
+                self.alert(Alert.of("outside_refused", seq=event.seq, why=exc))
                 continue
             self.events.append(event)
             self.reading.heed(event, self.match)

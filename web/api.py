@@ -323,7 +323,7 @@ def _check_replays(table: str, new: list[dict]) -> None:
     try:
         current_app.config["REPLAYS"].check(table, view.stored if view else [], new, current_app.config["PROFILE_FOR"])
     except RecordError as exc:
-        refuse(400, "record_would_break", why=exc.message)
+        refuse(400, "record_would_break", why=exc)
 
 
 def record_act(table: str, act: str, fields: dict, user: str) -> dict:
@@ -342,7 +342,7 @@ def record_act(table: str, act: str, fields: dict, user: str) -> dict:
     try:
         event = build_act(act, fields, user, [s.body for s in stored], store.next_seq(table))
     except RecordError as exc:
-        refuse(400, "act_refused", table=table, why=exc.message)
+        refuse(400, "act_refused", table=table, why=exc)
     _check_replays(table, [event.to_json()])
     if route == "send":
         try:
@@ -356,6 +356,6 @@ def record_act(table: str, act: str, fields: dict, user: str) -> dict:
     except StoreError as exc:
         refuse(400, exc.code, **exc.values)
     except RecordError as exc:
-        refuse(400, "act_refused", table=table, why=exc.message)
+        refuse(400, "act_refused", table=table, why=exc)
     hub.catch_up()
     return event.to_json()

@@ -29,10 +29,20 @@ ProfileFor = Callable[[str], Profile]
 
 def replay_all(stored: Sequence[StoredEvent], new: list[dict], profile_for: ProfileFor) -> None:
     """The full check: the stored events, then the new ones not already stored, replayed
-    from their JSON lines. Raises ``RecordError`` where the record breaks."""
+    from their JSON lines. Raises ``RecordError`` where the record breaks, without the line
+    (the lines are the check's, not the writer's)."""
     have = {s.body["seq"] for s in stored}
     bodies = [s.body for s in stored] + [b for b in new if b["seq"] not in have]
-    replay(parse_lines(json.dumps(b) for b in bodies), profile_for)
+    try:
+        replay(parse_lines(json.dumps(b) for b in bodies), profile_for)
+    except RecordError as exc:
+        raise exc.without_line from None
+
+
+def _again(error: RecordError) -> RecordError:
+    """A new ``RecordError`` saying what ``error`` says: one kept to be raised at every write
+    is raised afresh, so that no traceback grows on it."""
+    return RecordError(error.code, seq=error.seq, **error.values)
 
 
 def _parsed(bodies: Iterable[dict]) -> list[Event]:
@@ -46,9 +56,8 @@ class _Table:
 
     The view only grows, so ``count`` and the global id of the last event taken pin the
     prefix; any other view means starting again. ``parse_error`` and ``replay_error`` keep
-    why the stored record itself does not replay (every write is refused then) — as messages,
-    not exceptions, so that raising them again and again grows no traceback — and apart, as a
-    full replay reads every line before it replays any."""
+    why the stored record itself does not replay (every write is refused then), without the
+    line, and apart, as a full replay reads every line before it replays any."""
 
     def __init__(self, profile_for: ProfileFor) -> None:
         self.profile_for = profile_for
@@ -56,8 +65,8 @@ class _Table:
         self.count = 0
         self.last_id = 0
         self.match: Match | None = None
-        self.parse_error: str | None = None
-        self.replay_error: str | None = None
+        self.parse_error: RecordError | None = None
+        self.replay_error: RecordError | None = None
         self.seqs: set[int] = set()
         self.corrected: set[int] = set()  # the seqs a stored correction targets
 
@@ -101,12 +110,12 @@ class _Table:
         try:
             record = parse_lines(json.dumps(s.body) for s in stored)
         except RecordError as exc:
-            self.parse_error = exc.message
+            self.parse_error = exc.without_line
         else:
             try:
                 self.match = replay(record, self.profile_for)
             except RecordError as exc:
-                self.replay_error = exc.message
+                self.replay_error = exc.without_line
             self.corrected = {e.target for e in record.events if isinstance(e, Correction)}
         self._took(stored)
 
@@ -141,13 +150,13 @@ class Replays:
                 return
             state.follow(stored)
             if state.parse_error is not None:
-                raise RecordError(state.parse_error)
+                raise _again(state.parse_error)
             events = _parsed(b for b in new if b["seq"] not in state.seqs)
             if any(isinstance(e, (Correction, Missed)) or e.seq in state.corrected for e in events):
                 replay_all(stored, new, profile_for)  # a correction or missed play acts on what came before it
                 return
             if state.replay_error is not None:
-                raise RecordError(state.replay_error)
+                raise _again(state.replay_error)
             fork = state.match.fork()
         for event in events:
             fork.push(event)

@@ -4,7 +4,8 @@
 (a referee's correction works the match out again, as corrections act in place). Its
 ``snapshot()`` is everything the hall, table, overlay and referee pages show: levels,
 cards left and 报牌 state per seat, the trick on the table, whose turn and since when, the
-tribute, the card tracker, alerts with their status, and the log in both languages — and,
+tribute, the card tracker, alerts with their status, the log in both languages, why the
+record breaks where it does (``error``, and ``error_text`` in each language) — and,
 at a tournament's table, its seating as the hall sent it (``store.seatings``: the pairs
 drawn at it, its result to confirm). ``DelayedView`` is a table as it stood some seconds
 ago, for a broadcast delay.
@@ -14,13 +15,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.events import BY_CAMERA, AlertDone, CameraNote, Correction, Penalty, Press, RecordError, event_from_json
+from engine.events import (
+    BY_CAMERA,
+    AlertDone,
+    CameraNote,
+    Correction,
+    Header,
+    Penalty,
+    Press,
+    RecordError,
+    event_from_json,
+)
 from engine.match import Match
-from engine.profile import Profile
+from engine.profile import Profile, ProfileError
 from engine.seats import PLAY_ORDER
 from engine.timing import action_limit
 from rulebook.i18n import camera_note_text, violation
 from rulebook.narration import entry_lines, result_lines
+from rulebook.tournament_live import refusal_in_each
 from store.event_store import StoredEvent
 
 LOG_LINES = 60
@@ -41,6 +53,7 @@ class TableView:
         self.stored: list[StoredEvent] = []
         self.match: Match | None = None
         self.error: str | None = None
+        self.error_text: dict[str, str] | None = None
         self.last_id = 0
         self.action_since: float | None = None
         self._awaiting: tuple | None = None
@@ -53,11 +66,14 @@ class TableView:
         try:
             event = event_from_json(stored.body)
             if self.match is None:
+                if not isinstance(event, Header):
+                    raise RecordError("header_first_line")
                 self.match = Match(self.profile_for(event.profile), event)
             else:
                 self.match.push(event)  # a correction acts in its place (engine.match)
-        except (RecordError, ValueError, AttributeError) as exc:
+        except (RecordError, ProfileError) as exc:  # the engine's and the profile's words, in each language
             self.error = f"seq {stored.seq}: {exc}"
+            self.error_text = refusal_in_each("record_breaks_at", seq=stored.seq, why=exc)
             return
         now = self._awaiting_now()
         if now != self._awaiting:
@@ -83,11 +99,12 @@ class TableView:
     def snapshot(self, frames: set[int] = frozenset(), seating: dict | None = None) -> dict:
         m = self.match
         if m is None:
-            return {"table": self.table, "id": self.last_id, "error": self.error, "ready": False, "seating": seating}
+            return {"table": self.table, "id": self.last_id, "error": self.error, "error_text": self.error_text,
+                    "ready": False, "seating": seating}
         header = m.header
         hand = m.hand
         out: dict = {
-            "table": self.table, "id": self.last_id, "ready": True, "error": self.error,
+            "table": self.table, "id": self.last_id, "ready": True, "error": self.error, "error_text": self.error_text,
             "name": header.table or self.table, "profile": m.profile.name,
             "profile_title": {"zh": m.profile.profile.title_zh, "en": m.profile.profile.title_en},
             "players": header.players, "levels": m.levels, "declarers": m.declarers,

@@ -80,13 +80,18 @@ def test_an_act_that_would_break_the_tables_record_is_refused_once_for_its_reaso
     acts = TableActs(table, "t1")
     wrong = act_message("a2", "correction", {"target": 0, "cards": [], "why": "x"}, "li")
     reply = acts.take("t1", "a2", wrong)
-    assert reply["state"] == "refused" and "not a play or a pass" in reply["error"]
+    assert reply["state"] == "refused"
+    assert reply["error"] == "第0条不是本桌记录中的出牌或过牌 / event 0 is not a play or a pass of this table"
     assert acts.take("t1", "a2", wrong) == reply and table.next_seq("t1") == 6
     assert acts.take("t1", "a3", b"{not json")["error"] == "裁判操作的消息不是JSON / the act's message is not JSON"
     other = act_message("a4", "penalty", {"seat": "E", "penalty": "warning"}, "li")
     assert acts.take("t1", "a5", other)["error"] == \
         "裁判操作的消息没有带上自己的编号 / the act's message does not carry its own id"
-    assert acts.take("t1", "a6", act_message("a6", "bribe", {}, "li"))["error"].startswith("no referee act 'bribe'")
+    bribe = acts.take("t1", "a6", act_message("a6", "bribe", {}, "li"))["error"]
+    assert bribe.startswith("没有裁判操作 'bribe'（可用：correction, missed") and "/ no referee act 'bribe'" in bribe
+    thrice = act_message("a7", "correction", {"target": 3, "cards": ["S3", "S3", "S3"], "why": "x"}, "li")
+    assert acts.take("t1", "a7", thrice)["error"] == \
+        "S3 出现了3次；两副牌中每张牌只有2张 / S3 appears 3 times; two decks hold only 2"
 
 
 def test_the_act_and_the_note_that_it_was_taken_are_one_write(tmp_path):

@@ -170,6 +170,36 @@ def test_a_records_unknown_profile_in_chinese_then_english_with_lang(tmp_path):
     assert en.stderr == f"guandan: {halves[1]} / {halves[0]}\n"
 
 
+HEADER = '{"seq":0,"t":0,"type":"header","format":"guandan-record/1","profile":"jiangsu"}\n'
+
+
+def test_a_broken_records_line_in_chinese_then_english_with_lang(tmp_path):
+    """A card written wrong, a deal in the middle of a hand: where and why, in the rule
+    books' words, Chinese first, the asker's ``--lang`` first."""
+    card = tmp_path / "card.jsonl"
+    card.write_text(HEADER + '{"seq":1,"t":1,"type":"deal","leader":"E"}\n'
+                    '{"seq":2,"t":2,"type":"play","seat":"E","cards":["S5","X5"]}\n', encoding="utf-8")
+    zh = guandan("replay", str(card))
+    assert zh.returncode == 2 and zh.stderr == (
+        f"guandan: {card}：记录无法复盘：第3行：不是牌：'X5'（花色 S/H/C/D 加点数 2-9 T J Q K A；大小王为 HR/SB） / "
+        f"{card}: the record cannot be replayed: line 3: not a card: 'X5' (suit S/H/C/D then rank 2-9 T J Q K A, "
+        "or SB/HR for the jokers)\n")
+    en = guandan("replay", str(card), "--lang", "en")
+    halves = zh.stderr.removeprefix("guandan: ").rstrip("\n").split(" / ")
+    assert en.returncode == 2 and en.stderr == f"guandan: {halves[1]} / {halves[0]}\n"
+    deal = tmp_path / "deal.jsonl"
+    deal.write_text(HEADER + '{"seq":1,"t":1,"type":"deal","leader":"E"}\n{"seq":2,"t":2,"type":"deal"}\n',
+                    encoding="utf-8")
+    replayed = guandan("replay", str(deal))
+    assert replayed.returncode == 2 and replayed.stderr.startswith(
+        f"guandan: {deal}：记录无法复盘：第3行：上一副牌还没打完，不能发牌 / {deal}: the record cannot be replayed: "
+        "line 3: a deal while the previous hand is still being played")
+    loaded = guandan("table", "load", str(card), "--db", str(tmp_path / "s.db"), "--lang", "en")
+    assert loaded.returncode == 2 and loaded.stderr.startswith(
+        f"guandan: {card}: cannot read the record (line 3: not a card: 'X5' (suit S/H/C/D") and \
+        f" / {card}：无法读取记录（第3行：不是牌：'X5'（花色 S/H/C/D" in loaded.stderr
+
+
 def test_profiles_lists_and_shows():
     assert "linquan" in guandan("profiles").stdout
     shown = json.loads(guandan("profiles", "linquan").stdout)

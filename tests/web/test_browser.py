@@ -145,6 +145,19 @@ def test_a_referee_puts_in_a_missed_play_from_the_console(server, browser, token
     table.close()
 
 
+def test_the_table_page_says_where_the_record_breaks_in_its_language(server, browser, token, store):
+    """A writer that checks nothing stored a deal in the middle of East's hand."""
+    new_table(server, token)
+    store.append("t9", [{"seq": 2, "t": 2, "type": "deal", "leader": "E"}])
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    for lang, said in (("zh", "记录有误: 第2条：上一副牌还没打完，不能发牌"),
+                       ("en", "record error: seq 2: a deal while the previous hand is still being played")):
+        page.goto(server + f"/table/t9?lang={lang}")
+        page.wait_for_selector("#scoreboard .error")
+        assert page.inner_text("#scoreboard .error") == said
+    page.close()
+
+
 def test_the_hall_shows_every_table(server, browser, token):
     new_table(server, token, "t7")
     page = browser.new_page(viewport={"width": 1200, "height": 700})

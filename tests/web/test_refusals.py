@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from engine.events import RecordError
 from rulebook.tournament_live import REFUSALS, refusal
 from scorer.cli import DEMO_RECORD, main
-from store.referee_acts import REFEREE_ACTS
+from store.referee_acts import REFEREE_ACTS, ActRefused
 from tests.web.conftest import header_json
+from tests.web.test_api import login
 
 ROOT = Path(__file__).parents[2]
 
@@ -138,3 +140,54 @@ def test_the_commands_refusals_in_chinese_then_english(tmp_path, capsys):
     store = str(tmp_path / "s.db")
     assert main(["table", "load", str(DEMO_RECORD), "--id", "桌 9", "--db", store, "--lang", "en"]) == 2  # the store's
     assert capsys.readouterr().err.startswith("guandan: a table id is 1-40 letters, digits, - or _, got '桌 9' / 牌桌")
+
+
+# --- what the engine refuses, through the API, the console's form and the table page ---------
+
+@pytest.mark.parametrize("act, body, code, values, zh", [
+    # the act aims at a line that is not a play: the store's check (store.referee_acts)
+    ("correction", {"target": 1, "cards": ["S8"], "why": "x"}, "act_refused",
+     {"table": "1", "why": ActRefused("act_target", target=1)}, "牌桌 1：第1条不是本桌记录中的出牌或过牌"),
+    # a card the referee typed wrong: the engine's own (engine.cards)
+    ("missed", {"seat": "N", "cards": ["S5", "X5"], "why": "x"}, "act_refused",
+     {"table": "1", "why": RecordError("card_unknown", text="X5")},
+     "牌桌 1：不是牌：'X5'（花色 S/H/C/D 加点数 2-9 T J Q K A；大小王为 HR/SB）"),
+    # the demo match is over: the record would not replay with the act (engine.match)
+    ("level_adjust", {"side": "NS", "levels": -1, "why": "penalty"}, "record_would_break",
+     {"why": RecordError("after_end", event="level_adjust")},
+     "这样记录将无法复盘：比赛已结束，之后不能再有 'level_adjust'"),
+])
+def test_a_referees_refused_act_in_chinese_then_english(client, token, act, body, code, values, zh):
+    auth = {"Authorization": f"Bearer {token}"}
+    chinese = client.post(f"/api/tables/1/referee/{act}", json=body, headers=auth)
+    english = client.post(f"/api/tables/1/referee/{act}?lang=en", json=body, headers=auth)
+    assert chinese.status_code == english.status_code == 400
+    assert chinese.get_json()["error"] == refusal(code, "zh", **values)
+    assert english.get_json()["error"] == refusal(code, "en", **values)
+    assert chinese.get_json()["error"].startswith(zh + " / ")
+    assert english.get_json()["error"].endswith(" / " + zh)
+
+
+def test_a_card_typed_wrong_at_the_consoles_form_in_the_referees_language(client):
+    assert login(client)[0].status_code == 302
+    console = client.get("/referee").get_data(as_text=True)
+    csrf = console.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+    form = {"csrf_token": csrf, "table": "1", "act": "correction", "target": "2", "cards": "S5 x5", "why": "x"}
+    for lang, first, second in (
+            ("zh", "牌有误：不是牌：'x5'（花色 S/H/C/D 加点数 2-9 T J Q K A；大小王为 HR/SB）",
+             "not cards: not a card: 'x5' (suit S/H/C/D then rank 2-9 T J Q K A, or SB/HR for the jokers)"),
+            ("en", "not cards: not a card: 'x5'", "牌有误：不是牌：'x5'")):
+        page = client.post(f"/referee/act?lang={lang}", data=form)
+        assert page.status_code == 400 and f">{first}" in shown(page) and f" / {second}" in shown(page)
+
+
+def test_the_table_pages_record_error_in_each_language(client, store):
+    """A writer that checks nothing stored a deal in the middle of a hand: the snapshot says
+    where the record breaks, in each language, for the page to show its own."""
+    store.add_table("t9", header_json())
+    store.append("t9", [{"seq": 1, "t": 1, "type": "deal", "leader": "E"},
+                        {"seq": 2, "t": 2, "type": "deal", "leader": "E"}])
+    snap = client.get("/api/tables/t9").get_json()
+    assert snap["error_text"] == {"zh": "第2条：上一副牌还没打完，不能发牌",
+                                  "en": "seq 2: a deal while the previous hand is still being played"}
+    assert snap["error"] == snap["error_text"]["en"]  # the log's

@@ -20,13 +20,14 @@ DEMO = [e.to_json() for e in parse_lines(DEMO_RECORD.read_text(encoding="utf-8")
 
 
 def full_replay(stored: list[dict], new: list[dict]) -> str | None:
-    """The check as it was before the cache: replay every line; the message, or None."""
+    """The check as it was before the cache: replay every line; the message (without the
+    line, which is the check's), or None."""
     have = {b["seq"] for b in stored}
     lines = [json.dumps(b) for b in stored + [b for b in new if b["seq"] not in have]]
     try:
         replay(parse_lines(lines), profiles.load)
     except RecordError as exc:
-        return exc.message
+        return str(exc.without_line)
     return None
 
 
@@ -34,7 +35,7 @@ def cached(cache: Replays, stored: list[StoredEvent], new: list[dict]) -> str | 
     try:
         cache.check("x", stored, new, profiles.load)
     except RecordError as exc:
-        return exc.message
+        return str(exc)  # as the API words it: no line
     return None
 
 
@@ -140,7 +141,8 @@ def test_the_api_sees_what_another_writer_stored_between_its_writes(client, stor
     r = client.post("/api/tables/t9/events", headers=auth,
                     json={"events": [{"seq": 4, "t": 4, "type": "play", "seat": "N", "cards": ["S5"]}]})
     assert r.status_code == 400
-    assert r.get_json()["error"] == refusal("record_would_break", why="'play' after the match ended")
+    assert r.get_json()["error"] == refusal("record_would_break", why=RecordError("after_end", event="play"))
+    assert "比赛已结束，之后不能再有 'play'" in r.get_json()["error"]
     r = client.post("/api/tables/t9/referee/alert_done", headers=auth, json={"alert": 2, "action": "ack"})
     assert r.status_code == 201  # alert handling goes on after the end
 
@@ -154,7 +156,7 @@ def test_the_api_refuses_writes_to_a_record_another_writer_broke(client, store, 
         r = client.post("/api/tables/t9/events", headers=auth,
                         json={"events": [{"seq": 6, "t": 6, "type": "pass", "seat": "W"}]})
         assert r.status_code == 400
-        assert r.get_json()["error"] == refusal("record_would_break", why="seq 4 does not follow 5")
+        assert r.get_json()["error"] == refusal("record_would_break", why=RecordError("seq_order", got=4, last=5))
 
 
 def test_violation_lines_are_read_past_as_a_replay_reads_them(monkeypatch):

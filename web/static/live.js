@@ -119,7 +119,7 @@ function renderTable(s) {
       ${hand ? `${T.level_now} <b>${levelName(hand.level)}</b>` : ""}</div>
     ${s.result ? "" : `<div><span class="label">${T.match_clock}</span> <span class="clock" data-since="${s.started}" data-limit="0"></span> / ${s.match_minutes}′</div>`}
     ${s.result ? `<div class="result">${esc((s.result_text[LANG] || [])[0] || "")}</div>` : ""}
-    ${s.error ? `<div class="error">${T.record_error}: ${esc(s.error)}</div>` : ""}` : `<div>${T.waiting}</div>`;
+    ${s.error ? `<div class="error">${T.record_error}: ${esc(s.error_text[LANG])}</div>` : ""}` : `<div>${T.waiting}</div>`;
   for (const seat of SEATS) {
     const el = document.getElementById(`seat-${seat}`), info = hand?.seats?.[seat];
     const acting = hand && hand.to_act.includes(seat) && !s.result;
