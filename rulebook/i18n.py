@@ -6,6 +6,8 @@ player or viewer reads is looked up here, so both languages stay complete togeth
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rulebook.tournament_live import worded
 
 LANGS = ("zh", "en")
@@ -218,7 +220,6 @@ ENROLL: dict[str, tuple[str, str]] = {
                      "（见 {picture}）",
                      "{card} read in two places (place {place} is {expected}'s): each card of the deck is laid "
                      "once; put the right card there (see {picture})"),
-    "enroll_exists": ("{path} 已存在：要覆盖请加 --force", "{path} exists already: give --force to replace it"),
     "enroll_doubt": ("第{place}位应为{expected}，摄像头现有模型读作{card}（置信度{confidence:.2f}）：请在对照表上核对",
                      "place {place} is {expected}'s; the camera's present models read {card} (confidence "
                      "{confidence:.2f}): check it on the contact sheet"),
@@ -232,6 +233,23 @@ def enroll_text(code: str, lang: str = DEFAULT_LANG, **values) -> str:
             values[key] = term("rank.R" if values[key] == "HR" else "rank.B", lang)
     zh, en = ENROLL[code]
     return (zh if lang == "zh" else en).format(**values)
+
+
+@dataclass(frozen=True)
+class EnrollProblem:
+    """Why enrollment cannot use a picture (``ENROLL``), worded when shown: the value inside
+    ``guandan enroll``'s refusal (``enroll_picture``), so each language's half of the line
+    says it in that language (``rulebook.tournament_live.worded``)."""
+
+    code: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, code: str, **values: object) -> EnrollProblem:
+        return cls(code, tuple(values.items()))
+
+    def text(self, lang: str = DEFAULT_LANG) -> str:
+        return enroll_text(self.code, lang, **dict(self.values))
 
 
 def camera_note_text(note, lang: str) -> str:

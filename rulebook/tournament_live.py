@@ -9,18 +9,22 @@ Whoever refuses names the refusal with a code and the values its words need
 (``engine.tournament.TournamentError``, ``engine.profile.ProfileError``, a ``Refusal``
 below); the words are here alone, so both languages say the same thing. The engine's
 errors that say themselves in English — a broken record, a card named wrong — have their
-Chinese in ``rulebook.engine_words`` and their words here all the same.
+Chinese in ``rulebook.engine_words`` and their words here all the same; the operator's
+commands' (the camera's, the clock's) are written in ``rulebook.command_words``.
 """
 
 from __future__ import annotations
 
 from engine.coded import Coded
+from rulebook.command_words import COMMAND_WORDS
 from rulebook.engine_words import ENGINE_WORDS
 
-#: key → (中文, English); ``{name}`` fields are filled by ``refusal``. The engine's come
-#: first, so a code named again below would replace its words (the tests check none is)
+#: key → (中文, English); ``{name}`` fields are filled by ``refusal``. The engine's and the
+#: operator's commands' come first, so a code named again below would replace their words
+#: (the tests check none is)
 REFUSALS: dict[str, tuple[str, str]] = {
     **ENGINE_WORDS,
+    **COMMAND_WORDS,
     "not_drawn": ("第{round}轮尚未编排", "round {round} has not been drawn"),
     "none_drawn": ("还没有编排任何一轮", "no round has been drawn yet"),
     "no_table": ("第{round}轮没有第{table}桌", "round {round} has no table {table}"),
@@ -332,8 +336,13 @@ def refusal_in_each(key: str, /, **values: object) -> dict[str, str]:
 
 def worded(value: object, lang: str) -> object:
     """``value`` as ``lang`` says it: a coded error with words here (a record's error inside
-    an alert, a card's inside a record's) in that language's words, anything else as it is."""
-    return _words(value.code, lang, value.values) if _coded(value) else value
+    an alert, a card's inside a record's) in that language's words; a value that words itself
+    in either language (``text(lang)``: an operator's alert, why a picture cannot teach a
+    deck, inside a command's refusal) in that language's; anything else as it is."""
+    if _coded(value):
+        return _words(value.code, lang, value.values)
+    text = getattr(value, "text", None)
+    return text(lang) if callable(text) else value
 
 
 def _words(key: str, lang: str, values: dict[str, object]) -> str:

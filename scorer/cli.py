@@ -1,7 +1,8 @@
 """The ``guandan`` command. Each sub-command is small; the work lives in the packages.
 
 User mistakes (a missing file, a broken record, an unknown profile) end with a one-line
-message and exit status 2, never a traceback.
+message and exit status 2, never a traceback: a ``Refusal``, worded by the rule books in
+both languages, ``--lang``'s first (Chinese first where a command has no ``--lang``).
 """
 
 from __future__ import annotations
@@ -24,14 +25,13 @@ from rulebook.i18n import LANGS
 from rulebook.narration import account
 from rulebook.tournament_live import Refusal, refusal
 from scorer import tournament_cli
-from scorer.clock_cli import ClockUsageError, run_clock
+from scorer.clock_cli import run_clock
 from scorer.demo import run_camera_demo, serve_record_demo
 from scorer.hall_cli import add_parsers as add_hall_parsers
 from scorer.rules_service import serve
 from scorer.serve_cli import add_parsers as add_serve_parsers
 from scorer.serve_cli import tcp_port
 from scorer.table_cli import add_parsers as add_table_parsers
-from vision.cli import VisionError
 from vision.cli import add_parsers as add_vision_parsers
 from vision.cli.detect import DECK_HELP
 from vision.errors import DatasetError
@@ -40,8 +40,9 @@ from vision.synth.cli import add_parser as add_dataset_parser
 DEMO_RECORD = Path(__file__).parent / "data" / "demo-match.jsonl"
 
 
-class UserError(Exception):
-    """Something the user can fix; printed as one line."""
+class UserError(Refusal):
+    """Something the user of ``guandan``'s own commands can fix (options that do not go
+    together, a file that cannot be written): named by a code, worded in both languages."""
 
 
 def _read_record(path: str):
@@ -74,7 +75,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
 def cmd_demo(args: argparse.Namespace) -> None:
     if not args.from_record:
         if not args.serve:
-            raise UserError("--no-serve goes with --from-record (the camera demo is the dashboard)")
+            raise UserError("no_serve_alone")
         args.speed = args.speed or 1.0
         run_camera_demo(args)
         return
@@ -105,15 +106,12 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(out)  # whole or not at all
     except OSError as exc:
-        raise UserError(f"{out}: cannot be written ({exc.strerror or exc})") from None
+        raise UserError("file_unwritable", path=out, why=exc.strerror or exc) from None
     print(f"{out}: {len(events)} events", file=sys.stderr)
 
 
 def cmd_clock(args: argparse.Namespace) -> None:
-    try:
-        run_clock(args)
-    except ClockUsageError as exc:
-        raise UserError(str(exc)) from None
+    run_clock(args)  # its ClockUsageError is a Refusal, worded as every other
 
 
 def cmd_profiles(args: argparse.Namespace) -> None:
@@ -205,14 +203,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _more_than_zero(kind: type):
     """An argparse type: a number of ``kind`` above zero (a speed, a number of hands), so a
-    mistyped one is refused with the option's name instead of running backwards or not at all."""
+    mistyped one is refused with the option's name instead of running backwards or not at all
+    (in both languages, Chinese first: it is read before ``--lang``)."""
     def parse(text: str):
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+            raise argparse.ArgumentTypeError(refusal("not_a_number", "zh", text=text)) from None
         if not 0 < value < float("inf"):
-            raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+            raise argparse.ArgumentTypeError(refusal("more_than_zero", "zh", text=text))
         return value
 
     parse.__name__ = kind.__name__
@@ -220,13 +219,14 @@ def _more_than_zero(kind: type):
 
 
 def _chance(text: str) -> float:
-    """An argparse type: a chance, from 0 to 1."""
+    """An argparse type: a chance, from 0 to 1 (refused in both languages: it is read before
+    ``--lang``)."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(refusal("not_a_number", "zh", text=text)) from None
     if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"a chance is from 0 to 1, not {text}")
+        raise argparse.ArgumentTypeError(refusal("chance_range", "zh", text=text))
     return value
 
 
@@ -239,27 +239,29 @@ def _stop_on_terminate(signum: int, frame: object) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    lang = getattr(args, "lang", "zh")  # a command without --lang: Chinese first
     on_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _stop_on_terminate) if on_main_thread else None
     try:
         args.func(args)
     except ProfileError as exc:  # an unknown --profile, a record's, a bad TOML file: the organiser's words
-        print(f"guandan: {refusal(exc.code, getattr(args, 'lang', 'zh'), **exc.values)}", file=sys.stderr)
+        print(f"guandan: {refusal(exc.code, lang, **exc.values)}", file=sys.stderr)
         return 2
-    except (UserError, Refusal, VisionError, DatasetError) as exc:
-        # a coded one (the server's, the hall's, a record's) is worded in both languages, --lang's first
-        message = exc.text(getattr(args, "lang", "zh")) if isinstance(exc, Refusal) else exc
-        print(f"guandan: {message}", file=sys.stderr)
+    except Refusal as exc:  # the server's, the hall's, a record's, the camera's, the clock's, guandan's own
+        print(f"guandan: {exc.text(lang)}", file=sys.stderr)
+        return 2
+    except DatasetError as exc:  # guandan dataset build's (vision.errors): English only, as yet
+        print(f"guandan: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a file or folder the user named that cannot be read or written
         if exc.filename is None:
             raise
-        print(f"guandan: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"guandan: {refusal('file_failed', lang, path=exc.filename, why=exc.strerror or exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # commands that stop cleanly on Ctrl-C catch it themselves
-        print("guandan: stopped (Ctrl+C)", file=sys.stderr)
+        print(f"guandan: {refusal('stopped', lang)}", file=sys.stderr)
         return 130
     finally:
         if on_main_thread:  # a caller's own handler (main() called in-process) comes back

@@ -18,11 +18,13 @@ from hardware.ptypair import PtyPair, PtyPairError
 from hardware.runner import ClockRunner, Rotation
 from rulebook import profiles
 from rulebook.i18n import term
+from rulebook.tournament_live import Refusal
 from scorer.stop_signals import StopRequest, stop_signals
 
 
-class ClockUsageError(ValueError):
-    pass
+class ClockUsageError(Refusal, ValueError):
+    """How ``guandan clock`` was asked that it cannot run (no port, a USB id mistyped, no
+    emulator to be had): named by a code, worded in both languages, ``--lang``'s first."""
 
 
 def parse_usb(text: str) -> PortMatch:
@@ -33,7 +35,7 @@ def parse_usb(text: str) -> PortMatch:
             raise ValueError
         return PortMatch(int(parts[0], 16), int(parts[1], 16), parts[2] if len(parts) == 3 else None)
     except ValueError:
-        raise ClockUsageError(f"--usb wants VID:PID or VID:PID:SERIAL in hex, got {text!r}") from None
+        raise ClockUsageError("usb_form", text=text) from None
 
 
 def describe(notice: object, lang: str) -> str | None:
@@ -63,7 +65,7 @@ def run_clock(args: Namespace) -> None:
     profile = profiles.load(args.profile)
     match = parse_usb(args.usb) if args.usb else None
     if args.port is None and match is None:
-        raise ClockUsageError("give --port PORT (or 'emulator'), or --usb VID:PID")
+        raise ClockUsageError("clock_port")
     with stop_signals() as stop:  # Ctrl-C is how a club stops the clock: it ends cleanly
         emulator = pair = None
         port = args.port
@@ -73,7 +75,7 @@ def run_clock(args: Namespace) -> None:
                     pair = PtyPair()
                     pair.plug()
                 except PtyPairError as exc:
-                    raise ClockUsageError(str(exc)) from None
+                    raise ClockUsageError("clock_emulator", why=exc) from None
                 port = pair.host_end
                 emulator = DeviceEmulator(pair.device_end).start()
             _run(args, profile, port, match, emulator, stop)

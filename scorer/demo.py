@@ -102,7 +102,7 @@ def run_camera_demo(args: Namespace) -> None:
     try:
         detector = table_detector(deck=args.deck)
     except DeckError as exc:
-        raise VisionError(str(exc)) from None
+        raise VisionError(exc.code, **exc.values) from None
     live = build_table(detector, profiles.load(truth.header.profile), table="demo",
                        store=store, clock="emulator", alert=lambda alert: print(f"! {alert.text(lang)}", flush=True))
     runtime = live.runtime

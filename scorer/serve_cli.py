@@ -21,7 +21,7 @@ from engine.events import Header, RecordError
 from engine.record import parse_lines
 from rulebook import profiles
 from rulebook.i18n import LANGS
-from rulebook.tournament_live import Refusal
+from rulebook.tournament_live import Refusal, refusal
 from scorer.heap import keep_full_collections_short
 from scorer.playback import play_back
 from store.db import display, is_url
@@ -56,13 +56,14 @@ def open_store(path: str, must_exist: bool = False) -> Store:
 
 
 def tcp_port(text: str) -> int:
-    """An argparse type: a TCP port to listen on, 1 to 65535."""
+    """An argparse type: a TCP port to listen on, 1 to 65535 (refused in both languages,
+    Chinese first: it is read before ``--lang``)."""
     try:
         port = int(text)
     except ValueError:
-        raise ArgumentTypeError(f"not a port number: {text!r}") from None
+        raise ArgumentTypeError(refusal("not_a_port", "zh", text=text)) from None
     if not 1 <= port <= 65535:
-        raise ArgumentTypeError(f"a port is from 1 to 65535, not {text}")
+        raise ArgumentTypeError(refusal("port_range", "zh", text=text))
     return port
 
 

@@ -41,11 +41,13 @@ from vision.progress import progress_bar
 
 def _detector(args: Namespace) -> CardDetector:
     if args.deck and args.reader:
-        raise VisionError("--deck brings its own reader: give --deck or --reader, not both")
+        raise VisionError("deck_with_reader")
     try:
         return table_detector(args.weights, args.reader, deck=args.deck)
-    except (DetectorError, DeckError) as exc:
-        raise VisionError(str(exc)) from None
+    except DeckError as exc:
+        raise VisionError(exc.code, **exc.values) from None
+    except DetectorError as exc:
+        raise VisionError("model_unusable", why=exc) from None
 
 
 class ScanWriter:
@@ -110,8 +112,8 @@ def _key(violation) -> str:
 def cmd_scan(args: Namespace) -> None:
     try:
         video = VideoFile(args.video)
-    except OSError as exc:
-        raise VisionError(str(exc)) from None
+    except OSError:  # the only thing VideoFile refuses: OpenCV opens no video there
+        raise VisionError("video_unreadable", path=args.video) from None
     out = Path(args.out)
     alerts: list[Alert] = []
     with out.open("w", encoding="utf-8") as f:
@@ -141,7 +143,7 @@ VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm")
 
 def cmd_run(args: Namespace) -> None:
     if "://" not in args.camera and args.camera.lower().endswith(VIDEO_SUFFIXES) and not Path(args.camera).exists():
-        raise VisionError(say(args.lang, f"{args.camera}：没有这个录像文件", f"{args.camera}: no such video file"))
+        raise VisionError("no_video", path=args.camera)
     store = open_store(args.db)
     table = args.table
     tell = lambda alert: print(f"! {alert.text(args.lang)}", file=sys.stderr, flush=True)  # noqa: E731

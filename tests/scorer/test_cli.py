@@ -209,14 +209,16 @@ def test_profiles_lists_and_shows():
 
 
 @pytest.mark.parametrize("args, said", [
-    (["selfplay", "--hands", "0"], "argument --hands: must be more than 0, not 0"),
-    (["selfplay", "--hands", "-3"], "argument --hands: must be more than 0, not -3"),
-    (["selfplay", "--forget-report", "1.5"], "argument --forget-report: a chance is from 0 to 1, not 1.5"),
-    (["demo", "--speed", "-1"], "argument --speed: must be more than 0, not -1"),
-    (["demo", "--speed", "nan"], "argument --speed: must be more than 0, not nan"),
-    (["demo", "--from-record", "--speed", "fast"], "argument --speed: not a number: 'fast'"),
+    (["selfplay", "--hands", "0"], "argument --hands: 须大于0，不是 0 / must be more than 0, not 0"),
+    (["selfplay", "--hands", "-3"], "argument --hands: 须大于0，不是 -3 / must be more than 0, not -3"),
+    (["selfplay", "--forget-report", "1.5"],
+     "argument --forget-report: 概率应在0到1之间，不是 1.5 / a chance is from 0 to 1, not 1.5"),
+    (["demo", "--speed", "-1"], "argument --speed: 须大于0，不是 -1 / must be more than 0, not -1"),
+    (["demo", "--speed", "nan"], "argument --speed: 须大于0，不是 nan / must be more than 0, not nan"),
+    (["demo", "--from-record", "--speed", "fast"], "argument --speed: 不是数：'fast' / not a number: 'fast'"),
 ])
 def test_numbers_out_of_range_are_refused_by_the_options_name(args, said, capsys):
+    """In both languages, Chinese first: an option's value is read before ``--lang``."""
     with pytest.raises(SystemExit) as stopped:
         main(args)
     assert stopped.value.code == 2 and said in capsys.readouterr().err
@@ -244,12 +246,14 @@ def test_a_port_out_of_range_is_refused_by_name(command, capsys):
     with pytest.raises(SystemExit) as stopped:
         main([*command, "--port", "70000"])
     said = capsys.readouterr().err
-    assert stopped.value.code == 2 and "argument --port: a port is from 1 to 65535, not 70000" in said
+    assert stopped.value.code == 2 and (
+        "argument --port: 端口号应为1到65535，不是 70000 / a port is from 1 to 65535, not 70000") in said
 
 
 def test_an_output_file_that_cannot_be_written_is_one_line_naming_it(tmp_path):
     """``selfplay --out`` and ``scan --out`` into a folder that is not there: the user's path,
-    why, exit 2 — the scan says so before it reads a frame."""
+    why (the OS's words, in both languages' lines), exit 2 — the scan says so before it reads
+    a frame."""
     missing = tmp_path / "no-such-folder" / "match.jsonl"
     video = tmp_path / "game.mp4"
     from vision.synth.render_game import render
@@ -259,4 +263,6 @@ def test_an_output_file_that_cannot_be_written_is_one_line_naming_it(tmp_path):
         done = subprocess.run([sys.executable, "-m", "scorer.cli", *command], capture_output=True, text=True,
                               timeout=120)
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-        assert done.stderr.startswith(f"guandan: {missing}: ") and "No such file or directory" in done.stderr
+        # no --lang on selfplay, none asked of scan: Chinese first, then English
+        assert done.stderr.startswith(f"guandan: {missing}：无法") and f" / {missing}: " in done.stderr
+        assert done.stderr.count("No such file or directory") == 2 and len(done.stderr.splitlines()) == 1

@@ -154,10 +154,12 @@ def test_ctrl_c_stops_a_table_mid_recording_with_its_emulated_clock_and_serial_p
 def test_a_recording_that_is_not_there_is_one_line_not_a_camera_waited_for(tmp_path):
     """A mistyped video file name ends the command at once, in the operator's language; a
     camera that is not up yet (a device, a stream) is waited for, as before."""
-    for lang, said in (("zh", "没有这个录像文件"), ("en", "no such video file")):
-        done = subprocess.run([sys.executable, "-m", "scorer.cli", "run", "--camera", str(tmp_path / "gmae.mp4"),
+    video = tmp_path / "gmae.mp4"
+    zh, en = f"{video}：没有这个录像文件", f"{video}: no such video file"
+    for lang, said in (("zh", f"{zh} / {en}"), ("en", f"{en} / {zh}")):
+        done = subprocess.run([sys.executable, "-m", "scorer.cli", "run", "--camera", str(video),
                                "--db", str(tmp_path / "t.db"), "--lang", lang], capture_output=True, text=True,
                               timeout=60)
         assert done.returncode == 2 and "Traceback" not in done.stderr
-        assert done.stderr.strip() == f"guandan: {tmp_path / 'gmae.mp4'}{'：' if lang == 'zh' else ': '}{said}"
+        assert done.stderr.strip() == f"guandan: {said}"
     assert not (tmp_path / "t.db").exists()  # refused before the store was made

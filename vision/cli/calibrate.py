@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 from argparse import Namespace
+from pathlib import Path
 
-from rulebook.i18n import DEFAULT_LANG, LANGS, alert_text, term
-from vision.cli.inputs import VisionError, decoded, written
+from rulebook.alerts import Alert
+from rulebook.i18n import term
+from vision.cli.inputs import VisionError, decoded, lang_option, written
 from vision.live.calibrate_view import draw_calibration
 from vision.live.calibration import GOOD_PX_PER_CM, MIN_PX_PER_CM, Calibration, CalibrationError, camera_for
 from vision.live.camera import open_capture
@@ -15,12 +17,12 @@ from vision.live.markers import write_sheet
 
 
 def cmd_markers(args: Namespace) -> None:
+    if Path(args.out).suffix.lower() != ".pdf":  # asked here, so the refusal is the operator's words
+        raise VisionError("markers_not_pdf", path=args.out)
     try:
         print(write_sheet(args.out))
-    except ValueError as exc:
-        raise VisionError(str(exc)) from None
     except OSError as exc:
-        raise VisionError(f"{args.out}: {exc.strerror}") from None
+        raise VisionError("file_unwritable", path=args.out, why=exc.strerror or exc) from None
 
 
 def first_frame(source: str):
@@ -32,7 +34,7 @@ def first_frame(source: str):
     ok, frame = capture.read()
     capture.release()
     if not ok:
-        raise VisionError(f"{source}: no frame could be read (not an image, a video, a camera or a stream)")
+        raise VisionError("no_first_frame", source=source)
     return frame
 
 
@@ -42,16 +44,14 @@ def cmd_calibrate(args: Namespace) -> None:
 
     def draw(calibration: Calibration | None) -> None:
         if not written(args.out, draw_calibration(frame, calibration)):
-            raise VisionError(f"{args.out}: 标定图无法写入（文件夹是否存在、可写？扩展名用 .png 或 .jpg）" if zh
-                              else f"{args.out}: the calibration picture could not be written (does the folder "
-                                   "exist, is it writable, is the name .png or .jpg?)")
+            raise VisionError("calibration_unwritten", path=args.out)
 
     try:
         calibration = Calibration.from_image(frame)
     except CalibrationError as exc:
         draw(None)
-        where = f"（找到的内容画在 {args.out} 中）" if zh else f" (what was found is drawn in {args.out})"
-        raise VisionError(alert_text(exc.code, args.lang, **exc.values) + where) from None
+        # the markers' trouble worded as the live table words it (rulebook.i18n.ALERTS)
+        raise VisionError("calibration_failed", why=Alert.of(exc.code, **exc.values), picture=args.out) from None
     draw(calibration)
     found = ", ".join(map(str, calibration.markers))
     missing = ", ".join(map(str, sorted({0, 1, 2, 3} - set(calibration.markers))))
@@ -99,6 +99,7 @@ def add_markers_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("markers", help="print the table markers (A4 PDF, true size at 100%%)",
                        description="Write the four ArUco table markers as an A4 PDF, true size when printed at 100%.")
     p.add_argument("--out", default="markers.pdf", help="PDF file (default markers.pdf)")
+    lang_option(p)
     p.set_defaults(func=cmd_markers)
 
 
@@ -108,5 +109,5 @@ def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
                                    "table markers and write a picture with the markers, table edge and seat zones.")
     p.add_argument("source")
     p.add_argument("--out", default="calibration.png", help="picture to write (default calibration.png)")
-    p.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help="language (default zh)")
+    lang_option(p)
     p.set_defaults(func=cmd_calibrate)

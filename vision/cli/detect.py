@@ -10,7 +10,7 @@ from argparse import Namespace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vision.cli.inputs import VisionError, default_weights, folder_for, read_image, written
+from vision.cli.inputs import VisionError, default_weights, folder_for, lang_option, read_image, written
 
 if TYPE_CHECKING:
     from vision.live.detector import CardDetector
@@ -31,7 +31,7 @@ def load_detector(args: Namespace) -> CardDetector:
     from vision.live.detector import CardDetector, DetectorError
 
     if args.deck and args.reader:
-        raise VisionError("--deck brings its own reader: give --deck or --reader, not both")
+        raise VisionError("deck_with_reader")
     try:
         boxes = False if args.finder_boxes else args.boxes
         options = {"imgsz": args.imgsz, "conf": args.conf, "boxes": boxes,
@@ -39,8 +39,10 @@ def load_detector(args: Namespace) -> CardDetector:
         if args.deck:  # the deck's own finder unless --weights names one
             return Deck.open(args.deck).detector(args.weights, **options)
         return CardDetector(args.weights or default_weights(args.imgsz), reader=args.reader, **options)
-    except (DetectorError, DeckError) as exc:
-        raise VisionError(str(exc)) from None
+    except DeckError as exc:
+        raise VisionError(exc.code, **exc.values) from None
+    except DetectorError as exc:
+        raise VisionError("model_unusable", why=exc) from None
 
 
 def cmd_detect(args: Namespace) -> None:
@@ -53,7 +55,7 @@ def cmd_detect(args: Namespace) -> None:
     if args.annotate:
         folder_for(args.annotate, "--annotate")
     for path in args.images:
-        image = read_image(path)
+        image = read_image(path, args.lang)
         if image is None:
             failed += 1
             continue
@@ -68,11 +70,11 @@ def cmd_detect(args: Namespace) -> None:
         if args.annotate:
             out = Path(args.annotate) / Path(path).name
             if not written(str(out), draw_detections(image, found)):
-                print(f"guandan: {out}: the annotated image could not be written", file=sys.stderr)
+                print(f"guandan: {VisionError('annotation_unwritten', path=out).text(args.lang)}", file=sys.stderr)
                 failed += 1
         sys.stdout.flush()
     if failed:
-        raise VisionError(f"{failed} of {len(args.images)} images could not be read or written")
+        raise VisionError("images_failed", failed=failed, total=len(args.images))
 
 
 DECK_HELP = "a deck folder from 'guandan enroll': read the event's own deck with the reader taught it"
@@ -112,4 +114,5 @@ def add_detect_parser(sub: argparse._SubParsersAction) -> None:
                    help="the finder's input size, and its tiles' on a bigger photo (default 640)")
     add_detector_options(p)
     p.add_argument("--json", action="store_true", help="JSON output")
+    lang_option(p)
     p.set_defaults(func=cmd_detect)

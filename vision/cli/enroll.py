@@ -16,8 +16,9 @@ from pathlib import Path
 
 import cv2
 
-from rulebook.i18n import ALERTS, LANGS, alert_text, enroll_text, say
-from vision.cli.inputs import VisionError, default_weights, written
+from rulebook.alerts import Alert
+from rulebook.i18n import ALERTS, EnrollProblem, enroll_text, say
+from vision.cli.inputs import VisionError, default_weights, lang_option, written
 from vision.enroll import deck as deck_folder
 from vision.enroll.adapt import ROWS
 from vision.enroll.finder import SCENES
@@ -35,36 +36,33 @@ def _problem(args: Namespace, source: str, exc: EnrollError) -> VisionError:
         cv2.imwrite(str(picture), exc.picture)
         values["picture"] = picture
     if exc.code in ALERTS:  # the markers: worded as the live table words them
-        return VisionError(f"{source}: {alert_text(exc.code, args.lang, **values)}")
+        return VisionError("enroll_markers", source=source, why=Alert.of(exc.code, **values))
     values.setdefault("source", source)
-    return VisionError(enroll_text(exc.code, args.lang, **values))
+    return VisionError("enroll_picture", why=EnrollProblem.of(exc.code, **values))
 
 
 def cmd_enroll(args: Namespace) -> None:
     if args.guide:
         if not written(args.guide, guide_picture()):
-            raise VisionError(say(args.lang, f"{args.guide}：无法写入（文件夹是否存在？扩展名用 .png 或 .jpg）",
-                                   f"{args.guide}: could not be written (does the folder exist? is it .png or .jpg?)"))
+            raise VisionError("guide_unwritten", path=args.guide)
         print(args.guide)
         return
     if not args.sources or not args.out:
-        raise VisionError(say(args.lang, "请给出摆好的整副牌的图片或录像，以及 --out 牌组文件夹（或 --guide 文件）",
-                               "give pictures or videos of the laid-out deck and --out DIR (or --guide FILE)"))
+        raise VisionError("enroll_what")
     started = time.perf_counter()
     if args.rows < 1:
-        raise VisionError(say(args.lang, "--rows 至少为1", "--rows must be at least 1"))
+        raise VisionError("rows_least")
     if args.scenes < 0:
-        raise VisionError(say(args.lang, "--scenes 不能为负数（0：不训练找牌模型）",
-                               "--scenes cannot be negative (0: the finder is not taught)"))
+        raise VisionError("scenes_negative")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
-        raise VisionError(say(args.lang, f"{out}：不是文件夹", f"{out}: not a folder"))
+        raise VisionError("not_folder", path=out)
     if out.exists() and any(out.iterdir()) and not args.force:
-        raise VisionError(enroll_text("enroll_exists", args.lang, path=out))
+        raise VisionError("enroll_exists", path=out)
     try:
         detector = CardDetector(default_weights(), boxes=False)
     except DetectorError as exc:
-        raise VisionError(str(exc)) from None
+        raise VisionError("model_unusable", why=exc) from None
     layouts: list[LayoutPicture] = []
     for source in args.sources:
         print(say(args.lang, f"# 读取 {source} …", f"# reading {source} …"), flush=True)
@@ -91,7 +89,7 @@ def cmd_enroll(args: Namespace) -> None:
         deck_folder.enroll(out, layouts, detector, args.rows, scenes=args.scenes,
                            log=lambda line: print(line, flush=True))
     except OSError as exc:
-        raise VisionError(f"{out}: {exc.strerror or exc}") from None
+        raise VisionError("file_unwritable", path=out, why=exc.strerror or exc) from None
     took = time.perf_counter() - started
     print(say(args.lang,
                f"{out}：已学会这副牌（{took / 60:.1f}分钟）；请查看对照表 {out / deck_folder.SHEET}，"
@@ -116,7 +114,7 @@ def add_enroll_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="DIR", help="the deck folder to write")
     p.add_argument("--guide", metavar="FILE", help="write the layout as a printable guide (PNG) and stop")
     p.add_argument("--force", action="store_true", help="replace a deck folder that exists already")
-    p.add_argument("--lang", choices=LANGS, default="zh", help="language of messages (default zh)")
+    lang_option(p)
     p.add_argument("--rows", type=int, default=ROWS,
                    help=f"rows of cards drawn per picture for the reader's training patches (default {ROWS})")
     p.add_argument("--scenes", type=int, default=SCENES,

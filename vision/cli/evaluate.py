@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vision.cli.detect import add_detector_options, load_detector
-from vision.cli.inputs import VisionError, datasets, folder_for
+from vision.cli.inputs import VisionError, datasets, folder_for, lang_option
 
 if TYPE_CHECKING:
     from vision.training.evaluate import Legibility
@@ -71,10 +71,10 @@ def cmd_eval(args: Namespace) -> None:
     data = datasets([args.data])[0]
     images = split_images(data, args.split)  # found before the models load
     if not images:
-        raise VisionError(f"{data}: no {args.split} images to evaluate on (--split train, val or test)")
+        raise VisionError("no_split_images", data=data, split=args.split)
     if args.failures:
         if Path(args.failures).exists() and not Path(args.failures).is_dir():
-            raise VisionError(f"{args.failures}: not a folder (--failures writes its close-ups into a folder)")
+            raise VisionError("failures_not_folder", path=args.failures)
         folder_for(args.failures, "--failures")
     detector = load_detector(args)
     results = run_detector(detector, images, progress=not args.json)
@@ -149,7 +149,7 @@ def _write_failures(args: Namespace, results, counted, images: list[Path]) -> di
     try:
         listed = write_failures(counted, images, args.conf, Path(args.failures), sharpness, progress=not args.json)
     except OSError as exc:
-        raise VisionError(f"{args.failures}: {exc.strerror or exc}") from None
+        raise VisionError("file_unwritable", path=args.failures, why=exc.strerror or exc) from None
     return {"dir": str(args.failures), "by_kind": {kind: sum(f.kind == kind for f in listed) for kind in KINDS}}
 
 
@@ -171,4 +171,5 @@ def add_eval_parser(sub: argparse._SubParsersAction) -> None:
                         "(the legible ones where the dataset has sidecars: as the figures count them) "
                         "and failures.csv listing them into this folder")
     p.add_argument("--json", action="store_true", help="JSON output")
+    lang_option(p)
     p.set_defaults(func=cmd_eval)

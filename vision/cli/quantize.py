@@ -7,18 +7,19 @@ import argparse
 from argparse import Namespace
 from pathlib import Path
 
-from vision.cli.inputs import VisionError, datasets
+from vision.cli.inputs import VisionError, datasets, lang_option
 
 
-def _quantize_inputs(args: Namespace, model: str, what: str) -> tuple[Path, list[Path], Path]:
+def _quantize_inputs(args: Namespace, model: str, missing: str) -> tuple[Path, list[Path], Path]:
     """What quantize-reader and quantize-boxes are given, checked before any patch is cut: the
-    model (``what``: its name in the error), the calibration sets and the output path."""
+    model (``missing``: the refusal's code if it is not there), the calibration sets and the
+    output path."""
     sets = datasets(args.calibration)
     path = Path(model)
     if not path.exists():
-        raise VisionError(f"{path}: no such {what} model")
+        raise VisionError(missing, path=path)
     if args.patches < 64 or args.images < 1:
-        raise VisionError("--patches must be at least 64 and --images at least 1")
+        raise VisionError("quantize_counts")
     return path, sets, Path(args.out)
 
 
@@ -27,11 +28,11 @@ def cmd_quantize_reader(args: Namespace) -> None:
     from vision.live.reader import ReaderError
     from vision.training.reader_quantize import quantize_reader
 
-    reader, sets, out = _quantize_inputs(args, args.reader, "reader")
+    reader, sets, out = _quantize_inputs(args, args.reader, "no_reader_model")
     try:
         figures = quantize_reader(reader, sets, out, count=args.patches, images=args.images, seed=args.seed)
     except ReaderError as exc:
-        raise VisionError(str(exc)) from None
+        raise VisionError("model_unusable", why=exc) from None
     if figures["val_patches"]:
         print(f"validation indices of the calibration sets (training styles, exact boxes): "
               f"{figures['full_precision_right']:.2%} read right in full precision, "
@@ -46,11 +47,11 @@ def cmd_quantize_boxes(args: Namespace) -> None:
     from vision.live.reader import ReaderError
     from vision.training.box_quantize import quantize_boxes
 
-    boxes, sets, out = _quantize_inputs(args, args.boxes, "box refiner")
+    boxes, sets, out = _quantize_inputs(args, args.boxes, "no_boxes_model")
     try:
         figures = quantize_boxes(boxes, sets, out, count=args.patches, images=args.images, seed=args.seed)
     except ReaderError as exc:
-        raise VisionError(str(exc)) from None
+        raise VisionError("model_unusable", why=exc) from None
     if figures["val_patches"]:
         print(f"validation indices of the calibration sets (training styles, exact boxes): the 8-bit refiner's edges "
               f"lie {figures['mean_edge_apart']:.4f} patch sides from the full-precision one's on average "
@@ -68,15 +69,15 @@ def cmd_quantize_suits(args: Namespace) -> None:
 
     suits = Path(args.suits)
     if not suits.exists():
-        raise VisionError(f"{suits}: no such suit reader model")
+        raise VisionError("no_suits_model", path=suits)
     if args.patches < 64 or min(args.scenes, args.val_scenes, args.workers) < 1:
-        raise VisionError("--patches must be at least 64, --scenes, --val-scenes and --workers at least 1")
+        raise VisionError("quantize_suits_counts")
     out = Path(args.out)
     try:
         figures = quantize_suits(suits, out, scenes=args.scenes, val_scenes=args.val_scenes, count=args.patches,
                                  seed=args.seed, workers=args.workers)
     except ReaderError as exc:
-        raise VisionError(str(exc)) from None
+        raise VisionError("model_unusable", why=exc) from None
     if figures["val_patches"]:
         print(f"rows of training styles (exact boxes): suits read right {figures['full_precision_right']:.2%} in "
               f"full precision, {figures['eight_bit_right']:.2%} in 8 bits, the two agreeing on "
@@ -95,7 +96,7 @@ def cmd_export(args: Namespace) -> None:
                            calibration=args.calibration):
             print(path)
     except TrainError as exc:
-        raise VisionError(str(exc)) from None
+        raise VisionError("export_failed", why=exc) from None
 
 
 def add_quantize_reader_parser(sub: argparse._SubParsersAction) -> None:
@@ -112,6 +113,7 @@ def add_quantize_reader_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--patches", type=int, default=6400, help="calibration patches (default 6400)")
     p.add_argument("--images", type=int, default=2500, help="training images cut per dataset at most (default 2500)")
     p.add_argument("--seed", type=int, default=0)
+    lang_option(p)
     p.set_defaults(func=cmd_quantize_reader)
 
 
@@ -132,6 +134,7 @@ def add_quantize_boxes_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--patches", type=int, default=6400, help="calibration patches (default 6400)")
     p.add_argument("--images", type=int, default=2500, help="training images cut per dataset at most (default 2500)")
     p.add_argument("--seed", type=int, default=0)
+    lang_option(p)
     p.set_defaults(func=cmd_quantize_boxes)
 
 
@@ -153,6 +156,7 @@ def add_quantize_suits_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--patches", type=int, default=6400, help="calibration patches (default 6400)")
     p.add_argument("--workers", type=int, default=2, help="processes rendering rows (default 2)")
     p.add_argument("--seed", type=int, default=0)
+    lang_option(p)
     p.set_defaults(func=cmd_quantize_suits)
 
 
@@ -169,4 +173,5 @@ def add_export_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calibration", metavar="DATA.yaml",
                    help="for openvino-int8: a built dataset whose training images (training deck styles) calibrate the "
                         "quantization (300 of them)")
+    lang_option(p)
     p.set_defaults(func=cmd_export)

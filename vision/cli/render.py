@@ -7,7 +7,7 @@ import argparse
 from argparse import Namespace
 from pathlib import Path
 
-from vision.cli.inputs import VisionError, folder_for
+from vision.cli.inputs import VisionError, folder_for, lang_option
 from vision.progress import progress_bar
 from vision.synth.art_decks import by_name
 from vision.synth.art_faces import ArtError
@@ -20,7 +20,7 @@ def _size(text: str) -> tuple[int, int]:
         if w < 320 or h < 240:
             raise ValueError
     except ValueError:
-        raise VisionError(f"--size wants WIDTHxHEIGHT such as 1280x720, got {text!r}") from None
+        raise VisionError("size_form", text=text) from None
     return w, h
 
 
@@ -40,7 +40,7 @@ def cmd_render_game(args: Namespace) -> None:
         meta = render(args.seed, out, size=size, hands=args.hands, max_events=args.max_events, profile=args.profile,
                       mistakes=args.illegal, progress=progress, art=art)
     except ArtError as exc:
-        raise VisionError(str(exc)) from None
+        raise VisionError("art_unusable", why=exc) from None
     for bar in bars:
         bar.close()
     print(f"{out / 'game.mp4'}: {meta['frames']} frames at {meta['fps']} fps, {size[0]}×{size[1]}; "
@@ -62,4 +62,5 @@ def add_render_game_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--art", metavar="DECK",
                    help="lay a real deck design from datasets/art-decks.toml (e.g. anglo, paris, tigullio: "
                         "held-out families) instead of the seed's generated deck; it must print jokers")
+    lang_option(p)
     p.set_defaults(func=cmd_render_game)

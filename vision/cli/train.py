@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cli.inputs import VisionError, datasets, default_weights
+from vision.cli.inputs import VisionError, datasets, default_weights, lang_option
 
 
 def _training_device(name: str) -> str:
@@ -24,23 +24,23 @@ def _training_device(name: str) -> str:
     if name == "cpu":
         return name
     if not name.startswith("cuda"):
-        raise VisionError(f"--device {name}: give cpu or cuda (an NVIDIA accelerator, cuda:N for the N-th)")
+        raise VisionError("device_name", name=name)
     if not torch.cuda.is_available():
-        raise VisionError(f"--device {name}: torch sees no CUDA accelerator on this machine; train with --device cpu")
+        raise VisionError("no_cuda", name=name)
     index = name.partition(":")[2]
     if index and (not index.isdigit() or int(index) >= torch.cuda.device_count()):
-        raise VisionError(f"--device {name}: this machine has {torch.cuda.device_count()} CUDA device(s), "
-                          f"counted from 0")
+        raise VisionError("cuda_count", name=name, count=torch.cuda.device_count())
     return name
 
 
-def _sets_and_start(args: Namespace, what: str) -> tuple[list[Path], Path | None]:
+def _sets_and_start(args: Namespace, missing: str) -> tuple[list[Path], Path | None]:
     """A patch model's training datasets (``--data``) and the weights it goes on from
-    (``--start``), each checked to exist before minutes of cutting patches."""
+    (``--start``; ``missing``: the refusal's code if they are not there), each checked to
+    exist before minutes of cutting patches."""
     sets = datasets(args.data)
     start = Path(args.start) if args.start else None
     if start is not None and not start.exists():
-        raise VisionError(f"{start}: no such {what} weights (.pt written beside an earlier {what})")
+        raise VisionError(missing, path=start)
     return sets, start
 
 
@@ -55,14 +55,12 @@ def _teacher(args: Namespace, widths: tuple[int, ...] | None) -> Path | None:
         return None
     teacher = Path(args.teacher)
     if not teacher.exists():
-        raise VisionError(f"{teacher}: no such reader weights (.pt written beside an earlier reader)")
+        raise VisionError("no_reader_weights", path=teacher)
     if Path(args.out).with_suffix(".pt").resolve() == teacher.resolve():
-        raise VisionError(f"--out {args.out}: its weights would overwrite the teacher's ({teacher}); write the "
-                          "taught reader elsewhere and compare the two first")
+        raise VisionError("teacher_overwritten", out=args.out, teacher=teacher)
     given = widths_of(torch.load(teacher, map_location="cpu", weights_only=True))
     if widths is not None and any(w > t for w, t in zip(widths, given, strict=True)):
-        raise VisionError(f"--widths {' '.join(map(str, widths))}: a taught reader is at most as wide as its "
-                          f"teacher ({' '.join(map(str, given))})")
+        raise VisionError("widths_teacher", widths=" ".join(map(str, widths)), given=" ".join(map(str, given)))
     return teacher
 
 
@@ -72,13 +70,13 @@ def cmd_train(args: Namespace) -> None:
 
     device = _training_device(args.device)
     if args.workers < 0:
-        raise VisionError("--workers must be 0 (load images in the training process) or more")
+        raise VisionError("workers_negative")
     try:
         best = train(args.data, args.out, model=args.model, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
                      resume=args.resume, fraction=args.fraction, hours=args.hours, lr0=args.lr0, device=device,
                      workers=args.workers)
     except TrainError as exc:
-        raise VisionError(str(exc)) from None
+        raise VisionError("training_failed", why=exc) from None
     print(f"best weights: {best}")
 
 
@@ -93,29 +91,27 @@ def cmd_train_reader(args: Namespace) -> None:
 
     pad = PAD if args.pad is None else args.pad
     if not 0.0 <= pad <= 3.0:
-        raise VisionError(f"--pad {pad}: give a framing between 0 and 3 (times the box's longer side)")
-    sets, start = _sets_and_start(args, "reader")
+        raise VisionError("pad_framing", pad=pad)
+    sets, start = _sets_and_start(args, "no_reader_weights")
     widths = tuple(args.widths) if args.widths else None
     if widths is not None:  # checked before minutes of cutting patches
         shown = " ".join(map(str, widths))
         try:
             check_widths(widths)
         except ValueError:
-            raise VisionError(f"--widths {shown}: every stage needs at least one channel") from None
+            raise VisionError("widths_empty", widths=shown) from None
     if widths is not None and start is not None:
         was = widths_of(torch.load(start, map_location="cpu", weights_only=True))
         try:
             check_widths(widths, was)
         except ValueError:
-            raise VisionError(f"--widths {shown}: a reader can only be widened, and {start} is "
-                              f"{' '.join(map(str, was))} wide") from None
+            raise VisionError("widths_narrower", widths=shown, start=start, was=" ".join(map(str, was))) from None
     if args.strided and start is not None:
-        raise VisionError("--strided: a reader's first stage is chosen when it is made; --start goes on with the "
-                          "one it has")
+        raise VisionError("strided_start")
     teacher = _teacher(args, widths)
     device = _training_device(args.device)
     if args.batch < 1 or args.workers < 1 or (args.minutes is not None and args.minutes <= 0):
-        raise VisionError("--batch and --workers must be at least 1, and --minutes more than 0")
+        raise VisionError("reader_counts")
     torch.set_num_threads(args.threads)
     readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
     log = lambda line: print(line, flush=True)  # noqa: E731
@@ -124,7 +120,7 @@ def cmd_train_reader(args: Namespace) -> None:
     val = cut_sets(sets, "val", copies=1, seed=args.seed + 100, legibility=readable, pad=pad,
                    workers=args.workers, log=log)
     if not len(train.classes) or not len(val.classes):
-        raise VisionError("no legible labelled index to learn from (training or validation images)")
+        raise VisionError("nothing_to_learn")
     figures = train_reader(train, val, Path(args.out), epochs=args.epochs, seed=args.seed, start=start, lr=args.lr,
                            log=log, pad=pad, widths=widths, strided=args.strided, teacher=teacher,
                            reads=args.reads, device=device, batch=args.batch, minutes=args.minutes)
@@ -149,17 +145,17 @@ def cmd_train_boxes(args: Namespace) -> None:
     from vision.training.box_train import cut_box_patches, join, train_boxes
     from vision.training.evaluate import Legibility
 
-    sets, start = _sets_and_start(args, "box refiner")
+    sets, start = _sets_and_start(args, "no_boxes_weights")
     if args.epochs < 1 or args.shakes < 0:
-        raise VisionError("--epochs must be at least 1 and --shakes at least 0")
+        raise VisionError("boxes_counts")
     if args.pad is not None and not 0 <= args.pad <= 1:
-        raise VisionError("--pad is a share of the box's longer side, from 0 to 1")
+        raise VisionError("pad_share")
     pad = args.pad if args.pad is not None else SECOND_LOOK_PAD if args.after else PAD
     try:
         finder = CardDetector(args.finder or default_weights(320), imgsz=320)
         after = BoxRefiner(Path(args.after)) if args.after else None
     except (DetectorError, ReaderError) as exc:
-        raise VisionError(str(exc)) from None
+        raise VisionError("model_unusable", why=exc) from None
     torch.set_num_threads(args.threads)
     readable = Legibility(min_sharp=args.min_sharp, min_visible=args.min_visible)
     train = join([cut_box_patches(d, "train", finder=finder, shakes=args.shakes, seed=args.seed + i,
@@ -167,7 +163,7 @@ def cmd_train_boxes(args: Namespace) -> None:
     val = cut_box_patches(sets[0], "val", finder=finder, shakes=args.shakes, seed=args.seed + 100,
                           legibility=readable, pad=pad, after=after)
     if not len(train) or not len(val):
-        raise VisionError("no legible labelled index to learn from (training or validation images)")
+        raise VisionError("nothing_to_learn")
     figures = train_boxes(train, val, Path(args.out), epochs=args.epochs, lr=args.lr, seed=args.seed, start=start,
                           pad=pad, log=lambda line: print(line, flush=True))
     if after is not None:
@@ -185,15 +181,15 @@ def cmd_train_suits(args: Namespace) -> None:
     from vision.training.suit_train import load, measure, render_patches, save, train
 
     if min(args.scenes, args.val_scenes, args.heldout_scenes, args.epochs) < 1:
-        raise VisionError("--scenes, --val-scenes, --heldout-scenes and --epochs must each be at least 1")
+        raise VisionError("suits_counts")
     view = View(tuple(args.reach) if args.reach else VIEW.reach, *(args.size or (VIEW.width, VIEW.height)))
     try:
         view.check()
     except ValueError as exc:
-        raise VisionError(f"--reach/--size: {exc}") from None
+        raise VisionError("reach_size", why=exc) from None
     start = Path(args.start) if args.start else None
     if start is not None and not start.exists():
-        raise VisionError(f"{start}: no such suit reader weights (.pt written beside an earlier one)")
+        raise VisionError("no_suits_weights", path=start)
     cache = Path(args.cache) if args.cache else None
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
@@ -248,6 +244,7 @@ def add_train_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=0,
                    help="processes loading the images (default 0: the training process; with an accelerator, "
                         "about one a core)")
+    lang_option(p)
     p.set_defaults(func=cmd_train)
 
 
@@ -295,6 +292,7 @@ def add_train_reader_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=1,
                    help="processes cutting the patches (default 1; a machine with many cores: one a core)")
     p.add_argument("--seed", type=int, default=0)
+    lang_option(p)
     p.set_defaults(func=cmd_train_reader)
 
 
@@ -325,6 +323,7 @@ def add_train_boxes_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 0.003)")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
     p.add_argument("--seed", type=int, default=0)
+    lang_option(p)
     p.set_defaults(func=cmd_train_boxes)
 
 
@@ -352,4 +351,5 @@ def add_train_suits_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
     p.add_argument("--seed", type=int, default=1)
+    lang_option(p)
     p.set_defaults(func=cmd_train_suits)

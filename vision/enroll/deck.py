@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from rulebook.tournament_live import Refusal
 from vision.enroll.pictures import LayoutPicture
 from vision.live.detector import ZONE, CardDetector, committed_finder
 from vision.live.finder import WHOLE
@@ -36,8 +37,9 @@ SHEET = "contact-sheet.png"
 FINDER_SURE = 0.3
 
 
-class DeckError(ValueError):
-    """A deck folder that cannot be used or made: the message names it and says why."""
+class DeckError(Refusal, ValueError):
+    """A deck folder that cannot be used (``--deck DIR``): named by a code and the values its
+    words need, worded by the rule books in both languages (``rulebook.command_words``)."""
 
 
 @dataclass(frozen=True)
@@ -56,22 +58,22 @@ class Deck:
         try:
             about = json.loads((folder / "deck.json").read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise DeckError(f"{folder}: not a deck folder (no deck.json; make one with 'guandan enroll')") from None
+            raise DeckError("deck_not_folder", folder=folder) from None
         except (OSError, ValueError) as exc:
-            raise DeckError(f"{folder}/deck.json: cannot be read ({exc})") from None
+            raise DeckError("deck_unreadable", folder=folder, why=exc) from None
         if about.get("format") != FORMAT:
-            raise DeckError(f"{folder}: a deck of format {about.get('format')!r}, this version reads {FORMAT}")
+            raise DeckError("deck_format", folder=folder, format=about.get("format"), reads=FORMAT)
         reader = folder / about.get("reader", READER)
         if not reader.exists():
-            raise DeckError(f"{reader}: the deck's reader is missing (enroll the deck again)")
+            raise DeckError("deck_reader_missing", reader=reader)
         finder = None
         if about.get("finder"):
             finder = folder / about["finder"]
             if not (finder / WHOLE).is_dir():
-                raise DeckError(f"{finder}: the deck's finder is missing (enroll the deck again)")
+                raise DeckError("deck_finder_missing", finder=finder)
         doubt = about.get("doubt")
         if doubt is not None and (isinstance(doubt, bool) or not isinstance(doubt, int | float) or not 0 < doubt <= 1):
-            raise DeckError(f"{folder}/deck.json: doubt must be a confidence from 0 to 1, not {doubt!r}")
+            raise DeckError("deck_doubt", folder=folder, doubt=doubt)
         return cls(folder, reader, finder, doubt)
 
     def detector(self, weights: Path | None = None, **options) -> CardDetector:
