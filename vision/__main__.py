@@ -27,8 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         args.func(args)
-    except VisionError as exc:
-        print(f"guandan: {exc}", file=sys.stderr)
+    except VisionError as exc:  # in the operator's language first (--lang), as guandan prints it
+        print(f"guandan: {exc.text(getattr(args, 'lang', 'zh'))}", file=sys.stderr)
         return 2
     return 0
 

@@ -73,3 +73,13 @@ def test_the_clock_asked_wrong_says_how_to_ask(args, code, values):
     assert guandan("clock", *args, "--lang", "en").stderr.startswith(
         "guandan: give --port" if code == "clock_port" else "guandan: --usb wants VID:PID")
 
+
+
+def test_python_m_vision_words_its_refusal_as_guandan_does(tmp_path):
+    """A training machine's ``python -m vision`` prints the same line, in the same order."""
+    missing = tmp_path / "none.jpg"
+    for lang, extra in (("zh", []), ("en", ["--lang", "en"])):
+        done = subprocess.run([sys.executable, "-m", "vision", "detect", str(missing), *extra],
+                              capture_output=True, text=True, timeout=300, cwd=Path(__file__).parents[2])
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.splitlines()[-1] == f"guandan: {refusal('images_failed', lang, failed=1, total=1)}"
