@@ -27,6 +27,20 @@ def test_tiles_cover_a_side_overlapping_and_end_flush():
     assert all(0 < b - a <= 640 - 160 for a, b in zip(tiles, tiles[1:], strict=False))
 
 
+def read_both_ways(detector: CardDetector, decks: list, config: SceneConfig, seeds) -> tuple[int, int, int]:
+    """Of the fully visible indices of a scene per seed (drawn with ``decks[seed]``): how many
+    ``detect_photo`` reads right, how many one plain look reads right, how many there are."""
+    found = once = labelled = 0
+    for seed in seeds:
+        scene = render_scene(seed, [decks[seed]], config)
+        full = [label for label in scene.labels if label.visible >= 0.95]
+        truth, boxes = [ALL_CARDS[label.cls] for label in full], np.array([label.box for label in full])
+        labelled += len(full)
+        found += card_level([ImageResult(truth, boxes, detect_photo(detector, scene.image))], 0.25).correct
+        once += card_level([ImageResult(truth, boxes, detector.detect(scene.image))], 0.25).correct
+    return found, once, labelled
+
+
 def test_a_big_photo_is_read_where_one_shrunken_look_misses_most():
     """1920-pixel photos of a table at 12–14 px/cm: the indices are 15–20 pixels, a third of
     that letterboxed whole into the finder's 640. Searched at every scale, every fully
@@ -35,14 +49,7 @@ def test_a_big_photo_is_read_where_one_shrunken_look_misses_most():
     decks = styles(3, 4, "heldout")
     config = SceneConfig(size=1920, px_per_cm=(12.0, 14.0), rows=(2, 3), hand_prob=0.0, distractors=(0, 0),
                          pile_prob=0.0)
-    found = once = labelled = 0
-    for seed in (0, 2):
-        scene = render_scene(seed, [decks[seed]], config)
-        full = [label for label in scene.labels if label.visible >= 0.95]
-        truth, boxes = [ALL_CARDS[label.cls] for label in full], np.array([label.box for label in full])
-        labelled += len(full)
-        found += card_level([ImageResult(truth, boxes, detect_photo(detector, scene.image))], 0.25).correct
-        once += card_level([ImageResult(truth, boxes, detector.detect(scene.image))], 0.25).correct
+    found, once, labelled = read_both_ways(detector, decks, config, (0, 2))
     assert found >= 0.8 * labelled and found > once
 
 
@@ -54,12 +61,5 @@ def test_a_photo_smaller_than_the_input_is_also_looked_at_shrunk():
     decks = styles(5, 4, "heldout")
     config = SceneConfig(size=400, px_per_cm=(22.0, 24.0), rows=(1, 2), hand_prob=0.0, distractors=(0, 0),
                          pile_prob=0.0)
-    found = once = labelled = 0
-    for seed in range(4):
-        scene = render_scene(seed, [decks[seed]], config)
-        full = [label for label in scene.labels if label.visible >= 0.95]
-        truth, boxes = [ALL_CARDS[label.cls] for label in full], np.array([label.box for label in full])
-        labelled += len(full)
-        found += card_level([ImageResult(truth, boxes, detect_photo(detector, scene.image))], 0.25).correct
-        once += card_level([ImageResult(truth, boxes, detector.detect(scene.image))], 0.25).correct
+    found, once, labelled = read_both_ways(detector, decks, config, range(4))
     assert found > once and found >= 0.7 * labelled
