@@ -449,7 +449,8 @@ class StreamServer:
         """Make each push some follower lacks, once for all of them (here, in the poller's
         thread: a big page takes a while to render, and the loop goes on writing), and hand
         each to the loop as soon as it is made — the standings first: at a hall's size the
-        page takes a second or two to render, and the overlays need not wait for it."""
+        page takes a tenth of a second to make alone and several in a busy server, and the
+        overlays need not wait for it."""
         lacking = sorted({v.push for v in list(self.followers) if v.push is not None and
                           v.shown != push_key(v.push, version, live)}, key=lambda push: push[0] != "standings")
         for n, push in enumerate(lacking):

@@ -27,13 +27,14 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from flask import Blueprint, Response, current_app, g, jsonify, render_template, request, stream_with_context
+from flask import Blueprint, Response, current_app, g, jsonify, render_template, request, stream_with_context, url_for
 from markupsafe import Markup
 
 from rulebook.tournament_live import PAGE, STATES, page_word
 from rulebook.tournament_report import WORDS, sheet_html, standings_html
 from store import tournament_desk as desk
 from store.tournament_store import StoreError, TournamentStore
+from web import tournament_rows as tr
 from web import tournament_view as view
 from web.auth import api_writer, current_user
 from web.i18n import page_terms, pick_lang, refuse
@@ -194,11 +195,19 @@ def words(lang: str) -> dict[str, str]:
 
 def page_body(store: TournamentStore, lang: str, referee: bool) -> str:
     """The page's content (``#tournament``: standings, the draw, histories, links), with a
-    referee's buttons and CSRF token or without."""
+    referee's buttons and CSRF token or without. The long tables' rows are made by
+    ``web.tournament_rows`` (at a hall's size Jinja took most of a second for them)."""
     t = desk.load(store)
     data = view.snapshot(store, t, TOURNAMENT_ID, _live_tables())
-    return render_template("tournament_body.html", lang=lang, terms=words(lang), data=data,
-                           histories=view.histories(store, t), pairs=t.pairs, referee=referee)
+    terms = words(lang)
+    safe = tr.escaped(terms)
+    cells = tr.pair_cells(data, safe)
+
+    def link(live: str) -> str:
+        return url_for("pages.table", table=live, lang=lang)
+    rows = {"standings": tr.standings_rows(data, cells), "draw": tr.draw_rows(data, safe, cells, referee, link),
+            "history": tr.history_rows(t.pairs, view.histories(store, t), safe, cells)}
+    return render_template("tournament_body.html", lang=lang, terms=terms, data=data, rows=rows, referee=referee)
 
 
 def public_body(store: TournamentStore, lang: str) -> str:

@@ -292,3 +292,47 @@ def test_the_tournament_on_a_postgresql_database(pg_url):
     assert [t["state"] for t in draw_of(client)] == ["provisional", "playing"]
     app.config["HUB"].stop()
     hall.close()
+
+
+def pushed_page(app, lang: str = "zh") -> str:
+    """The page's content as the live stream pushes it to a follower in ``lang``."""
+    return json.loads(app.extensions["guandan.tournament"].pushed("page", lang))
+
+
+def rows_of(html: str, section: str) -> list[str]:
+    """The rows of one of the page's tables (``standings``, ``draw``, ``history``)."""
+    part = html.split(f'id="{section}"', 1)[1].split("</section>", 1)[0]
+    return re.findall(r"<tr[ >].*?</tr>", part.split("<tbody>", 1)[1], re.S)
+
+
+def test_a_result_changes_the_pushed_pages_standings_and_its_tables_row(app, client, store, token, tournament):
+    store.add_table("1", header_json("1", "linquan"))
+    client.get("/tournament/1")  # opens the tournament, as a visitor's first load does
+    before = pushed_page(app)
+    ns, ew = draw_of(client)[0]["ns"], draw_of(client)[0]["ew"]
+    r = client.post("/api/tournaments/1/results", json={"table": 1, "pairs": [ns, ew], "levels": ["A", "5"]},
+                    headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 201
+    after = pushed_page(app)
+    row = next(r for r in rows_of(after, "draw") if 'data-table="1"' in r)
+    assert 'class="state-final"' in row and '<a href="/table/1?lang=zh">1</a>' in row and "已确认" in row
+    assert f'data-pair="{ns}"' in row and f'data-pair="{ew}"' in row and re.search(r"A : 5 · 积分 \d+ : \d+", row)
+    assert rows_of(after, "draw")[1] == rows_of(before, "draw")[1]  # the other table's row as it was
+    assert rows_of(after, "standings") != rows_of(before, "standings")
+    assert f'data-pair="{ns}"' in rows_of(after, "standings")[0] and ">1<" in rows_of(after, "standings")[0]
+    assert any(f'data-pair="{ns}"' in r and "对手 " + ew in r and "A : 5" in r for r in rows_of(after, "history"))
+    assert after in client.get("/tournament/1").get_data(as_text=True)  # a fresh load shows what was pushed
+    en = pushed_page(app, "en")
+    assert "final" in next(r for r in rows_of(en, "draw") if 'data-table="1"' in r) and "Standings" in en
+
+
+def test_the_pages_rows_escape_what_the_organiser_typed(app, client, store):
+    pairs = [Pair("p1", "<b>甲&乙</b>"), Pair("p2", '"丙"'), Pair("p3", "丁"), Pair("p4", "戊")]
+    with TournamentStore.open(store.path, create=True) as t_store:
+        t_store.save_tournament(Tournament("<i>杯</i>", "swiss", 2, profiles.load("linquan"), 7, pairs), "linquan")
+        desk.draw_next(t_store, None, "裁判长")
+        desk.withdraw(t_store, "p3", "裁判长")
+    page = client.get("/tournament/1").get_data(as_text=True)
+    assert "<b>" not in page and "<i>" not in page and page.count("&lt;b&gt;甲&amp;乙&lt;/b&gt;") == 3
+    assert page.count("&#34;丙&#34;") == 3  # the standings, the draw, the history
+    assert page.count('<span class="tag t-withdrawn">退赛</span>') == 3
