@@ -11,23 +11,16 @@ Chromium."""
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 
-from engine.tournament import Pair, Tournament
 from hall.broker import parse_broker
 from hall.node import Node
 from hall.outbox import Outbox
-from rulebook import profiles
-from store import tournament_desk as desk
-from store.event_store import Store
-from store.tournament_store import TournamentStore
 from tests.hall.broker import needs_mosquitto
 from tests.hall.conftest import HALL, match, wait_for
 from tests.hall.test_cli import _listening
-from tests.hall.test_tournament_e2e import ROOT, api
-from tests.ports import free_port
-from tests.web.conftest import ARTIFACTS, PASSWORD
+from tests.hall.test_tournament_e2e import api
+from tests.hall.tournament_hall import hall_with_round_one
+from tests.web.conftest import ARTIFACTS
 
 
 def card_pairs(table: str, lang: str = "zh") -> str:
@@ -43,19 +36,9 @@ def said(ns: str, ew: str, lang: str = "zh") -> str:
 
 @needs_mosquitto
 def test_the_halls_overview_shows_the_pairs_drawn_at_each_table(tmp_path, broker, browser, nodes):
-    db, web = tmp_path / "hall.db", free_port()
-    hall = Store(db)
-    hall.add_user("li", PASSWORD)
-    token = hall.new_token("li")
-    hall.close()
-    pairs = [Pair(f"p{i}", f"第{i}队") for i in range(1, 5)]
-    with TournamentStore.open(db, create=True) as t_store:  # as ``guandan tournament new`` and ``draw`` do
-        t_store.save_tournament(Tournament("厅赛", "swiss", 2, profiles.load("jiangsu"), 4, pairs), "jiangsu")
-        _, (t1, t2), _ = desk.draw_next(t_store, None, "裁判长")
-    server = subprocess.Popen([sys.executable, "-m", "scorer.cli", "hall", "serve", "--broker", broker.url,
-                               "--db", str(db), "--hall", HALL, "--web", str(web)], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{web}"
+    hall = hall_with_round_one(tmp_path, broker.url)
+    base, web, token, server = hall.base, hall.web, hall.token, hall.server
+    t1, t2 = hall.tables
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     try:
         node = Node(parse_broker(broker.url), Outbox(tmp_path / "outbox.db"), ["1", "2"], hall=HALL,

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 
 import paho.mqtt.client as mqtt
@@ -38,9 +36,10 @@ from tests.hall.broker import needs_mosquitto
 from tests.hall.conftest import HALL, match, wait_for
 from tests.hall.table_node import TableNode
 from tests.hall.test_cli import _listening
-from tests.hall.test_tournament_e2e import ROOT, api, states
+from tests.hall.test_tournament_e2e import api, states
+from tests.hall.tournament_hall import hall_with_round_one
 from tests.ports import free_port
-from tests.web.conftest import ARTIFACTS, PASSWORD
+from tests.web.conftest import ARTIFACTS
 
 
 def seat_texts(ns: str, ew: str) -> dict[str, str]:
@@ -53,19 +52,9 @@ def shows(node: TableNode, texts: dict[str, str]) -> bool:
 
 @needs_mosquitto
 def test_a_round_reaches_its_tables_and_their_seat_buttons_confirm_the_results(tmp_path, broker, browser):
-    db, web = tmp_path / "hall.db", free_port()
-    hall = Store(db)
-    hall.add_user("li", PASSWORD)
-    token = hall.new_token("li")
-    hall.close()
-    pairs = [Pair(f"p{i}", f"第{i}队") for i in range(1, 5)]
-    with TournamentStore.open(db, create=True) as t_store:  # as ``guandan tournament new`` and ``draw`` do
-        t_store.save_tournament(Tournament("厅赛", "swiss", 2, profiles.load("jiangsu"), 4, pairs), "jiangsu")
-        _, (t1, t2), _ = desk.draw_next(t_store, None, "裁判长")  # round 1, drawn while no hall server runs
-    server = subprocess.Popen([sys.executable, "-m", "scorer.cli", "hall", "serve", "--broker", broker.url,
-                               "--db", str(db), "--hall", HALL, "--web", str(web)], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{web}"
+    hall = hall_with_round_one(tmp_path, broker.url)
+    db, base, web, token, server = hall.db, hall.base, hall.web, hall.token, hall.server
+    t1, t2 = hall.tables
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     at_hall = browser.new_page(viewport={"width": 1200, "height": 900})  # the hall server's page for table 1
     nodes: list[TableNode] = []
