@@ -39,13 +39,6 @@ def guandan(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
                           timeout=60, cwd=ROOT)
 
 
-@pytest.fixture
-def store(db_target):
-    store = Store(db_target)
-    yield store
-    store.close()
-
-
 
 def test_an_act_sent_down_from_a_hall_is_stored_with_the_note_that_it_was_taken(store):
     """``append_act``: the event and the act's id in one write; a second delivery returns

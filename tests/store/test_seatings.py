@@ -4,21 +4,11 @@ stamp gets what was written since — a hall's few changes, not its thousands of
 
 from __future__ import annotations
 
-import pytest
-
 from store import seatings
-from store.event_store import Store
 
 
 def seating(table: int, state: str = "playing") -> dict:
     return {"round": 1, "table": table, "state": state, "pairs": {"NS": {"id": f"p{table}"}, "EW": {"id": "对手"}}}
-
-
-@pytest.fixture
-def store(db_target):
-    store = Store(db_target)
-    yield store
-    store.close()
 
 
 def test_the_pages_read_only_the_seatings_written_since_they_last_looked(store):
