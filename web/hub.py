@@ -69,7 +69,6 @@ class Hub:
         self.frames_version = 0
         self.seatings: dict[str, dict] = {}
         self._seatings_stamp = 0  # the store's seatings read up to this stamp
-        self._stamps: dict[str, int] = {}  # table → how many times its seating changed
         self.seated = 0  # how many times any table's seating changed: the hall's viewers' mark
         self._seated_at: dict[str, int] = {}  # table → ``seated`` when its seating last changed
         self._subscribers: list[Callable[[], None]] = []
@@ -133,16 +132,15 @@ class Hub:
                     now[table] = written[table]
             self.seated += 1
             for table in moved:
-                self._stamps[table] = self._stamps.get(table, 0) + 1
                 self._seated_at[table] = self.seated
             self.seatings = now
         self._notify()
         return True
 
     def stamp(self, table: str) -> int:
-        """How many times ``table``'s seating has changed: a stream that saw another number
-        has a new snapshot to send."""
-        return self._stamps.get(table, 0)
+        """The seatings' mark ``seated`` when ``table``'s seating last changed (0: never): a
+        stream that saw another number has a new snapshot to send."""
+        return self._seated_at.get(table, 0)
 
     def catch_up(self) -> bool:
         """Read what the store has beyond what we know; wake listeners. True if anything."""
@@ -163,7 +161,7 @@ class Hub:
         the seatings' mark ``seated`` (a round drawn: the hall's card shows its pairs), sorted."""
         with self._lock:
             return sorted(t for t, view in self.views.items()
-                          if view.last_id > after_id or self._seated_at.get(t, 0) > seated)
+                          if view.last_id > after_id or self.stamp(t) > seated)
 
     def view(self, table: str) -> TableView | None:
         return self.views.get(table)
