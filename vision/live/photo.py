@@ -52,24 +52,34 @@ def find_photo(detector: CardDetector, image: np.ndarray, floor: float) -> Found
         return merge([detector.find(image, floor), _shrunk_look(detector, image, floor)], detector.iou)
     looks: list[Found] = []
     for scale in scales(width, height, tile):
-        shrunk = image if scale == 1.0 else cv2.resize(
-            image, (max(1, round(width * scale)), max(1, round(height * scale))), interpolation=cv2.INTER_AREA)
-        kx, ky = width / shrunk.shape[1], height / shrunk.shape[0]
-        looks.append([((x1 * kx, y1 * ky, x2 * kx, y2 * ky), f)
-                      for (x1, y1, x2, y2), f in find_tiled(detector, shrunk, floor, tile, tile // 4)])
+        shrunk = _shrink(image, scale)
+        looks.append(_in_photo(find_tiled(detector, shrunk, floor, tile, tile // 4), image, shrunk))
     return merge(looks, detector.iou)
 
 
 def _shrunk_look(detector: CardDetector, image: np.ndarray, floor: float) -> Found:
     """The finder's boxes (pixels of ``image``) in ``image`` shrunk to ``SHRUNK`` of its size
     and laid on a grey canvas of its own size."""
-    height, width = image.shape[:2]
-    small = cv2.resize(image, (max(1, round(width * SHRUNK)), max(1, round(height * SHRUNK))),
-                       interpolation=cv2.INTER_AREA)
+    small = _shrink(image, SHRUNK)
     canvas = np.full_like(image, 114)  # the letterbox's own grey
     canvas[:small.shape[0], :small.shape[1]] = small
-    kx, ky = width / small.shape[1], height / small.shape[0]
-    return [((x1 * kx, y1 * ky, x2 * kx, y2 * ky), f) for (x1, y1, x2, y2), f in detector.find(canvas, floor)]
+    return _in_photo(detector.find(canvas, floor), image, small)
+
+
+def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
+    """``image`` at ``scale`` of its size, by area (a plain resize would alias small indices
+    away); itself at 1."""
+    if scale == 1.0:
+        return image
+    height, width = image.shape[:2]
+    return cv2.resize(image, (max(1, round(width * scale)), max(1, round(height * scale))),
+                      interpolation=cv2.INTER_AREA)
+
+
+def _in_photo(found: Found, image: np.ndarray, shrunk: np.ndarray) -> Found:
+    """Boxes found in ``shrunk`` (``image`` made smaller) in ``image``'s pixels."""
+    kx, ky = image.shape[1] / shrunk.shape[1], image.shape[0] / shrunk.shape[0]
+    return [((x1 * kx, y1 * ky, x2 * kx, y2 * ky), f) for (x1, y1, x2, y2), f in found]
 
 
 def detect_photo(detector: CardDetector, image: np.ndarray, conf: float | None = None) -> list[Detection]:
