@@ -18,6 +18,7 @@ from collections.abc import Callable
 from markupsafe import Markup, escape
 
 from engine.tournament import Pair
+from rulebook.i18n import level_name
 
 Words = dict[str, Markup]  # the page's words, escaped once a render (``escaped``)
 
@@ -28,8 +29,8 @@ def escaped(terms: dict[str, str]) -> Words:
 
 
 def level(value: str | None) -> str:
-    """A level as the referee writes it: 10 for T, nothing where there is none."""
-    return "10" if value == "T" else (value or "")
+    """A level as people say it (``level_name``), nothing where there is none."""
+    return level_name(value or "")
 
 
 def pair_cells(data: dict, terms: Words) -> dict[str, str]:
