@@ -69,7 +69,7 @@ class TableRuntime:
         self.tell = alert or (lambda _alert: None)  # the operator's console
         self.seats = SeatReading(detector, self.alert)
         self.auto_commit = auto_commit
-        self.reading = HandReading()
+        self.reading = HandReading(corners_agree=detector.own_deck)
         self.handovers = Handovers(self.alert)
         self.pace = Pace()  # whether the loop keeps up with a live camera
         self.lock = threading.RLock()  # frames (camera loop) and presses (clock thread)

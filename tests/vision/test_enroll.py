@@ -117,6 +117,7 @@ def test_guandan_enroll_writes_a_deck_folder_that_detect_reads_with(photo, tmp_p
     assert (deck / "finder_int8_openvino_model" / "whole").is_dir() and len(list((deck / "design").glob("*.png"))) == 55
     assert Deck.open(deck).detector().path == deck / "finder_int8_openvino_model"  # the deck's own finder
     assert Deck.open(deck).detector(MODEL).path == MODEL  # unless another is named
+    assert Deck.open(deck).detector().own_deck and not CardDetector(MODEL).own_deck  # its reader knows the deck
     # its doubt threshold, measured on zones of this deck read by its own detector
     assert 0.3 <= about["doubt"] <= 0.8 and about["doubt_check"]["readings"] > 100
     check = about["doubt_check"]  # at most 1 in 200 wrong from it, unless capped at the zero-shot level

@@ -62,7 +62,7 @@ class CountingDetector:
 
     def __init__(self, inner: CardDetector) -> None:
         self.inner, self.conf, self.reader, self.suits, self.calls = inner, inner.conf, inner.reader, inner.suits, 0
-        self.doubt = inner.doubt
+        self.doubt, self.own_deck = inner.doubt, inner.own_deck
 
     @property
     def looks_whole(self):

@@ -164,3 +164,39 @@ def test_an_earlier_misread_play_is_corrected_when_the_hand_read_together_says_s
     assert f"第{first.seq}条东家的CQ CQ更可能是SQ SQ" in said(alerts, "zh")[-1]
     assert f"摄像头复核更正第{first.seq}条：SQ SQ" in "\n".join(account(rt.match, "zh"))
     assert f"camera recount corrected #{first.seq}: SQ SQ" in "\n".join(account(rt.match, "en"))
+
+
+def test_a_plays_confidence_hears_a_cards_corners_together_where_the_reader_knows_the_deck(detector):
+    """The last card of a row shows two corners: read at 0.9 and 0.6 by a reader taught the
+    deck, it is one card surer than either (``vision.live.grouping``), and the play is as
+    sure as its least sure card; with the zero-shot models, as its least sure corner."""
+    import random
+
+    from engine.bots import self_play
+    from engine.events import Deal
+    from tests.vision.table_rig import MODEL
+    from vision.live.calibration import PX_PER_CM
+    from vision.live.detector import CardDetector, Detection
+    from vision.live.grouping import group_cards
+
+    played = self_play(profiles.load("linyi"), random.Random(4), max_hands=1)
+    dealt = next(n for n, e in enumerate(played) if isinstance(e, Deal)) + 1
+    hidden = [Deal(seq=e.seq, t=e.t, leader=e.leader) if isinstance(e, Deal) else e for e in played[:dealt]]
+
+    def index(conf: float, x_cm: float, y_cm: float) -> Detection:
+        x, y = x_cm * PX_PER_CM, y_cm * PX_PER_CM
+        return Detection("S9", conf, (x, y, x + 8.0, y + 16.0))
+
+    taught = CardDetector(MODEL, boxes=False, own_deck=True)  # as an enrolled deck's (vision.enroll.deck)
+    for reads, first, expected in ((taught, 0.8, 0.8), (taught, 0.99, 0.96), (detector, 0.99, 0.6)):
+        rt = TableRuntime(reads, profiles.load("linyi"), resume=hidden)
+        seat = rt.match.hand.turn
+        zone = rt.seats.zones[seat]
+        # a pair of S9: the first card's top-left corner, the last card's top-left and bottom-right
+        corners = [index(first, 2.0, 2.0), index(0.9, 4.0, 2.0), index(0.6, 8.5, 8.5)]
+        zone.detections = corners
+        zone.tracker.stable = group_cards(corners)
+        assert zone.tracker.stable.confidences == (first, 0.96)  # 1 - 0.1 × 0.4
+        fields = rt.zone(seat)
+        assert fields["cards"] == ("S9", "S9")
+        assert fields["confidence"] == expected

@@ -203,7 +203,7 @@ class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
                  reader: str | Path | None = None, suits: str | Path | None | bool = None,
                  boxes: str | Path | list | None | bool = None, views: int = 1, sideways: bool = False,
-                 finder_sure: float = 1.0, doubt: float | None = None) -> None:
+                 finder_sure: float = 1.0, doubt: float | None = None, own_deck: bool = False) -> None:
         """``boxes``: the box refiner's model (or models, each looking at the one before's
         box), or False for the finder's own boxes (the live loop, which needs cards, not
         tight boxes, saves its time); by default the committed refiner and its second look
@@ -220,12 +220,16 @@ class CardDetector:
         proportion); 1, the default, makes it the finder's times the reader's. ``doubt``: the
         confidence below which this detector's readings should go to a referee, measured for
         an enrolled deck (``vision.enroll.doubt``; the record's header carries it to the
-        console); None leaves it to the console's default."""
+        console); None leaves it to the console's default. ``own_deck``: the reader was taught
+        this very deck (``vision.enroll``), so where it misreads, the camera's noise misled it
+        — different at each corner of a card — not a print it has never seen, which misleads
+        it alike at both (``table.mending.HandReading``)."""
         path = Path(weights)
         if not 0 < finder_sure <= 1:
             raise DetectorError(f"finder_sure must be in (0, 1], not {finder_sure}")
         self.finder_sure = finder_sure
         self.doubt = doubt
+        self.own_deck = own_deck
         if not path.exists():
             raise DetectorError(f"{weights}: no such model file")
         if views not in VIEWS:
