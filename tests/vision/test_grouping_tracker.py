@@ -247,3 +247,18 @@ def test_a_four_index_card_whose_top_left_index_went_unread_is_still_a_card():
 def test_a_rows_confidence_in_a_name_is_its_surest_copy():
     laid = Laid(("S8", "DQ", "S8"), (0.4, 0.9, 0.7))
     assert laid.confidence_of("S8") == 0.7 and laid.confidence_of("DQ") == 0.9 and laid.confidence_of("HA") == 0.0
+
+
+def test_a_last_card_whose_top_left_index_went_unread_is_still_a_card():
+    """Seen in rendered games of held-out designs: a 大王 laid after an A, its top-left star
+    scored too low to keep, its bottom-right corner read; the play read as nothing new."""
+    dets = [index("C8", 23.7, 8.8), index("HA", 25.7, 8.8), index("HR", 32.1, 15.4, 0.47)]
+    laid = group_cards(dets)
+    assert laid.cards == ("C8", "HA", "HR") and laid.stray == ()
+    assert laid.confidences[2] == pytest.approx(0.47)
+    # within the last card's own reach it is that card's corner, and far beyond it a stray
+    assert group_cards([index("C8", 23.7, 8.8), index("HA", 25.7, 8.8), index("HA", 30.3, 15.4)]).cards == ("C8", "HA")
+    far = group_cards([index("C8", 23.7, 8.8), index("HA", 25.7, 8.8), index("HR", 35.0, 15.4)])
+    assert far.cards == ("C8", "HA") and far.stray == ("HR",)
+    # and not where no card lies a card's height above it
+    assert group_cards([index("C8", 23.7, 8.8), index("HA", 25.7, 8.8), index("HR", 32.1, 12.5)]).stray == ("HR",)

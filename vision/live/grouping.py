@@ -175,6 +175,26 @@ def _lone_bottom_left(x: float, y: float, tops: list[tuple[float, float]]) -> bo
             and all(abs(x - tx) >= SAME_CARD_CM for tx in xs))
 
 
+#: how far right of the last card read the next card's top-left index may lie (cards are laid
+#: 1.3–2.8 cm apart): a bottom-right corner beyond the last card's reach, within this of it,
+#: is the corner of a card laid after it whose top-left index went unread
+NEXT_CARD_CM = 3.0
+
+
+def _lone_bottom_right(x: float, y: float, tops: list[tuple[float, float]]) -> bool:
+    """Is an index at (x, y), cm, that no card owns, the bottom-right corner of a card laid
+    last whose top-left index went unread? It lies a card's height below the row and right of
+    the last card read by more than a card's own corners lie apart (``ACROSS_CM``), by no more
+    than one more card's step. Seen in rendered games of held-out designs: a 大王 whose
+    top-left star the finder scored 0.09 beside its bottom-right one at 0.47, and the second of
+    two 小王 laid together, each time the play read without it."""
+    if not tops:
+        return False
+    row = float(np.median([ty for _, ty in tops]))
+    beyond = x - max(tx for tx, _ in tops) - ACROSS_CM[1]
+    return _within(y - row, DOWN_CM) and 0 < beyond <= NEXT_CARD_CM
+
+
 def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> Laid:
     """The cards of one zone's detections, left to right."""
     if not detections:
@@ -236,6 +256,8 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
                           and _within(y - centres[j][1], DOWN_CM)), None)
         if owner is None and four_index and _lone_bottom_left(x, y, tops):
             unread.append(i)  # a four-index card whose top-left index was not found
+        elif owner is None and _lone_bottom_right(x, y, tops):
+            unread.append(i)  # the last card, its top-left index not found
         elif owner is None:
             stray.append(detections[i].card)
         else:
