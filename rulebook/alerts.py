@@ -10,19 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulebook.i18n import DEFAULT_LANG, alert_text
+from rulebook.i18n import DEFAULT_LANG, Said, alert_text
 
 
 @dataclass(frozen=True)
-class Alert:
+class Alert(Said):
     """One alert: ``code`` is a key of ``rulebook.i18n.ALERTS``; ``values`` fill its wording."""
-
-    code: str
-    values: tuple[tuple[str, object], ...] = ()
-
-    @classmethod
-    def of(cls, code: str, **values: object) -> Alert:
-        return cls(code, tuple(values.items()))
 
     def text(self, lang: str = DEFAULT_LANG) -> str:
         return alert_text(self.code, lang, **dict(self.values))

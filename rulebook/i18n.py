@@ -7,6 +7,7 @@ player or viewer reads is looked up here, so both languages stay complete togeth
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 from rulebook.tournament_live import worded
 
@@ -236,17 +237,24 @@ def enroll_text(code: str, lang: str = DEFAULT_LANG, **values) -> str:
 
 
 @dataclass(frozen=True)
-class EnrollProblem:
-    """Why enrollment cannot use a picture (``ENROLL``), worded when shown: the value inside
-    ``guandan enroll``'s refusal (``enroll_picture``), so each language's half of the line
-    says it in that language (``rulebook.tournament_live.worded``)."""
+class Said:
+    """Something the camera's programs say, as a ``code`` and the ``values`` its words need,
+    worded only when shown (``text`` in a subclass, from its own table): one value serves
+    a Chinese referee and an English streamer alike."""
 
     code: str
     values: tuple[tuple[str, object], ...] = ()
 
     @classmethod
-    def of(cls, code: str, **values: object) -> EnrollProblem:
+    def of(cls, code: str, **values: object) -> Self:
         return cls(code, tuple(values.items()))
+
+
+@dataclass(frozen=True)
+class EnrollProblem(Said):
+    """Why enrollment cannot use a picture (``ENROLL``), worded when shown: the value inside
+    ``guandan enroll``'s refusal (``enroll_picture``), so each language's half of the line
+    says it in that language (``rulebook.tournament_live.worded``)."""
 
     def text(self, lang: str = DEFAULT_LANG) -> str:
         return enroll_text(self.code, lang, **dict(self.values))
