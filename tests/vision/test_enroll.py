@@ -195,3 +195,29 @@ def test_a_deck_reader_is_trusted_over_a_finder_that_never_saw_the_deck():
     assert checked >= 6
     with pytest.raises(Exception, match="finder_sure"):
         CardDetector(MODEL, boxes=False, finder_sure=0)
+
+
+def test_a_box_the_finder_is_sure_of_is_read_as_a_card_though_the_reader_says_no_index():
+    """``index_sure``: from that finder confidence up the reader's *no index* is overruled and
+    the box read as the likeliest card, at that card's own probability (times the finder's
+    share, 1 here); below it, and without ``index_sure``, a box the reader calls no index is
+    dropped."""
+    from engine.cards import ALL_CARDS
+    from vision.live.detector import FIND
+    from vision.live.reader import NOT_AN_INDEX
+    from vision.synth.scene import render_scene
+    from vision.synth.style import styles
+
+    image = render_scene(12, styles(5, 2, "heldout")).image  # two boxes the reader calls no index
+    plain = CardDetector(MODEL, boxes=False, suits=False)
+    found = plain.find(image, FIND)
+    ranked = plain.reader.read(image, [b for b, _ in found], ranked=3)
+    nothing = [(box, rest[0]) for (box, _f), ((cls, _p), *rest) in zip(found, ranked, strict=True)
+               if cls == NOT_AN_INDEX]
+    assert nothing, "the scene has finder boxes the reader calls no index"
+    sure = CardDetector(MODEL, boxes=False, suits=False, index_sure=0.7)
+    for box, (cls, p) in nothing:
+        assert plain.read(image, [(box, 1.0)], 0.01) == []
+        assert sure.read(image, [(box, 0.5)], 0.01) == []  # the finder not sure enough
+        (kept,) = sure.read(image, [(box, 1.0)], 0.01)
+        assert kept.card == ALL_CARDS[cls] and kept.conf == pytest.approx(p, rel=1e-5)

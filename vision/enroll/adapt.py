@@ -32,7 +32,20 @@ STEP_CM = 2.1  # how far each card of a row lies right of the one before (as the
 #: not find it: the printed corner of most decks
 CORNER = (0.03, 0.03, 0.2, 0.27)
 EPOCHS = 3
-ROWS = 700  # rows of faces drawn for the training patches
+#: a face's pixel is ink this much darker than its paper, or this saturated (8-bit)
+INK_CONTRAST, INK_SATURATION = 60, 90
+#: ink within this many index heights of a card's index is left to the index: a patch of no
+#: index cut there would hold much of it (anglo's and paris's number cards print a big pip
+#: beside the index; so taught, the reader doubted every index and lost a CT and a 小王)
+INDEX_REACH = 0.9
+#: ink within this many index heights of the other two corners, where a deck may print more
+#: indices, is left alone too
+CORNER_GUARD = 0.4
+#: this share of the pip patches are cut at the picture's edge: a zone's edge cuts cards
+#: lying across it, and a pip left alone there was read as a joker's corner star at 0.95
+#: (tigullio's design, ``docs/experiments/2026-12-06.md``)
+EDGE_SHARE = 0.3
+ROWS = 1400  # rows of faces drawn for the training patches
 
 
 @dataclass(frozen=True)
@@ -71,9 +84,10 @@ def corner_index(detector: CardDetector, face: np.ndarray) -> tuple[float, float
 
 
 def play_row(faces: list[IndexedFace], felt: tuple[int, int, int], rng: np.random.Generator
-             ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]:
+             ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]], np.ndarray]:
     """``faces`` laid in a row as a play is laid, on ``felt``, with the camera's faults: the
-    picture and each card's index box in it."""
+    picture, each card's index box in it, and where it shows ink that is no index (``ink``:
+    N×2 x, y)."""
     step = STEP_CM * PX_PER_CM * rng.uniform(0.8, 1.4)
     h = max(f.face.shape[0] for f in faces)
     w = int(step * (len(faces) - 1) + max(f.face.shape[1] for f in faces))
@@ -81,11 +95,15 @@ def play_row(faces: list[IndexedFace], felt: tuple[int, int, int], rng: np.rando
     canvas = np.empty((h + 2 * margin, w + 2 * margin, 3), np.float32)
     canvas[...] = np.asarray(felt, np.float32) + rng.normal(0, 4, canvas.shape)
     boxes = []
+    ink = np.zeros(canvas.shape[:2], np.uint8)
     for i, f in enumerate(faces):
         x0, y0 = margin + int(i * step), margin + int(rng.integers(-3, 4))
         fh, fw = f.face.shape[:2]
         canvas[y0:y0 + fh, x0:x0 + fw] = f.face
+        ink[y0:y0 + fh, x0:x0 + fw] = ink_off_the_corners(f)
         x1, y1, x2, y2 = f.index
+        reach = INDEX_REACH * max(x2 - x1, y2 - y1)  # the cards before's ink about this index
+        ink[max(int(y0 + y1 - reach), 0):int(y0 + y2 + reach), max(int(x0 + x1 - reach), 0):int(x0 + x2 + reach)] = 0
         boxes.append((f.card, (x0 + x1, y0 + y1, x0 + x2, y0 + y2)))
     gain, bias = rng.uniform(0.6, 1.25), rng.uniform(-25, 20)
     cast = rng.uniform(-12, 12, 3)
@@ -96,7 +114,27 @@ def play_row(faces: list[IndexedFace], felt: tuple[int, int, int], rng: np.rando
     picture += rng.normal(0, rng.uniform(0, 6), picture.shape)
     picture = np.clip(picture, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
-    return (cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else picture), boxes
+    ys, xs = np.nonzero(ink)
+    return (cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else picture), boxes, np.stack([xs, ys], axis=1)
+
+
+def ink_off_the_corners(face: IndexedFace) -> np.ndarray:
+    """A mask of the face's printing (pips, court art, a joker's picture) away from the four
+    corners where a deck may print an index: what a lone pip looks like to the reader."""
+    grey = cv2.cvtColor(face.face.astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.int16)
+    hsv = cv2.cvtColor(face.face.astype(np.uint8), cv2.COLOR_BGR2HSV)
+    paper = np.median(grey)
+    mask = ((paper - grey > INK_CONTRAST) | (hsv[..., 1] > INK_SATURATION)).astype(np.uint8)
+    h, w = mask.shape
+    x1, y1, x2, y2 = face.index
+    side = max(x2 - x1, y2 - y1)
+    for grow, corners in ((INDEX_REACH * side, "own"), (CORNER_GUARD * side, "other")):
+        right, bottom = int(min(x2 + grow, w / 2)), int(min(y2 + grow, h / 2))
+        if corners == "own":  # the index and its twin turned half round in the bottom-right corner
+            mask[:bottom, :right] = mask[h - bottom:, w - right:] = 0
+        else:
+            mask[:bottom, w - right:] = mask[h - bottom:, :right] = 0
+    return mask
 
 
 def deck_patches(faces: list[IndexedFace], felt: tuple[int, int, int], pad: float, rows: int,
@@ -107,7 +145,7 @@ def deck_patches(faces: list[IndexedFace], felt: tuple[int, int, int], pad: floa
     images, classes = [], []
     for _ in range(rows):
         chosen = [faces[i] for i in rng.choice(len(faces), int(rng.integers(1, 6)), replace=False)]
-        picture, boxes = play_row(chosen, felt, rng)
+        picture, boxes, ink = play_row(chosen, felt, rng)
         for card, box in boxes:
             images.append(patch(picture, box, angle=float(rng.normal(0, 5)), shift=tuple(rng.normal(0, 0.06, 2)),
                                 scale=float(rng.uniform(0.85, 1.2)), pad=pad))
@@ -120,7 +158,33 @@ def deck_patches(faces: list[IndexedFace], felt: tuple[int, int, int], pad: floa
                 continue
             images.append(patch(picture, (x, y, x + side, y + side), angle=float(rng.uniform(0, 360)), pad=pad))
             classes.append(NOT_AN_INDEX)
+        for x, y in ink[rng.choice(len(ink), min(len(ink), len(boxes)), replace=False)] if len(ink) else ():
+            images.append(pip_patch(picture, (float(x), float(y)), side, pad, rng))  # and a piece of printing
+            classes.append(NOT_AN_INDEX)
     return Patches(np.stack(images), np.array(classes, np.int64))
+
+
+def pip_patch(picture: np.ndarray, at: tuple[float, float], side: float, pad: float,
+              rng: np.random.Generator) -> np.ndarray:
+    """A patch of no index around the ink at ``at`` (a pip, a piece of art), now and then
+    with the picture cut off close by, as a zone's edge cuts a card lying across it."""
+    x, y = at
+    if rng.random() < EDGE_SHARE:
+        h, w = picture.shape[:2]
+        gap = int(rng.uniform(0, side * 0.6))
+        edge = int(rng.integers(4))
+        if edge == 0:
+            picture, y = picture[max(int(y) - gap, 0):], y - max(int(y) - gap, 0)
+        elif edge == 1:
+            picture = picture[:min(int(y) + gap + 1, h)]
+        elif edge == 2:
+            picture, x = picture[:, max(int(x) - gap, 0):], x - max(int(x) - gap, 0)
+        else:
+            picture = picture[:, :min(int(x) + gap + 1, w)]
+    dx, dy = rng.normal(0, side * 0.2, 2)
+    x1, y1 = x + dx - side / 2, y + dy - side / 2
+    return patch(picture, (x1, y1, x1 + side, y1 + side), angle=float(rng.uniform(0, 360)),
+                 scale=float(rng.uniform(0.8, 1.3)), pad=pad)
 
 
 def teach_reader(faces: list[IndexedFace], felt: tuple[int, int, int], out: Path, *, epochs: int = EPOCHS,

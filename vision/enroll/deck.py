@@ -35,6 +35,10 @@ SHEET = "contact-sheet.png"
 #: finder's confidence is low even where the index is plain, and a play read right was
 #: flagged for the referee (docs/benchmarks.md, 2026-12-05)
 FINDER_SURE = 0.3
+#: and a box the finder taught the deck is this sure of is an index even where the reader
+#: says none (``CardDetector``'s ``index_sure``): a reader taught that a lone pip is no
+#: index doubts plain indices a little too, and lost an anglo CT between its neighbours
+INDEX_SURE = 0.5
 
 
 class DeckError(Refusal, ValueError):
@@ -87,7 +91,10 @@ class Deck:
         options.setdefault("doubt", self.doubt)
         imgsz = options.get("imgsz", ZONE)
         if weights is None:
-            weights = self.finder if self.finder is not None and imgsz == ZONE else committed_finder(imgsz)
+            taught = self.finder is not None and imgsz == ZONE
+            weights = self.finder if taught else committed_finder(imgsz)
+            if taught:
+                options.setdefault("index_sure", INDEX_SURE)
         return CardDetector(weights, reader=self.reader, suits=False, own_deck=True, **options)
 
 

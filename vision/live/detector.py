@@ -203,7 +203,8 @@ class CardDetector:
     def __init__(self, weights: str | Path, imgsz: int = 320, conf: float = CONFIDENCE, iou: float = IOU,
                  reader: str | Path | None = None, suits: str | Path | None | bool = None,
                  boxes: str | Path | list | None | bool = None, views: int = 1, sideways: bool = False,
-                 finder_sure: float = 1.0, doubt: float | None = None, own_deck: bool = False) -> None:
+                 finder_sure: float = 1.0, doubt: float | None = None, own_deck: bool = False,
+                 index_sure: float | None = None) -> None:
         """``boxes``: the box refiner's model (or models, each looking at the one before's
         box), or False for the finder's own boxes (the live loop, which needs cards, not
         tight boxes, saves its time); by default the committed refiner and its second look
@@ -223,13 +224,17 @@ class CardDetector:
         console); None leaves it to the console's default. ``own_deck``: the reader was taught
         this very deck (``vision.enroll``), so where it misreads, the camera's noise misled it
         — different at each corner of a card — not a print it has never seen, which misleads
-        it alike at both (``table.mending.HandReading``)."""
+        it alike at both (``table.mending.HandReading``). ``index_sure``: from this finder's
+        confidence up the reader's *no index* is overruled — the box is an index, read as the
+        card the reader finds likeliest, at that card's own probability (a finder taught the
+        deck is seldom that sure of anything else); None: never."""
         path = Path(weights)
         if not 0 < finder_sure <= 1:
             raise DetectorError(f"finder_sure must be in (0, 1], not {finder_sure}")
         self.finder_sure = finder_sure
         self.doubt = doubt
         self.own_deck = own_deck
+        self.index_sure = index_sure
         if not path.exists():
             raise DetectorError(f"{weights}: no such model file")
         if views not in VIEWS:
@@ -324,6 +329,8 @@ class CardDetector:
         out = []
         for (box, finder), ((cls, p), *rest) in zip(found, readings, strict=True):
             f = min(1.0, finder / self.finder_sure)
+            if cls == NOT_AN_INDEX and self.index_sure is not None and finder >= self.index_sure and rest:
+                (cls, p), *rest = rest
             if cls == NOT_AN_INDEX or f * p < floor:
                 continue
             others = tuple((ALL_CARDS[c], f * q) for c, q in rest if c != NOT_AN_INDEX and f * q >= RUNNER_UP_FLOOR)
