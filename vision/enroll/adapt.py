@@ -128,12 +128,14 @@ def ink_off_the_corners(face: IndexedFace) -> np.ndarray:
     h, w = mask.shape
     x1, y1, x2, y2 = face.index
     side = max(x2 - x1, y2 - y1)
-    for grow, corners in ((INDEX_REACH * side, "own"), (CORNER_GUARD * side, "other")):
-        right, bottom = int(min(x2 + grow, w / 2)), int(min(y2 + grow, h / 2))
-        if corners == "own":  # the index and its twin turned half round in the bottom-right corner
-            mask[:bottom, :right] = mask[h - bottom:, w - right:] = 0
-        else:
-            mask[:bottom, w - right:] = mask[h - bottom:, :right] = 0
+
+    def corner(grow: float) -> tuple[int, int]:
+        return int(min(x2 + grow, w / 2)), int(min(y2 + grow, h / 2))
+
+    right, bottom = corner(INDEX_REACH * side)  # the index, and its twin turned half round
+    mask[:bottom, :right] = mask[h - bottom:, w - right:] = 0
+    right, bottom = corner(CORNER_GUARD * side)  # the other two corners
+    mask[:bottom, w - right:] = mask[h - bottom:, :right] = 0
     return mask
 
 
@@ -170,17 +172,12 @@ def pip_patch(picture: np.ndarray, at: tuple[float, float], side: float, pad: fl
     with the picture cut off close by, as a zone's edge cuts a card lying across it."""
     x, y = at
     if rng.random() < EDGE_SHARE:
-        h, w = picture.shape[:2]
         gap = int(rng.uniform(0, side * 0.6))
-        edge = int(rng.integers(4))
-        if edge == 0:
-            picture, y = picture[max(int(y) - gap, 0):], y - max(int(y) - gap, 0)
-        elif edge == 1:
-            picture = picture[:min(int(y) + gap + 1, h)]
-        elif edge == 2:
-            picture, x = picture[:, max(int(x) - gap, 0):], x - max(int(x) - gap, 0)
-        else:
-            picture = picture[:, :min(int(x) + gap + 1, w)]
+        edge = int(rng.integers(4))  # the picture cut off above, below, left or right of the ink
+        top, left = (max(int(y) - gap, 0) if edge == 0 else 0), (max(int(x) - gap, 0) if edge == 2 else 0)
+        bottom = int(y) + gap + 1 if edge == 1 else None
+        right = int(x) + gap + 1 if edge == 3 else None
+        picture, x, y = picture[top:bottom, left:right], x - left, y - top
     dx, dy = rng.normal(0, side * 0.2, 2)
     x1, y1 = x + dx - side / 2, y + dy - side / 2
     return patch(picture, (x1, y1, x1 + side, y1 + side), angle=float(rng.uniform(0, 360)),
