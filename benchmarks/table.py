@@ -57,6 +57,8 @@ from vision.enroll.pictures import read_layout  # noqa: E402
 from vision.live.camera import VideoFile  # noqa: E402
 from vision.live.detector import CardDetector, committed_finder  # noqa: E402
 from vision.synth.art_decks import ArtDeck, by_name  # noqa: E402
+from vision.synth.art_faces import ArtError  # noqa: E402
+from vision.synth.deck import prints  # noqa: E402
 from vision.synth.layout_photo import layout_photo  # noqa: E402
 from vision.synth.render_game import render  # noqa: E402
 from web.snapshot import doubt_below  # noqa: E402
@@ -197,7 +199,12 @@ def main() -> None:
                         help="lay real deck designs (datasets/art-decks.toml names; game n takes the n-th, "
                              "round and round) instead of generated held-out styles")
     args = parser.parse_args()
-    arts = [by_name(name) for name in args.art.split(",")] if args.art else []
+    try:
+        arts = [by_name(name) for name in args.art.split(",")] if args.art else []
+    except ArtError as error:
+        parser.error(str(error))
+    if faceless := [a.name for a in arts if not (prints(a, "SB") and prints(a, "HR"))]:
+        parser.error(f"{', '.join(faceless)}: no jokers printed, and a game deals them")
     if args.every < 1:
         parser.error("--every must be 1 or more")
     size = tuple(int(v) for v in args.size.split("x"))
