@@ -150,14 +150,20 @@ def flags_by_threshold(match, exact: set[int]) -> dict[float, tuple[int, int]]:
 
 def show_misreads(truth: list[PlayCards], seen: list[PlayCards], pairs: list[tuple[int, int]]) -> None:
     """Each play not read exactly, beside what the camera read from that seat nearest in time
-    (or nothing): where the pipeline goes wrong, for the one working on it."""
+    (or nothing), then each play the camera read that no play of the hand explains (extra):
+    where the pipeline goes wrong, for the one working on it."""
     matched = {j for _, j in pairs}
     for i in sorted(set(range(len(truth))) - {i for i, _ in pairs}):
         play = truth[i]
-        near = [p for j, p in enumerate(seen) if j not in matched and p.seat == play.seat and abs(p.t - play.t) < 8]
-        read = min(near, key=lambda p: abs(p.t - play.t)) if near else None
-        what = "nothing" if read is None else f"{' '.join(read.cards)} ({read.confidence or 1:.2f})"
+        near = [j for j, p in enumerate(seen) if j not in matched and p.seat == play.seat and abs(p.t - play.t) < 8]
+        read = min(near, key=lambda j: abs(seen[j].t - play.t)) if near else None
+        what = "nothing" if read is None else f"{' '.join(seen[read].cards)} ({seen[read].confidence or 1:.2f})"
         print(f"  t={play.t:7.1f} {play.seat}: {' '.join(play.cards):<30} read {what}", flush=True)
+        if read is not None:
+            matched.add(read)
+    for extra in (p for j, p in enumerate(seen) if j not in matched):
+        print(f"  t={extra.t:7.1f} {extra.seat}: {'(no play)':<30} read {' '.join(extra.cards)} "
+              f"({extra.confidence or 1:.2f})", flush=True)
 
 
 def enrolled(seed: int, size: tuple[int, int], folder: Path, art: ArtDeck | None = None,
