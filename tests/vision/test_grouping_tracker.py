@@ -262,3 +262,21 @@ def test_a_last_card_whose_top_left_index_went_unread_is_still_a_card():
     assert far.cards == ("C8", "HA") and far.stray == ("HR",)
     # and not where no card lies a card's height above it
     assert group_cards([index("C8", 23.7, 8.8), index("HA", 25.7, 8.8), index("HR", 32.1, 12.5)]).stray == ("HR",)
+
+
+def test_a_card_laid_over_the_seats_earlier_one_is_a_second_card_not_the_first_read_again():
+    """Seen in a rendered game of a held-out design: a tigullio SK laid over the C8 its seat
+    had played, hiding all of it but its top-left index (read 0.17); the SK's own top-left
+    index went unread and its bottom-right one read 0.63. Taken for the row, that corner
+    made the C8 a stray above it: one card in the zone, as many as committed, no play."""
+    dets = [index("C8", 24.8, 8.8, 0.17), index("SK", 31.5, 15.2, 0.63)]
+    laid = group_cards(dets)
+    assert laid.cards == ("C8", "SK") and laid.stray == ()
+    tracker = ZoneTracker("W")
+    tracker.count_as_laid(["C8"])
+    assert run(tracker, [(0.0, laid.cards, False), (0.5, laid.cards, False)])[-1].new == ("SK",)
+    # a corner a card's diagonal below-right of a strong row stays that row's card's corner
+    row = [index("C8", 24.8, 8.8, 0.9), index("SK", 26.9, 8.8, 0.9), index("SK", 31.5, 15.2, 0.63)]
+    assert group_cards(row).cards == ("C8", "SK")
+    # and where nothing lies above it, a lone index is a card of its own
+    assert group_cards([index("SK", 31.5, 15.2, 0.63)]).cards == ("SK",)

@@ -154,12 +154,24 @@ def _row_top(detections: list[Detection], centres: list[tuple[float, float]]) ->
     Not simply the highest index: a corner of a neighbour's card at the zone's edge, or one
     false reading above the row, would push the whole row out of the band. A four-index
     deck's bottom corners make a second band as strong as the first; the higher one is the
-    row."""
+    row. And where that band holds one reading only, with an index a card's diagonal above
+    and left of it, however weak, that reading is a bottom-right corner and the index above
+    is the row: a card laid over the seat's earlier one hides all of it but its top-left
+    index (a tigullio SK on the C8 before it: the C8's index 0.17, the SK's bottom-right 0.63,
+    its top-left unread), and taking the corner for the row left the C8 out as a stray, so
+    the zone held one card, as many as were committed, and the SK was no play."""
     weight = {}
     for _, y0 in centres:
         weight[y0] = sum(d.conf for d, (_, y) in zip(detections, centres, strict=True) if y0 <= y <= y0 + TOP_BAND_CM)
     strongest = max(weight.values())
-    return min(y0 for y0, w in weight.items() if w >= ROW_SHARE * strongest)
+    top = min(y0 for y0, w in weight.items() if w >= ROW_SHARE * strongest)
+    band = [(x, y) for x, y in centres if top <= y <= top + TOP_BAND_CM]
+    if len(band) == 1:
+        (bx, by), = band
+        above = [y for x, y in centres if _within(by - y, DOWN_CM) and _within(bx - x, CORNER_REACH_CM)]
+        if above:
+            return min(above)
+    return top
 
 
 def _lone_bottom_left(x: float, y: float, tops: list[tuple[float, float]]) -> bool:
@@ -179,6 +191,11 @@ def _lone_bottom_left(x: float, y: float, tops: list[tuple[float, float]]) -> bo
 #: 1.3–2.8 cm apart): a bottom-right corner beyond the last card's reach, within this of it,
 #: is the corner of a card laid after it whose top-left index went unread
 NEXT_CARD_CM = 3.0
+
+
+#: how far right of a top-left index a bottom-right corner may lie: its own card's, or (its
+#: top-left index unread) that of a card laid up to one more step after it
+CORNER_REACH_CM = (ACROSS_CM[0], ACROSS_CM[1] + NEXT_CARD_CM)
 
 
 def _lone_bottom_right(x: float, y: float, tops: list[tuple[float, float]]) -> bool:
