@@ -275,13 +275,15 @@ def test_a_card_the_reader_cannot_name_is_taken_from_its_marks_and_the_cards_not
     image = renderer.camera(renderer.view(renderer.table(TableState(rows={"S": ["SB"], "E": [], "W": [], "N": []}))))
     drawn = rectify_zone(image, Calibration.from_image(image), "S")
 
-    def covered(stored: list) -> tuple[TableRuntime, list[Alert], bool, int]:
-        """South's zone covered, as the frame loop finds it: whether the runtime named a card,
-        and how many events the record held before."""
+    def covered(stored: list, under: tuple[str, ...] = ()) -> tuple[TableRuntime, list[Alert], bool, int]:
+        """South's zone covered, as the frame loop finds it (``under``: cards South laid there
+        before, committed): whether the runtime named a card, and how many events the record
+        held before."""
         alerts: list[Alert] = []
         rt = TableRuntime(detector, profile, alert=alerts.append, resume=stored)
         before = len(rt.events)
         zone = rt.seats.zones["S"]
+        zone.tracker.count_as_laid(under)
         zone.looks, zone.read_thumb = [[] for _ in range(LOOKS)], thumbnail(drawn)
         named = rt.seats.unread("S", lambda: drawn, rt._may_name)
         assert not rt.seats.unread("S", lambda: drawn, rt._may_name)  # each still look is searched once
@@ -299,6 +301,13 @@ def test_a_card_the_reader_cannot_name_is_taken_from_its_marks_and_the_cards_not
     assert any("南家：出牌区有一张认不出的牌" in a and "小王" in a for a in said(alerts, "zh"))
     assert any("seat S: a card lies in the play zone that the camera cannot read" in a and "small joker" in a
                for a in said(alerts))
+    # laid over a card South laid before in the trick, which it hides (tigullio's 小王 over
+    # East's C7 in game 106): that card still lies under it, and the 小王 is the play
+    rt, _, named, _ = covered(record_until(both_out), under=("D9",))
+    assert named and rt.seats.zones["S"].laid.cards == ("D9", "SB")
+    changes = [c for n in range(10) for c in rt.seats.zones["S"].tracker.update(100.0 + n / 10,
+                                                                                rt.seats.zones["S"].laid, False)]
+    assert [c.new for c in changes if isinstance(c, Settled)] == [("SB",)]
     # both 小王 out as well: no card the marks could be is left, and nothing is laid
     rt, _, named, _ = covered(record_until(both_out[:9] + [("W", ("SB",)), ("S", ()), ("E", ()), ("N", ()),
                                                         ("W", ("SB",))]))

@@ -4,8 +4,9 @@ cannot name, named from its marks and the cards not yet out, or left unnamed."""
 import pytest
 
 from vision.live.calibration import Calibration, rectify_zone
-from vision.live.detector import CardDetector, committed_finder
-from vision.live.unread import unread_card
+from vision.live.detector import CardDetector, committed_finder, find_tiled
+from vision.live.unread import FLOOR, MARKS, unread_card
+from vision.synth.art_decks import by_name
 from vision.synth.render_game import Renderer, TableState
 
 JOKERS = ["HR", "SB"]
@@ -40,3 +41,22 @@ def test_the_decks_small_joker_is_no_index_to_the_reader_but_its_marks_name_it(d
 def test_nothing_is_named_without_a_clear_reading_or_a_card_left_to_be(detector):
     assert unread_card(detector, south_zone(["SB"]), ruled_out=JOKERS) is None  # only faint readings left
     assert unread_card(detector, south_zone([]), ruled_out=[]) is None  # bare felt: no marks
+
+
+def test_a_joker_corner_the_finder_barely_marks_is_named_where_the_reader_is_sure(detector):
+    """Tigullio's 小王 (a star knocked out of a disc; a design never trained on) in South's zone
+    of game 120's table at 1080p: the finder marks it under ``MARKS``, the reader reads it
+    surely on that mark. A hand over the empty zone is marked nowhere, and names nothing."""
+    renderer = Renderer(120, (1920, 1080), art=by_name("tigullio"))
+
+    def zone(state: TableState):
+        image = renderer.camera(renderer.view(renderer.table(state)))
+        return rectify_zone(image, Calibration.from_image(image), "S")
+
+    joker = zone(TableState(rows={"S": ["SB"], "E": [], "W": [], "N": []}))
+    marks = [f for _, f in find_tiled(detector, joker, FLOOR, whole=True)]
+    assert marks and max(marks) < MARKS
+    card = unread_card(detector, joker, ruled_out=["HR"])
+    assert card is not None and card.card == "SB" and card.conf < MARKS  # the referee checks it
+    hand = zone(TableState(rows={"S": [], "E": [], "W": [], "N": []}, hand=("S", 0.7)))
+    assert unread_card(detector, hand, ruled_out=[]) is None

@@ -10,9 +10,10 @@ its boxes said 大王 0.69 and 小王 0.78 among others — and both 小王 had 
 
 ``unread_card`` looks at every mark the finder sees in the zone and takes, for each card,
 the reader's surest reading of it on any mark, leaving out the cards of which the hand has
-seen both copies. It names a card only when something card-like is there (a mark of at
-least ``MARKS``: a hand over an empty zone has none), one mark reads it outright (at least
-``LEAST``) and it clearly leads the next card (``LEAD`` times). Summed over the marks
+seen both copies. It names a card only when it clearly leads the next card (``LEAD``
+times) and either something card-like is there (a mark of at least ``MARKS``: a hand over
+an empty zone has none) and one mark reads it outright (at least ``LEAST``), or one mark,
+however faint, reads it surely (``READ_ALONE``: a hand reads as no index). Summed over the marks
 instead, the many faint readings of a patterned corner add up: a rendered 大王 of that deck,
 with every joker ruled out, summed to a 2 of diamonds twice the next card, from no reading
 above 0.35. The runtime asks only for a zone that has lain covered when its seat may lay,
@@ -37,6 +38,10 @@ FLOOR = 0.05
 LEAST = 0.5
 #: ... and this many times as surely as any other card
 LEAD = 1.5
+#: where no mark is ``MARKS`` sure, the card must be read this surely: a design's own joker
+#: corner may be one the finder barely knows (tigullio's 小王, a star knocked out of a disc,
+#: marked 0.06 and read 0.96 in game 106), where a hand or a cup reads as no index
+READ_ALONE = 0.9
 
 
 def unread_card(detector: CardDetector, zone: np.ndarray, ruled_out: Iterable[str]) -> Detection | None:
@@ -45,8 +50,9 @@ def unread_card(detector: CardDetector, zone: np.ndarray, ruled_out: Iterable[st
     a referee checks such a play — and its runners-up are the cards not ruled out that the
     marks read next."""
     found = find_tiled(detector, zone, FLOOR, whole=True)
-    if not found or max(f for _, f in found) < MARKS:
+    if not found:
         return None
+    least = LEAST if max(f for _, f in found) >= MARKS else READ_ALONE
     boxes = [box for box, _ in found]
     probs = detector.reader.probabilities(np.stack([patch(zone, b, pad=detector.reader.pad) for b in boxes]))
     cards = probs[:, :len(ALL_CARDS)].copy()  # the last class is "no index"
@@ -57,7 +63,7 @@ def unread_card(detector: CardDetector, zone: np.ndarray, ruled_out: Iterable[st
     score = cards.max(axis=0)
     order = np.argsort(-score)
     best, second = int(order[0]), int(order[1])
-    if score[best] < LEAST or score[best] < LEAD * score[second]:
+    if score[best] < least or score[best] < LEAD * score[second]:
         return None
     finder = np.array([f for _, f in found])
     surest = int(np.argmax(finder * cards[:, best]))
