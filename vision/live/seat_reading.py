@@ -222,15 +222,15 @@ class SeatReading:
         ruled_out = may_name(seat)
         if ruled_out is None:
             return False
-        # nor a card its seat laid there before: a card the reader named once is no unreadable one
-        card = unread_card(self.detector, draw(), [*ruled_out, *zone.tracker.on_table])
+        # what its seat laid there before lies under it still, unread (tigullio's 小王 over E's
+        # C7, whose index read 0.08): never named (a card the reader named once is no unreadable
+        # one), and counted, so that the card named is one beyond them
+        under = tuple(zone.tracker.on_table.elements())
+        card = unread_card(self.detector, draw(), [*ruled_out, *under])
         if card is None:
             return False
         zone.detections = [card]
         named = group_cards(zone.detections)
-        # what its seat laid there before lies under it still, unread (tigullio's 小王 over E's
-        # C7, whose index read 0.08): counted, so that the card named is one beyond them
-        under = tuple(zone.tracker.on_table.elements())
         zone.laid = Laid(under + named.cards, (1.0,) * len(under) + named.confidences, named.stray,
                          ((),) * len(under) + named.others)
         zone.covered_since = None
