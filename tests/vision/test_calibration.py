@@ -166,6 +166,29 @@ def test_calibrating_from_a_video_says_nothing_of_images_and_markers_help_shows_
     assert "100%." in shown and "%%" not in shown
 
 
+def test_calibrating_a_1080p_camera_a_little_too_far_names_the_size_that_would_do_not_1080p(tmp_path):
+    """A 1080p video whose zones come out at 7.2–7.8 px/cm: the warning's advice names the
+    camera size computed from the frame it saw (2560×1440), never the 1080p it already is."""
+    image, _ = frame(tilt=0.1, turn=3.0, size=(1920, 1080), zoom=0.72)
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (1920, 1080))
+    for _ in range(3):
+        writer.write(image)
+    writer.release()
+    picture = str(tmp_path / "cal.png")
+    en = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(video), "--out", picture, "--lang", "en"],
+                        capture_output=True, text=True, timeout=60)
+    assert en.returncode == 0, en.stderr
+    warning = en.stdout.strip().splitlines()[-1]
+    assert warning.startswith("warning: seat N's zone is seen at 7.") and "use 1080p" not in en.stdout
+    assert warning.endswith("bring the camera closer, zoom in, or use a camera of 2560×1440 or more")
+    zh = subprocess.run([sys.executable, "-m", "scorer.cli", "calibrate", str(video), "--out", picture],
+                        capture_output=True, text=True, timeout=60)
+    warning = zh.stdout.strip().splitlines()[-1]
+    assert warning.startswith("注意：北家出牌区只有7.") and "改用1080p" not in zh.stdout
+    assert warning.endswith("请把摄像头移近、放大画面，或改用2560×1440及以上的摄像头")
+
+
 def test_the_camera_a_table_wants_is_the_smallest_size_that_sees_every_zone_at_8_px_per_cm():
     assert camera_for((1280, 720), 6.5) == (1920, 1080)  # 6.5 × 1.5 = 9.75
     assert camera_for((1280, 720), 8.2) == (1280, 720)

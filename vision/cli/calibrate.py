@@ -85,14 +85,18 @@ def cmd_calibrate(args: Namespace) -> None:
                          f"more gives every zone {GOOD_PX_PER_CM:g} px/cm")
     if px >= GOOD_PX_PER_CM:
         return
+    # the advice names the size worked out from this frame's own (a 1080p camera is not told to use 1080p)
     if zh:
         print(f"注意：{term(seat, 'zh')}家出牌区只有{px:.1f}像素/厘米；{GOOD_PX_PER_CM:g}像素/厘米以上才能可靠识牌"
               + (f"，低于{MIN_PX_PER_CM:g}大多会认错" if px < MIN_PX_PER_CM else "")
-              + "：请把摄像头移近、放大画面或改用1080p")
+              + ("：请把摄像头移近或放大画面" if size is None
+                 else f"：请把摄像头移近、放大画面，或改用{size[0]}×{size[1]}及以上的摄像头"))
     else:
         under = f" and mostly misread under {MIN_PX_PER_CM:g}" if px < MIN_PX_PER_CM else ""
         print(f"warning: seat {seat}'s zone is seen at {px:.1f} px/cm; cards are read reliably from "
-              f"{GOOD_PX_PER_CM:g} px/cm{under}: bring the camera closer, zoom in, or use 1080p")
+              f"{GOOD_PX_PER_CM:g} px/cm{under}: "
+              + ("bring the camera closer or zoom in" if size is None
+                 else f"bring the camera closer, zoom in, or use a camera of {size[0]}×{size[1]} or more"))
 
 
 def add_markers_parser(sub: argparse._SubParsersAction) -> None:
