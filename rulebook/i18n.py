@@ -209,6 +209,11 @@ ENROLL: dict[str, tuple[str, str]] = {
     "enroll_dark": ("{source}：画面太暗（牌面亮度{level}，至少要{least}）：请开灯或调整摄像头曝光",
                     "{source}: the picture is too dark (the cards' brightness {level}, at least {least}): light "
                     "the table or change the camera's exposure"),
+    "enroll_dark_markers": ("{source}：画面太暗，找不到桌面标记（平均灰度{mean}/255，最亮处{level}，至少要{least}）："
+                            "请开灯或调整摄像头曝光",
+                            "{source}: the picture is too dark to find the table markers in (mean grey level "
+                            "{mean} of 255, its brightest part {level}, at least {least} needed): light the table "
+                            "or change the camera's exposure"),
     "enroll_blurred": ("{source}：画面模糊（清晰度{level}，至少要{least}）：请对焦，拍摄时镜头和牌都不要动",
                        "{source}: the picture is blurred (sharpness {level}, at least {least}): focus the camera "
                        "and keep it and the cards still"),

@@ -16,7 +16,7 @@ from tests.vision.table_rig import MODEL
 from vision.enroll.deck import Deck, DeckError
 from vision.enroll.layout import LAYOUT, find_cards, in_reading_order, table_picture
 from vision.enroll.pictures import EnrollError, read_layout
-from vision.live.calibration import Calibration
+from vision.live.calibration import Calibration, marker_corners_cm
 from vision.live.detector import CardDetector
 from vision.synth.layout_photo import layout_centres, layout_photo
 from vision.synth.render_game import Renderer
@@ -83,9 +83,42 @@ def test_a_picture_that_cannot_teach_the_deck_is_refused_with_a_picture_of_why(p
         assert {caught.value.values["first"], caught.value.values["second"]} == {"S2", "S3"}
 
 
+def test_a_picture_too_dark_to_find_the_markers_in_says_so_and_how_bright_it_is(photo, detector):
+    """Under a twentieth of the light the markers are lost in the dark: the operator is told
+    the picture is too dark, with its mean grey level out of 255, not that markers are missing;
+    a lit picture without markers is still told its markers are missing."""
+    dark = (photo * 0.04).astype(np.uint8)
+    with pytest.raises(EnrollError) as caught:
+        read_layout("layout.jpg", [dark], detector)
+    assert caught.value.code == "enroll_dark_markers"
+    mean = round(float(cv2.cvtColor(dark, cv2.COLOR_BGR2GRAY).mean()))
+    assert caught.value.values["mean"] == mean and caught.value.values["level"] < caught.value.values["least"]
+    en = enroll_text(caught.value.code, "en", **caught.value.values)
+    zh = enroll_text(caught.value.code, "zh", **caught.value.values)
+    assert en.startswith("layout.jpg: the picture is too dark") and f"mean grey level {mean} of 255" in en
+    assert zh.startswith("layout.jpg：画面太暗") and f"平均灰度{mean}/255" in zh
+    lit = photo.copy()
+    for marker in Calibration.from_image(photo).markers:  # the markers covered, the table lit
+        corners = Calibration.from_image(photo).to_image(marker_corners_cm(marker))
+        cv2.fillConvexPoly(lit, np.round(corners).astype(np.int32), (60, 100, 50))
+    with pytest.raises(EnrollError) as caught:
+        read_layout("layout.jpg", [lit], detector)
+    assert caught.value.code == "markers_missing"
+
+
+def test_guandan_enroll_says_a_picture_is_too_dark_in_both_languages(photo, tmp_path):
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), (photo * 0.04).astype(np.uint8))
+    out = guandan("enroll", str(dark), "--out", str(tmp_path / "deck"))  # Chinese first by default
+    assert out.returncode == 2 and "Traceback" not in out.stderr and not (tmp_path / "deck").exists()
+    zh, en = out.stderr.strip().splitlines()[-1].split(" / ")
+    assert "画面太暗，找不到桌面标记（平均灰度2/255" in zh and "too dark to find the table markers in" in en
+    assert "mean grey level 2 of 255" in en and "markers" in en and "found 0 of the 4" not in en
+
+
 def test_every_enrollment_message_is_worded_in_both_languages():
     values = {"source": "a.jpg", "found": 53, "expected": 54, "picture": "p.png", "n": 2, "rows": 6, "columns": 9,
-              "level": 10, "least": 90, "first": "S2", "second": "S3", "card": "HR", "place": 3, "path": "d",
+              "level": 10, "least": 90, "mean": 3, "first": "S2", "second": "S3", "card": "HR", "place": 3, "path": "d",
               "confidence": 0.5}
     for code in ENROLL:
         zh, en = enroll_text(code, "zh", **values), enroll_text(code, "en", **values)

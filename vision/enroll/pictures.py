@@ -1,13 +1,14 @@
 """Pictures of the enrollment layout read: the 54 cards found, named by their place, cut out
 upright, and checked before anything is learnt from them.
 
-A picture is refused, with a picture marking the problem, when the markers are not seen,
-when it is too dark or blurred to learn a deck from, when the cards found are not 54 lying
-upright in 6 rows of 9, or when the camera's present models read two cards in each other's
-places (a swapped pair) or one card in two places (a card laid twice, another missing): a
-misplaced card is noticed, not learnt. A single card the present models read otherwise, not
-confirmed by its neighbour, is a *doubt* for the operator to look at on the contact sheet: on
-a deck the models have never seen, their reading is the likelier mistake.
+A picture is refused, with a picture marking the problem, when the markers are not seen (or
+it is too dark to see them in), when it is too dark or blurred to learn a deck from, when the
+cards found are not 54 lying upright in 6 rows of 9, or when the camera's present models read
+two cards in each other's places (a swapped pair) or one card in two places (a card laid
+twice, another missing): a misplaced card is noticed, not learnt. A single card the present
+models read otherwise, not confirmed by its neighbour, is a *doubt* for the operator to look
+at on the contact sheet: on a deck the models have never seen, their reading is the likelier
+mistake.
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ FACE_PX_PER_CM = 12.0  # the cards' faces are kept at this scale
 #: the table picture's 90th percentile of grey: cards lit well are near white (about 250 on
 #: rendered tables); below this the picture is too dark to learn from
 BRIGHT_LEAST = 90
+#: a picture whose markers are not found, and whose brightest 1 % of pixels is darker than
+#: this grey, is refused as too dark rather than as missing its markers: the markers of a
+#: rendered table are still found at a tenth of the light with sensor noise and JPEG (the
+#: brightest 1 % about 25), and white card faces and marker margins under any usable
+#: exposure are far above it
+MARKERS_BRIGHT_LEAST = 60
 #: the variance of the Laplacian over the cards in the table picture: about 550-700 on
 #: rendered tables at 1080p, 5 when blurred by a 3-pixel Gaussian
 SHARP_LEAST = 30.0
@@ -115,7 +122,7 @@ def read_layout(source: str, frames: list[np.ndarray], detector: CardDetector | 
         except CalibrationError as exc:
             failure = exc
     if not seen:
-        raise EnrollError(failure.code, None, **failure.values)
+        raise _too_dark(source, frames) or EnrollError(failure.code, None, **failure.values)
     _, image, calibration = max(seen, key=lambda s: s[0])
     picture = table_picture(image, calibration)
     level = float(np.percentile(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY), 90))
@@ -139,6 +146,18 @@ def read_layout(source: str, frames: list[np.ndarray], detector: CardDetector | 
     felt = tuple(int(v) for v in np.median(between, axis=0)) if len(between) else (60, 100, 50)
     return LayoutPicture(source, cards, marked(picture, ordered, cards, [c.found for c in doubts]), resolution,
                          felt, doubts)
+
+
+def _too_dark(source: str, frames: list[np.ndarray]) -> EnrollError | None:
+    """Why no frame shows the markers, when it is that even the brightest frame is too dark
+    (``MARKERS_BRIGHT_LEAST``): its mean grey level out of 255 and its brightest 1 %."""
+    greys = [f if f.ndim == 2 else cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in frames]
+    levels = [float(np.percentile(g, 99)) for g in greys]
+    brightest = int(np.argmax(levels))
+    if levels[brightest] >= MARKERS_BRIGHT_LEAST:
+        return None
+    return EnrollError("enroll_dark_markers", None, source=source, mean=round(float(greys[brightest].mean())),
+                       level=round(levels[brightest]), least=MARKERS_BRIGHT_LEAST)
 
 
 def _check_sharp(source: str, picture: np.ndarray, cards: list[FoundCard]) -> None:
