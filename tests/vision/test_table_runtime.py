@@ -152,13 +152,14 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
 
 def test_a_single_court_card_taken_away_unseen_by_the_motion_check_still_empties_the_zone(detector):
     """A court card whose art leaves it about as grey as the cloth changes the zone's
-    thumbnail by less than ``REDETECT_LEVEL`` when the trick is cleared without a hand over
-    it; the zone now looks as it did empty, so it is read again and the card is gone (else
-    the seat's next single card, no more cards than were committed, was no play at all:
-    four singles missed in one hand of a real design)."""
+    thumbnail's mean by little when the trick is cleared without a hand over it, but the
+    cells it lay on a lot: it is read again and the card is gone (else the seat's next
+    single card, no more cards than were committed, was no play at all: four singles missed
+    in one hand of a real design)."""
     from vision.live.calibration import rectify_zone
-    from vision.live.seat_reading import REDETECT_LEVEL
+    from vision.live.seat_reading import READ_CELLS
     from vision.live.tracker import motion, thumbnail
+    from vision.live.zone_change import LEAST_FLOOR, changed_cells
     from vision.synth.art_decks import by_name, entries, installed
     from vision.synth.render_game import Renderer, TableState
 
@@ -186,7 +187,8 @@ def test_a_single_court_card_taken_away_unseen_by_the_motion_check_still_empties
     calibration = rt.seats.calibration
     with_card, without = (thumbnail(rectify_zone(picture(s), calibration, "S")) for s in (TableState(rows=queen),
                                                                                          TableState()))
-    assert motion(with_card, without) < REDETECT_LEVEL  # the motion check alone would not look again
+    assert motion(with_card, without) < 3  # the zone's mean alone would hardly say it changed
+    assert changed_cells(with_card, without, LEAST_FLOOR).sum() >= 10 * READ_CELLS
     show(TableState(), 1.0)  # the trick turned face down, no hand seen doing it
     assert rt.seats.zones["S"].laid.cards == () and not rt.seats.zones["S"].tracker.on_table
 

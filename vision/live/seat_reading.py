@@ -42,15 +42,22 @@ from vision.live.looks import pool
 from vision.live.reader import PATCH
 from vision.live.tracker import MOTION_LEVEL, Cleared, Settled, ZoneTracker, motion, thumbnail
 from vision.live.unread import unread_card
+from vision.live.zone_change import NoiseFloor, changed_cells
 
 RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
-REDETECT_LEVEL = 3.0  # a still zone is read again when it differs this much from the last read
-#: ... or this much, where it now looks as it did empty while cards were read in it: one card
-#: taken away changes a zone's thumbnail by less than ``REDETECT_LEVEL`` where card and cloth
-#: are alike in grey (2.8 for a single card on a green cloth at 1080p), and the zone went on
-#: holding that card, so the seat's next single card was taken for it, not for a play
-REDETECT_BARE = 1.0
-BARE_LEVEL = 4.0  # a zone this close to how it looked empty is empty (vision.live.tracker.motion)
+#: cells of a zone's thumbnail (vision.live.zone_change) that must change between two frames
+#: for the zone to be moving: a tenth of a card, which no still scene's noise reaches
+MOVE_CELLS = 8
+#: ... and that must differ from the zone's last read for it to be read again: about a corner
+#: index (a card slid into a row with no hand seen changes dozens; the zone's mean barely moves)
+READ_CELLS = 4
+#: a zone where nothing is read, and less than this share of where its committed cards lay
+#: still differs from the empty table, has been cleared, whatever lies elsewhere in it (the
+#: seat's face-down pile reaching into its far edge, a neighbour's card at its corner)
+GONE_SHARE = 0.25
+#: with nothing committed in it, a zone where nothing is read is covered when this many cells
+#: differ from the empty table (a card's eighth: an unreadable card, a hand, a cup)
+COVER_CELLS = 10
 COVERED_ALERT_S = 3.0  # a zone covered this long is worth a word to the referee
 COVERED_MAX_S = 30.0  # covered this long, it is the new look of the empty zone (a cloth, a lamp moved)
 # A still zone is read in LOOKS frames, pooled (vision.live.looks); each look keeps readings from
@@ -81,6 +88,9 @@ class SeatZone:
     detections: list[Detection] = field(default_factory=list)
     looks: list[list[Detection]] = field(default_factory=list)  # this still zone's reads (vision.live.looks)
     bare: np.ndarray | None = None  # the thumbnail of the zone when it last lay empty
+    floor: NoiseFloor = field(default_factory=NoiseFloor)  # how much its still cells wander
+    #: the cells where the cards read in it lie (differing from ``bare`` when they were read)
+    footprint: np.ndarray | None = None
     covered_since: float | None = None  # no card read, yet not bare: a hand or an object over it
     covered_told: bool = False  # the referee has been told
     unread_for: np.ndarray | None = None  # the still look last searched for a card the reader cannot name
@@ -122,7 +132,7 @@ class SeatReading:
             zone = self.zones[seat]
             image = rectify_zone(frame.image, self.calibration, seat)
             thumb = thumbnail(image)
-            moving = motion(zone.previous, thumb) >= MOTION_LEVEL
+            moving = self._moving(zone, thumb)
             zone.previous = thumb
             draw = self._drawer(frame, seat, image)
             if not moving:
@@ -152,7 +162,7 @@ class SeatReading:
     def _read(self, seat: str, zone: SeatZone, draw: Callable[[], np.ndarray], thumb: np.ndarray) -> None:
         """Read a still zone (``draw`` gives its picture): once when it has changed, then again
         in the next ``LOOKS`` - 1 frames, the looks pooled (``vision.live.looks``)."""
-        if zone.read_thumb is None or motion(zone.read_thumb, thumb) >= self._redetect_level(zone, thumb):
+        if changed_cells(zone.read_thumb, thumb, zone.floor.level).sum() >= READ_CELLS:
             zone.looks = []
             zone.read_thumb = thumb
         elif len(zone.looks) >= LOOKS:
@@ -167,11 +177,16 @@ class SeatReading:
         zone.read_image = image
 
     @staticmethod
-    def _redetect_level(zone: SeatZone, thumb: np.ndarray) -> float:
-        """How much a still zone must differ from its last read to be read again: less where
-        cards were read in it and it now looks as it did empty (``REDETECT_BARE``)."""
-        emptied = zone.laid.cards and zone.bare is not None and motion(zone.bare, thumb) < BARE_LEVEL
-        return REDETECT_BARE if emptied else REDETECT_LEVEL
+    def _moving(zone: SeatZone, thumb: np.ndarray) -> bool:
+        """Whether the zone moved since the last frame: its mean changed a lot (a hand, an
+        arm), or ``MOVE_CELLS`` of its cells changed beyond its noise floor (a card slid in
+        with no hand seen). The frames where it did not teach it its noise floor."""
+        if motion(zone.previous, thumb) >= MOTION_LEVEL:
+            return True
+        if changed_cells(zone.previous, thumb, zone.floor.level).sum() >= MOVE_CELLS:
+            return True
+        zone.floor.observe(zone.previous, thumb)
+        return False
 
     def watch_for_freeze(self, frame: Frame) -> None:
         """A camera or capture card that hangs can keep sending its last picture: the table
@@ -189,21 +204,39 @@ class SeatReading:
 
     def _covered(self, seat: str, zone: SeatZone, t: float, thumb: np.ndarray) -> bool:
         """No card read in a still zone that does not look empty either: a hand left over the
-        cards, a cup, a sheet. That is not the trick being cleared away (which would make the
-        cards count as new when it lifts); the zone waits, and the referee hears of it."""
+        cards, a cup, the trick turned face down where it lay. That is not the trick being
+        cleared (which would make the cards count as new when it lifts); the zone waits, and
+        where it hides cards committed there the referee hears of it.
+
+        Empty is judged where it matters: with cards committed in the zone, whether the cells
+        they lay on (``footprint``) look as they did before the cards came; a pile at the
+        zone's edge or a neighbour's card in its corner leaves a cleared zone cleared. The
+        zone then lies empty, and how it looks now is its empty look."""
+        floor = zone.floor.level
         if zone.laid.cards:
             zone.covered_since = None
+            if zone.bare is not None:
+                zone.footprint = changed_cells(zone.bare, thumb, floor)
             return False
-        if zone.bare is None or motion(zone.bare, thumb) < BARE_LEVEL:
-            zone.bare, zone.covered_since = thumb, None  # empty: keep up with the light
+        if zone.bare is None:
+            zone.bare = thumb
+            return False
+        differs = changed_cells(zone.bare, thumb, floor)
+        hides = bool(zone.tracker.on_table)
+        if hides and zone.footprint is not None and zone.footprint.any():
+            covered = (differs & zone.footprint).sum() > GONE_SHARE * zone.footprint.sum()
+        else:
+            covered = differs.sum() >= COVER_CELLS
+        if not covered:
+            zone.bare, zone.covered_since, zone.footprint = thumb, None, None  # empty: keep up with the light
             return False
         if zone.covered_since is None:
             zone.covered_since, zone.covered_told = t, False
         elif t - zone.covered_since >= COVERED_MAX_S:
-            zone.bare, zone.covered_since = thumb, None
+            zone.bare, zone.covered_since, zone.footprint = thumb, None, None
             self.tell(Alert.of("zone_new_bare", seat=seat, seconds=COVERED_MAX_S))
             return False
-        elif t - zone.covered_since >= COVERED_ALERT_S and not zone.covered_told:
+        elif hides and t - zone.covered_since >= COVERED_ALERT_S and not zone.covered_told:
             zone.covered_told = True
             self.tell(Alert.of("zone_covered", seat=seat))
         return True
@@ -266,7 +299,7 @@ class SeatReading:
         if self.calibration is not None:
             self.tell(Alert.of("camera_moved"))
             for zone in self.zones.values():
-                zone.previous = zone.read_image = zone.read_thumb = zone.bare = None
+                zone.previous = zone.read_image = zone.read_thumb = zone.bare = zone.footprint = None
         self.calibration = fresh
         self._check_resolution()
         return True

@@ -1,0 +1,99 @@
+"""Where a zone changed, measured against its own noise (vision.live.zone_change), and the
+live loop's zone states that rest on it (vision.live.seat_reading): cards that move with no
+hand seen, and a trick cleared onto a pile that reaches into the zone under a light that
+changed meanwhile."""
+
+import numpy as np
+
+from vision.live.camera import Frame
+from vision.live.seat_reading import SeatReading
+from vision.live.tracker import Cleared, Settled
+from vision.live.zone_change import LEAST_FLOOR, NoiseFloor, changed_cells
+
+
+def test_a_change_is_found_cell_by_cell_and_a_brighter_picture_is_no_change():
+    rng = np.random.default_rng(3)
+    cloth = rng.normal(90, 2, (32, 64)).astype(np.int16)
+    brighter = (cloth * 1.15).astype(np.int16)  # the camera's exposure went up
+    assert not changed_cells(cloth, brighter, LEAST_FLOOR).any()
+    card = cloth.copy()
+    card[10:20, 30:33] = 230  # a strip of a card slid in: a mean of 4 over the zone
+    assert abs(card - cloth).mean() < 4 and changed_cells(cloth, card, LEAST_FLOOR).sum() == 30
+    assert changed_cells(None, card, LEAST_FLOOR).all()
+
+
+def test_the_noise_floor_is_learnt_from_the_zones_own_still_frames():
+    rng = np.random.default_rng(4)
+    scene = rng.uniform(60, 200, (32, 64))
+    clean, noisy = NoiseFloor(), NoiseFloor()
+    for floor, sigma in ((clean, 0.3), (noisy, 4.0)):
+        previous = None
+        for _ in range(60):
+            frame = (scene + rng.normal(0, sigma, scene.shape)).astype(np.int16)
+            floor.observe(previous, frame)
+            previous = frame
+    assert clean.level == LEAST_FLOOR  # a clean camera: the least a cell must change
+    assert noisy.level > 2 * LEAST_FLOOR  # a noisy one: well above its wander
+    a = (scene + rng.normal(0, 4.0, scene.shape)).astype(np.int16)
+    b = (scene + rng.normal(0, 4.0, scene.shape)).astype(np.int16)
+    assert changed_cells(a, b, noisy.level).sum() == 0  # its noise alone is no change
+
+
+class Table:
+    """A rendered table shown to a ``SeatReading`` ten frames a second; South's settled
+    plays are committed as they come (no clock)."""
+
+    def __init__(self, detector, seed: int = 5) -> None:
+        from vision.synth.render_game import Renderer
+
+        self.renderer = Renderer(seed, (1920, 1080))
+        self.seats = SeatReading(detector, tell=lambda alert: None)
+        self.t, self.n = 0.0, 0
+
+    def show(self, state, seconds: float, exposure: float = 1.0) -> list:
+        view = self.renderer.view(self.renderer.table(state)) * exposure
+        image = self.renderer.camera(view)
+        changes = []
+        for _ in range(int(seconds * 10)):
+            for seat, change in self.seats.frame(Frame(image, self.t, self.n), lambda seat: None):
+                if seat == "S":
+                    changes.append(change)
+                    if isinstance(change, Settled) and change.new:
+                        self.seats.zones["S"].tracker.commit()
+            self.t, self.n = self.t + 0.1, self.n + 1
+        return changes
+
+
+def south(row, pile: int = 0):
+    from vision.synth.render_game import TableState
+
+    state = TableState()
+    state.rows["S"], state.piles["S"] = list(row), pile
+    return state
+
+
+def test_a_card_added_to_a_row_with_no_hand_seen_is_a_play(detector):
+    """One more card appears at the end of South's row between two frames, no hand over it
+    (a fast hand the camera missed): the zone's mean changes by under 3 grey levels, dozens
+    of its cells a lot. It is read, and it is a play."""
+    table = Table(detector)
+    table.show(south([]), 1.0)
+    assert [c.new for c in table.show(south(["H9"]), 1.5) if isinstance(c, Settled)] == [("H9",)]
+    assert [c.new for c in table.show(south(["H9", "S5"]), 1.5) if isinstance(c, Settled)] == [("S5",)]
+
+
+def test_a_trick_cleared_onto_a_pile_reaching_into_the_zone_under_a_changed_light_is_cleared(detector, monkeypatch):
+    """South's single is turned face down onto its pile, which reaches into the zone's far
+    edge (laid 33 cm out), and the camera's exposure rises as it is: the zone no longer looks
+    as it did empty, but where the card lay it does. That is the trick cleared — not a
+    covered zone, which would hold the card as committed, and South's next single (as many
+    cards as were committed) would be no play."""
+    import vision.synth.render_game as render_game
+
+    monkeypatch.setattr(render_game, "PILE_CM", 33.0)
+    table = Table(detector)
+    table.show(south([]), 1.0)
+    assert [c.new for c in table.show(south(["S5"]), 1.5) if isinstance(c, Settled)] == [("S5",)]
+    assert any(isinstance(c, Cleared) for c in table.show(south([], pile=1), 1.5, exposure=1.1))
+    assert [c.new for c in table.show(south(["HK"], pile=1), 1.5, exposure=1.1)
+            if isinstance(c, Settled)] == [("HK",)]
