@@ -47,6 +47,8 @@ COMMAND_WORDS: dict[str, tuple[str, str]] = {
     # guandan scan, run, detect
     "video_unreadable": ("{path}：无法打开这个录像", "{path}: cannot open this video"),
     "no_video": ("{path}：没有这个录像文件", "{path}: no such video file"),
+    "trace_unwritable": ("{path}：无法在这里写出牌区记录（{why}）",
+                         "{path}: the zone trace cannot be written here ({why})"),
     "annotation_unwritten": ("{path}：标注图无法写入", "{path}: the annotated image could not be written"),
     "images_failed": ("{total}张图片中有{failed}张无法读取或写入",
                       "{failed} of {total} images could not be read or written"),

@@ -36,6 +36,7 @@ from vision.cli.detect import DECK_HELP
 from vision.enroll.deck import DeckError
 from vision.live.camera import LiveCamera, VideoFile
 from vision.live.detector import CardDetector, DetectorError
+from vision.live.trace import ZoneTrace
 from vision.progress import progress_bar
 
 
@@ -121,10 +122,15 @@ def cmd_scan(args: Namespace) -> None:
         runtime = build_table(_detector(args), profiles.load(args.profile), table=Path(args.video).stem, link=writer,
                               alert=alerts.append, level=args.level).runtime
         writer.runtime = runtime
-        with progress_bar(video.frames or None, "scan", unit="frame") as bar:
-            while (frame := video.read()) is not None:
-                runtime.process(frame)
-                bar.update()
+        trace = _trace(args, runtime, args.video)
+        try:
+            with progress_bar(video.frames or None, "scan", unit="frame") as bar:
+                while (frame := video.read()) is not None:
+                    runtime.process(frame)
+                    bar.update()
+        finally:
+            if trace is not None:
+                trace.close()
     video.close()
     if writer.stale():
         writer.rewrite(out, runtime.events)
@@ -155,6 +161,7 @@ def cmd_run(args: Namespace) -> None:
                    f"# table {table}: going on from its {len(runtime.events)} stored events"), file=sys.stderr)
     hall, seating = _hall_relay(args, store, table) if args.hall else (None, None)
     runtime.warm_up()
+    trace = _trace(args, runtime, args.camera)
     recording = Path(args.camera).is_file()  # a video file stands in for the camera, in real time
     with stop_signals() as stop:  # Ctrl-C stops the table between frames, never half-way through one
         camera = LiveCamera(args.camera, paced=recording,
@@ -177,8 +184,23 @@ def cmd_run(args: Namespace) -> None:
         finally:
             camera.stop()
             live.close()
+            if trace is not None:
+                trace.close()
             if hall is not None:
                 hall.close()
+
+
+def _trace(args: Namespace, runtime, source: str) -> ZoneTrace | None:
+    """With ``--trace DIR``: the zones' trace (``vision.live.trace``), said where it goes."""
+    if not args.trace:
+        return None
+    try:
+        trace = runtime.seats.trace = ZoneTrace(Path(args.trace), source=source)
+    except OSError as exc:
+        raise VisionError("trace_unwritable", path=args.trace, why=exc.strerror or exc) from None
+    print(say(args.lang, f"# 出牌区记录写入 {args.trace}（trace.zh.html）",
+               f"# zone trace written to {args.trace} (trace.en.html)"), file=sys.stderr)
+    return trace
 
 
 def _hall_relay(args: Namespace, store, table: str) -> tuple[Relay, TableSeating]:
@@ -210,6 +232,9 @@ def _level(text: str) -> str:
 
 READER_HELP = ("index reader (default: the committed one in 8 bits, models/reader_int8.xml; models/reader.onnx reads "
                "in full precision, a little slower: models/README.md)")
+TRACE_HELP = ("write a trace of each seat's play zone into DIR: its states over time (moving, cards read, empty, "
+              "covered), what was read, why each play was recorded or not, with the zone's picture at each change "
+              "(trace.zh.html, trace.en.html, trace.jsonl): how to find out why a camera misses plays")
 LEVEL_HELP = "the level the first hand is played at, 2-10, J, Q, K, A (default 2): for a match filmed from midway"
 
 
@@ -225,6 +250,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--reader", help=READER_HELP)
     p.add_argument("--deck", metavar="DIR", help=DECK_HELP)
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of the alerts (default zh)")
+    p.add_argument("--trace", metavar="DIR", help=TRACE_HELP)
     p.set_defaults(func=cmd_scan)
 
     p = sub.add_parser("run", help="a live table: camera, rules, clock and dashboard",
@@ -241,6 +267,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--reader", help=READER_HELP)
     p.add_argument("--deck", metavar="DIR", help=DECK_HELP)
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of the console and alerts (default zh)")
+    p.add_argument("--trace", metavar="DIR", help=TRACE_HELP)
     p.add_argument("--hall", metavar="BROKER", help="also send the table's record to a hall over MQTT "
                    "(mqtt://HOST:PORT of its broker; docs/hall.md); the table's own store and console stay")
     p.add_argument("--hall-name", default="main", help="the hall's name in the topics (default main)")

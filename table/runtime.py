@@ -42,7 +42,7 @@ from table.record_link import KeptInList, RecordLink
 from vision.live.camera import Frame
 from vision.live.detector import CardDetector
 from vision.live.seat_reading import SeatReading
-from vision.live.tracker import Settled
+from vision.live.tracker import Cleared, Settled
 
 OUTSIDE_S = 0.5  # how often (in frame time) the record is checked for a referee's acts
 #: what the camera says about a play or a zone that the referee should see, not only the
@@ -170,7 +170,21 @@ class TableRuntime:
             for seat, change in self.seats.frame(frame, self._may_name):
                 if isinstance(change, Settled) and change.new and (self.auto_commit or self._between_hands()):
                     self._commit(seat)
+                elif self.seats.trace is not None:
+                    self._trace_left(seat, change)
             return self.events[before:]
+
+    def _trace_left(self, seat: str, change: Settled | Cleared) -> None:
+        """Why a zone's change was not recorded, in its trace (``vision.live.trace``)."""
+        frame = self._frame
+        if isinstance(change, Cleared):
+            self.seats.trace.decided(seat, frame.t, frame.number, "cleared")
+        elif change.new:
+            self.seats.trace.decided(seat, frame.t, frame.number, "waiting_press", cards=list(change.new))
+        else:
+            committed = sorted(self.seats.zones[seat].tracker.on_table.elements())
+            self.seats.trace.decided(seat, frame.t, frame.number, "nothing_new", cards=list(change.laid.cards),
+                                     committed=committed)
 
     def _lying(self, seat: str) -> bool:
         return bool(self.seats.zones[seat].tracker.on_table)
@@ -233,6 +247,10 @@ class TableRuntime:
             event = self.record(cls, **fields)
             if "seat" in fields:
                 self.keep_evidence(fields["seat"], event.seq)
+            if self.seats.trace is not None and self._frame is not None:
+                self.seats.trace.decided(seat, self._frame.t, self._frame.number,
+                                         "recorded" if cls is PlayCards else "handed_over", seq=event.seq,
+                                         cards=list(getattr(event, "cards", None) or [getattr(event, "card", "")]))
 
     def _passes_before(self, seat: str) -> None:
         """Seats the turn went past without laying anything knocked (``table.passes``)."""

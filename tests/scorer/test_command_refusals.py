@@ -59,6 +59,16 @@ def test_scan_of_a_video_that_cannot_be_read(tmp_path):
     assert "无法打开这个录像 / " in guandan("scan", str(video), "--out", str(tmp_path / "x.jsonl")).stderr
 
 
+def test_a_trace_folder_that_cannot_be_made_is_one_line(tmp_path):
+    from vision.synth.render_game import render
+
+    render(12, tmp_path, size=(640, 360), max_events=1)
+    taken = tmp_path / "taken"
+    taken.write_text("a file, not a folder", encoding="utf-8")
+    said_in_each(["scan", str(tmp_path / "game.mp4"), "--out", str(tmp_path / "x.jsonl"), "--trace", str(taken)],
+                 ("trace_unwritable", {"path": taken, "why": "Not a directory"}))
+
+
 def test_markers_are_a_pdf(tmp_path):
     said_in_each(["markers", "--out", str(tmp_path / "markers.png")],
                  ("markers_not_pdf", {"path": tmp_path / "markers.png"}))

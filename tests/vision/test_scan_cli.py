@@ -14,16 +14,23 @@ from vision.synth.render_game import render
 def test_scan_reads_a_rendered_game_into_a_record_that_replays(tmp_path):
     render(11, tmp_path, size=(1280, 720), max_events=3)
     out = tmp_path / "scan.jsonl"
-    done = subprocess.run([sys.executable, "-m", "scorer.cli", "scan", str(tmp_path / "game.mp4"), "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "scan", str(tmp_path / "game.mp4"), "--out", str(out),
+                           "--trace", str(tmp_path / "trace")], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "条记录" in done.stdout  # Chinese by default
+    # the zones' trace: every play recorded is in it, with the zone's picture as read
+    traced = [json.loads(line) for line in (tmp_path / "trace" / "trace.jsonl").read_text("utf-8").splitlines()]
+    recorded = [line for line in traced if line.get("decision") == "recorded"]
+    assert recorded and all((tmp_path / "trace" / line["picture"]).exists() for line in traced if "picture" in line)
+    assert "出牌区记录" in (tmp_path / "trace" / "trace.zh.html").read_text(encoding="utf-8")
+    assert "zone trace" in (tmp_path / "trace" / "trace.en.html").read_text(encoding="utf-8")
     lines = out.read_text(encoding="utf-8").splitlines()
     record = parse_lines(lines)
     assert record.header.table == "game"
     match = replay(record, profiles.load)  # whatever the detector read, the record is well formed
     plays = [json.loads(line) for line in lines if '"type": "play"' in line]
     assert plays and all({"seat", "cards", "t"} <= set(p) for p in plays)
+    assert [(p["seq"], p["cards"]) for p in plays] == [(line["seq"], line["cards"]) for line in recorded]
     # each violation line is one the engine finds on replay, right after the event it is about
     written = [json.loads(line) for line in lines if '"type": "violation"' in line]
     assert [(v["code"], v["seat"], v["seq"]) for v in written] == [(v.code, v.seat, v.seq) for v in match.violations]

@@ -40,6 +40,7 @@ from vision.live.grouping import Laid, group_cards, own_side
 from vision.live.inks import DeckInks
 from vision.live.looks import pool
 from vision.live.reader import PATCH
+from vision.live.trace import ZoneTrace
 from vision.live.tracker import MOTION_LEVEL, Cleared, Settled, ZoneTracker, motion, thumbnail
 from vision.live.unread import unread_card
 from vision.live.zone_change import NoiseFloor, changed_cells
@@ -91,6 +92,7 @@ class SeatZone:
     floor: NoiseFloor = field(default_factory=NoiseFloor)  # how much its still cells wander
     #: the cells where the cards read in it lie (differing from ``bare`` when they were read)
     footprint: np.ndarray | None = None
+    changed: int = 0  # cells changed since the last frame
     covered_since: float | None = None  # no card read, yet not bare: a hand or an object over it
     covered_told: bool = False  # the referee has been told
     unread_for: np.ndarray | None = None  # the still look last searched for a card the reader cannot name
@@ -111,6 +113,7 @@ class SeatReading:
         self._picture: bytes = b""  # a sample of the last frame's pixels, to notice a frozen feed
         self._same_since = 0.0
         self._frozen = False
+        self.trace: ZoneTrace | None = None  # where the zones' states are traced (``--trace``)
 
     def warm_up(self) -> None:
         """Run the detector once on a blank zone: its first run compiles the models (seconds),
@@ -140,6 +143,11 @@ class SeatReading:
             covered = not moving and self._covered(seat, zone, frame.t, thumb)
             if covered and self.unread(seat, draw, may_name):
                 covered = False
+            if self.trace is not None:
+                state = "moving" if moving else "covered" if covered else "cards" if zone.laid.cards else "empty"
+                self.trace.look(seat, frame.t, frame.number, state, zone.laid.cards, zone.laid.confidence,
+                                zone.changed, zone.floor.level,
+                                lambda draw=draw, zone=zone: draw_detections(draw(), zone.detections))
             for change in zone.tracker.update(frame.t, zone.laid, moving or covered):
                 yield seat, change
 
@@ -181,9 +189,8 @@ class SeatReading:
         """Whether the zone moved since the last frame: its mean changed a lot (a hand, an
         arm), or ``MOVE_CELLS`` of its cells changed beyond its noise floor (a card slid in
         with no hand seen). The frames where it did not teach it its noise floor."""
-        if motion(zone.previous, thumb) >= MOTION_LEVEL:
-            return True
-        if changed_cells(zone.previous, thumb, zone.floor.level).sum() >= MOVE_CELLS:
+        zone.changed = int(changed_cells(zone.previous, thumb, zone.floor.level).sum())
+        if motion(zone.previous, thumb) >= MOTION_LEVEL or zone.changed >= MOVE_CELLS:
             return True
         zone.floor.observe(zone.previous, thumb)
         return False
