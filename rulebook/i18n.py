@@ -7,6 +7,7 @@ player or viewer reads is looked up here, so both languages stay complete togeth
 from __future__ import annotations
 
 from dataclasses import dataclass
+from string import Formatter
 from typing import Self
 
 from rulebook.tournament_live import worded
@@ -299,6 +300,14 @@ def term(key: str, lang: str = DEFAULT_LANG, **values) -> str:
     return text.format(**values) if values else text
 
 
+#: what an alert says beyond its text where it carries the values for it (a record written
+#: before the alert carried them is worded without)
+ALERT_DETAILS: dict[str, tuple[str, str]] = {
+    "zone_covered": ("。此区停在“被遮住”{seconds:g}秒，压着已记录的{cards}",
+                     ". The zone has been held as covered for {seconds:g} s, over the recorded {cards}"),
+}
+
+
 def alert_text(code: str, lang: str = DEFAULT_LANG, **values) -> str:
     """An operator alert (``ALERTS``) in ``lang``: a seat as players say it (南 in Chinese,
     the letter in English, as the console shows seats), an act in the rule books' term, a
@@ -311,7 +320,11 @@ def alert_text(code: str, lang: str = DEFAULT_LANG, **values) -> str:
         values["card"] = term("rank.R" if values["card"] == "HR" else "rank.B", lang)
     if "act" in values:
         values["act"] = term(values["act"], lang)
-    return (zh if lang == "zh" else en).format(**values)
+    text = (zh if lang == "zh" else en).format(**values)
+    detail = ALERT_DETAILS.get(code)
+    if detail is not None and {name for _, name, _, _ in Formatter().parse(detail[0]) if name} <= values.keys():
+        text += detail[lang != "zh"].format(**values)
+    return text
 
 
 def violation(code: str, lang: str = DEFAULT_LANG) -> str:

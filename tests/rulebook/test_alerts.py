@@ -53,6 +53,11 @@ def test_seats_and_acts_are_worded_as_players_say_them():
     assert two.text("zh") == "还贡：北家亮出2张牌（H5 C7），应为一张；请裁判录入还贡"
     assert two.text("en").startswith("return: seat N showed 2 cards (H5 C7)")
     assert len({covered, Alert.of("zone_covered", seat="E"), two}) == 2  # alerts compare and hash by value
+    # where the zone is stuck, and over which recorded cards; a note recorded without them still reads
+    stuck = Alert.of("zone_covered", seat="E", seconds=3.0, cards="S5 H9")
+    assert stuck.text("zh").endswith("。此区停在“被遮住”3秒，压着已记录的S5 H9")
+    assert stuck.text("en").endswith(". The zone has been held as covered for 3 s, over the recorded S5 H9")
+    assert "被遮住" not in covered.text("zh") and "held as covered" not in covered.text("en")
     unread = Alert.of("unread_card", seat="S", card="HR", confidence=0.064)
     assert "按它的标记和未出的牌推断为大王（置信度0.06）" in unread.text("zh")
     assert "make it big joker (confidence 0.06)" in unread.text("en")

@@ -142,6 +142,7 @@ def test_a_hand_left_over_a_zone_and_a_card_knocked_askew_are_not_new_plays(dete
     told = show(covered, 4.0)  # no play: a note for the referee's queue, nothing else
     assert [(e.type, e.code, e.seat) for e in told] == [("camera_note", "zone_covered", "S")]
     assert any("seat S: something lies over the play zone" in a for a in said(alerts))
+    assert any(a.endswith("held as covered for 3 s, over the recorded CK H9 S5") for a in said(alerts))
     assert any(a.startswith("南家：出牌区上有东西，既不是空桌面，也认不出牌") for a in said(alerts, "zh"))
     knocked = TableState(rows={"S": row, "E": [], "W": [], "N": []}, knocked={"S": (1, 0.9, 0.6)})
     assert show(knocked, 2.0) == []

@@ -245,7 +245,8 @@ class SeatReading:
             return False
         elif hides and t - zone.covered_since >= COVERED_ALERT_S and not zone.covered_told:
             zone.covered_told = True
-            self.tell(Alert.of("zone_covered", seat=seat))
+            self.tell(Alert.of("zone_covered", seat=seat, seconds=COVERED_ALERT_S,
+                               cards=" ".join(sorted(zone.tracker.on_table.elements()))))
         return True
 
     def unread(self, seat: str, draw: Callable[[], np.ndarray], may_name: MayName) -> bool:
