@@ -38,6 +38,7 @@ def _configure(context, width: int, height: int, fps: float, severity: int) -> N
     context.bit_rate = bitrate
     context.gop_size = max(1, round(KEY_FRAME_S * fps))
     context.max_b_frames = 0
+    context.thread_count = 1  # x264 on several threads does not give the same stream every time
     context.options = {"preset": "veryfast", "maxrate": str(bitrate), "bufsize": str(bitrate),
                        "x264-params": "scenecut=0"}
 
