@@ -25,6 +25,7 @@ from rulebook.i18n import LANGS
 from rulebook.narration import account
 from rulebook.tournament_live import Refusal, refusal
 from scorer import tournament_cli
+from scorer.camera_check_cli import add_parser as add_camera_check_parser
 from scorer.clock_cli import run_clock
 from scorer.demo import run_camera_demo, serve_record_demo
 from scorer.hall_cli import add_parsers as add_hall_parsers
@@ -189,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_parsers(sub)
     add_vision_parsers(sub)
     add_table_parsers(sub)
+    add_camera_check_parser(sub)
     add_dataset_parser(sub)
     add_hall_parsers(sub)
 
