@@ -20,7 +20,7 @@ tile by tile (``vision.live.photo``); it is timed over a tenth of the runs. Two 
 zone* read a 260×560 zone as the live loop rectifies one at 10 px/cm (two sample zones side
 by side, ``vision.live.detector.detect_tiled``, as upright cards with the finder's boxes): in one
 whole look of the free-shape twin (``vision.live.finder``; what the live loop does) and in two
-overlapping 320 tiles (what it did before 2026-12-04).
+overlapping 320 tiles (for comparison).
 Targets on this 2-core machine, exported backend: 640 ≤ 40 ms, 320 ≤ 12 ms (median). The
 machine is printed first (``benchmarks.machine``): the 8-bit networks take about twice as long
 on a core with AVX2 alone as on one with AVX-512 VNNI. The

@@ -2,10 +2,8 @@
 widest vector instructions it offers.
 
 Why: the same 8-bit models run about twice as fast on a core with AVX-512 VNNI (an 8-bit dot
-product in one instruction) as on one with only AVX2 — the busy zone's finder and reader took
-10.7 ms on the first kind of VM this workplace lends and 21.6 ms on the second (2026-12-04 and
-12-05, ``docs/benchmarks.md``). A figure without the machine it came from cannot be compared
-with the targets or with yesterday's.
+product in one instruction) as on one with only AVX2 (``docs/benchmarks.md``). A figure
+without the machine it came from cannot be compared with the targets or with yesterday's.
 """
 
 from __future__ import annotations

@@ -65,8 +65,8 @@ class DrawPost:
         self.confirmed: list[tuple[int, int, int]] = []  # (round, table, entry) confirmed by the seat buttons
         self._published: dict[str, bytes] = {}  # topic → the retained message it holds from us
         #: (round, table) → (its entry and state, its message, its text kept for the pages): only a table
-        #: whose result changed is made again (a round's 2,048 take 0.1 s; a change comes every
-        #: poll while results come in)
+        #: whose result changed is made again (a whole round's at a hall's size is too dear for
+        #: every poll, and a change comes every poll while results come in)
         self._tables: dict[tuple[int, int], tuple[tuple, bytes, str]] = {}
         self._version: str | None = None  # the version sent
         self._kept_version: str | None = None  # the version kept for the pages, and when

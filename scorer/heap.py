@@ -1,12 +1,10 @@
 """The long-running servers' garbage collector, kept from stopping them for seconds.
 
 ``guandan hall serve`` and ``guandan serve`` hold every table's match replayed (the hall's
-result feed, the live pages' views): tens of millions of objects in a hall's round (2.56
-million events at 2,048 tables). CPython's full collection walks every object it tracks,
-so the fuller the heap, the longer each one stops the process: 2-3 s each, every 10 s,
-while the servers read a round under way, and 3-15 s in both processes at once during
-``benchmarks/tournament_hall.py``'s round — the intake's p99 going from 10 ms to seconds,
-and with it a result's way to the standings.
+result feed, the live pages' views): tens of millions of objects in a hall's round.
+CPython's full collection walks every object it tracks, so the fuller the heap, the longer
+each one stops the process — seconds at a time in ``benchmarks/tournament_hall.py``'s
+round, and with it the intake and a result's way to the standings.
 
 So after each full collection the objects that lived through it are frozen
 (``gc.freeze``): they leave the collector's generations, and the next full collection walks

@@ -8,7 +8,9 @@
 # renderer draws indices with (vision/synth/fonts.py: a dataset built from a recipe's seed is
 # the same on every machine with the same fonts; the training recipes with `fonts: extra` need
 # the eighteen more families), and the real deck designs with the SVG renderer that draws them
-# (datasets/art-decks.toml: gnome-cards-data, kdegames-card-data-kf5, librsvg2-bin).
+# (datasets/art-decks.toml: gnome-cards-data, kdegames-card-data-kf5, librsvg2-bin), and OpenGL
+# without a display for the stage, the second rendered world (vision/stage: moderngl through EGL on
+# Mesa's software rasteriser: libegl1, libgl1, libegl-mesa0, libgl1-mesa-dri).
 # Installs only what is missing.
 # `system-packages.sh demo`: only what `make demo` needs (socat: the demo's emulated clock).
 set -euo pipefail
@@ -35,6 +37,11 @@ done
 [ -d /usr/share/aisleriot/cards ] || need+=(gnome-cards-data)  # real deck designs
 [ -d /usr/share/carddecks/svg-standard ] || need+=(kdegames-card-data-kf5)
 command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)
+gl_lib() { compgen -G "/usr/lib/*/$1" >/dev/null || compgen -G "/usr/lib/*/*/$1" >/dev/null; }  # multiarch folders
+gl_lib libEGL.so.1 || need+=(libegl1)  # the stage's OpenGL (glvnd's dispatch)
+gl_lib libGL.so.1 || need+=(libgl1)
+gl_lib libEGL_mesa.so.0 || need+=(libegl-mesa0)  # Mesa's EGL vendor
+gl_lib dri/swrast_dri.so || need+=(libgl1-mesa-dri)  # llvmpipe, OpenGL on the CPU
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""

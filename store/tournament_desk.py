@@ -165,8 +165,8 @@ def enter_record(store: TournamentStore, round_no: int | None, table_no: int, te
 
     ``replayed``: the match of exactly ``text``'s events, pushed in order by a caller that
     followed it as it was played (the hall's result feed: ``hall.results``), so that it is not
-    replayed a second time — a 1,250-event match takes 50-100 ms, most of what entering it
-    costs, and a hall enters 2,048 in a round. Never one whose record holds a referee's
+    replayed a second time — replaying a whole match is most of what entering it costs, and
+    a hall enters thousands in a round. Never one whose record holds a referee's
     correction: a replay applies those in place (``engine.referee_events.with_corrections``)."""
     match = replayed if replayed is not None and replayed.result is not None else replay_record(text)
     with store.transaction():
@@ -187,9 +187,9 @@ class RecordIn:
 def enter_records(store: TournamentStore, records: list[RecordIn], by: str) -> list[Entered | Refused]:
     """Several tables' records entered as ``enter_record`` enters each, in one transaction:
     one load of the tournament and one commit (an fsync) for all of them. A hall's results
-    come in bursts — time called in the whole hall at once — and one by one each paid the
-    load, the write lock and the fsync: 7 results a second at 2,048 tables, behind a round
-    ending at 34 a second (``benchmarks/tournament_hall.py``). Each record is checked against
+    come in bursts — time called in the whole hall at once — and one by one each would pay
+    the load, the write lock and the fsync, falling behind a hall's round
+    (``benchmarks/tournament_hall.py``). Each record is checked against
     the tournament with those before it entered; a refused one is returned in its place,
     not raised, and the others go in."""
     matches: list[Match | Refused] = []

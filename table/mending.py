@@ -147,12 +147,10 @@ class HandReading:
         With a reader taught this deck (``corners_agree``), a card is as sure as its corners
         say together (``vision.live.grouping``): the last card of a row shows two, and one
         read at 0.6 beside the other at 0.9 is a card surer than either, as the camera's
-        noise differs at each corner. Taken corner by corner, four enrolled held-out hands
-        sent 26 plays in 219 to the referee, 25 of them read right; card by card, 8 (docs/
-        benchmarks.md, 2026-12-06). With the zero-shot models a card is as sure as its least
-        sure corner: a print they have never seen misleads them alike at both (on three
-        zero-shot held-out hands a 大王 of an unseen design read as HT went through at 0.88
-        card by card, where its least sure corner sent it to the referee)."""
+        noise differs at each corner: taken corner by corner, most plays sent to the referee
+        would be plays read right. With the zero-shot models a card is as sure as its least
+        sure corner: a print they have never seen misleads them alike at both, and heard
+        together the corners would let a misread joker through unflagged."""
         laid = zone.tracker.stable
         cards, doubts = self.recount(seat, read, laid, match, tell, correct)
         hand = match.hand

@@ -15,12 +15,11 @@ from collections import deque
 from dataclasses import dataclass, field
 
 #: frames a second the loop must read for a play to show within 0.5 s of its cards lying
-#: still (the median; ``benchmarks/table.py --every``, six 720p games, 2026-12-05): 30 read a
-#: second 0.37 s, 15 0.44 s, 10 0.51 s, 7.5 0.61 s, 5 0.73 s — and at 5, 20 false alerts
-#: against 6 and 109 plays exact against 115 of 133: a still zone's looks are frames apart
+#: still (the median; ``benchmarks/table.py --every``, ``docs/benchmarks.md``): a still
+#: zone's looks are frames apart, so fewer frames mean later plays and more false alerts
 MIN_FPS = 10.0
 #: seconds of camera time a pace is judged over: long enough that one slow read of a busy
-#: zone (about 50 ms on a 2-core node) is not a verdict
+#: zone is not a verdict
 WINDOW_S = 10.0
 #: read this much faster than ``MIN_FPS`` (or drop nothing) to count as caught up again, so
 #: that a pace hovering at the limit does not flap

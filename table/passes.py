@@ -5,8 +5,8 @@ seats passing are those the turn goes over before the seat that lays. But cards 
 the seat that would lead once everyone had passed (the trick's winner, or its partner when
 the winner has just gone out: 接风), after the trick was turned face down (the top play's
 zone cleared), came after a whole round of passes, whether or not they would beat the
-trick (game 102: the partner's lead of an ace after a king that went out was taken as
-played on the king, two passes short). With the trick still lying there, cards that cannot
+trick (else a partner's lead after a winner went out would be taken as played on the
+winner's cards, passes short). With the trick still lying there, cards that cannot
 beat it are a play under it, for the engine to flag.
 
 Pure: each function takes the hand, and ``lying(seat)`` — whether that seat's zone still

@@ -2,8 +2,8 @@
 
 Every write through the API — a table node's events, a referee's act — is refused when the
 stored record followed by the new events would no longer replay. Replaying the whole record
-for that costs time in proportion to its length: publishing the demo match (720 events) one
-event per request took 20 ms a write by its end, against 1 ms with this. ``Replays`` keeps,
+for that costs time in proportion to its length, so a match published one event per
+request would slow with every write. ``Replays`` keeps,
 per table, the match replayed from the events the hub has seen; it takes on events stored
 since (whoever wrote them: this server, a table node or the hall ingester writing to the
 store directly) and checks new events on a fork of it (``Match.fork``). The verdict and its

@@ -1,14 +1,13 @@
 """The tournament page's long tables — the standings, the round's draw, each pair's history —
 made row by row in Python rather than in Jinja.
 
-At a hall's size (4,096 pairs, 2,048 tables) these are ten thousand rows and 2.4 MB, made
-again for every change the live page is pushed (``web.tournament.Watch.pushed``); in Jinja
-each cell is a lookup, a macro call and an escape, half a second to a second and a half a
-render, in the thread that pushes the standings too (issue 44). Here a row is one f-string
-of escaped values, a number is not escaped, and a pair's cell (shown three times a pair)
-is made once a render: the same markup, the whole content made in 0.08-0.13 s instead of
-0.25-0.29 s alone (docs/benchmarks.md, "A tournament round on the hall"). The template
-keeps the page's frame.
+At a hall's size (4,096 pairs, 2,048 tables) these are ten thousand rows and megabytes,
+made again for every change the live page is pushed (``web.tournament.Watch.pushed``); in
+Jinja each cell is a lookup, a macro call and an escape, too slow a render for the thread
+that pushes the standings too (issue 44). Here a row is one f-string of escaped values, a
+number is not escaped, and a pair's cell (shown three times a pair) is made once a render:
+the same markup, made in a fraction of the time (``docs/benchmarks.md``, "A tournament
+round on the hall"). The template keeps the page's frame.
 """
 
 from __future__ import annotations

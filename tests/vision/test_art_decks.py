@@ -160,7 +160,7 @@ def test_a_game_needs_a_design_that_prints_jokers(tmp_path: Path) -> None:
 
 def test_a_layout_of_a_framed_design_with_court_art_to_its_edge_is_read_whole() -> None:
     """The paris design prints a dark frame round each face and court art out to it: by its
-    white alone a court card fell apart and enrollment found 42 cards of 54."""
+    white alone a court card would fall apart and enrollment would miss cards."""
     from vision.enroll.layout import LAYOUT, find_cards, in_reading_order, table_picture
     from vision.live.calibration import Calibration
     from vision.synth.layout_photo import layout_photo

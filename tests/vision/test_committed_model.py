@@ -1,6 +1,6 @@
 """The committed detector (models/): the finder in every backend, the reader, and what they read.
 
-How well it reads cards is measured in models/README.md on 500 held-out zones; here it
+How well it reads cards is measured in models/README.md on held-out zones; here it
 must read the committed sample zones (rendered in deck styles never used in training),
 and the finder files must be the same model: PyTorch and ONNX Runtime give the same
 detections, OpenVINO the same boxes and cards for clear readings (it may run in bf16 on

@@ -1,7 +1,7 @@
 """Teaching the reader an enrolled deck: besides its indices, the patches of no index are
-cut around the deck's own printing away from the corners — a lone pip at a zone's edge was
-read as a joker's corner star at 0.95 when the reader had only seen felt and random pieces
-of faces as "no index"."""
+cut around the deck's own printing away from the corners — a lone pip at a zone's edge can
+be read surely as a joker's corner star by a reader that has only seen felt and random
+pieces of faces as "no index"."""
 
 import cv2
 import numpy as np

@@ -1,24 +1,20 @@
 """The OpenVINO finder run directly gives what ultralytics gives running the same export.
 
-Every figure in models/README.md from before 2026-12-03 was measured through
-ultralytics' predictor; the direct path (``vision.live.finder``) must not change one of them.
-Compared on the committed sample zones as they are (320×320, no letterbox), shrunk and
-stretched to odd shapes (letterboxed up, grey borders) and, for the 640 export, scaled up
-(letterboxed down). And the letterbox's geometry on its own. Since 2026-12-03
-the bytes' scaling to [0, 1] and BGR to RGB are done inside the compiled network, not by
-numpy; where the CPU has bf16 arithmetic OpenVINO runs the full-precision layers in it, so
-rounding falls in other places: a box's edges move by up to a pixel or two of a scaled-down
-photo and a confidence by a few hundredths, and two overlapping candidates may come out of
-NMS the other way round. So every box either is sure of (from ``SURE``) must be the other's
-too, overlapping it by 0.8 IoU (seen: 0.895), its confidence within 0.06 (seen: 0.031, and
-0.055 with the 640 finder in 8 bits of 2026-12-04; the channels in the wrong
-order would be 0.13 and more apart), except at most one box per model that one side's NMS
-kept and the other's dropped: a surer box overlaps it by 0.4–0.5 IoU, just under the
-threshold, so a pixel's rounding decides it (seen once, with the finder of
-2026-12-04: 0.48); the held-out figures are the same
-to within two indices (``docs/experiments.md``, 2026-12-03, evening). The free-shape twins
-(``whole/``) are compared with ultralytics running them on a whole seat zone, padded, and
-with the tiles they replace in the live loop.
+The model card's figures were first measured through ultralytics' predictor; the direct
+path (``vision.live.finder``) must not change them. Compared on the committed sample zones as
+they are (320×320, no letterbox), shrunk and stretched to odd shapes (letterboxed up, grey
+borders) and, for the 640 export, scaled up (letterboxed down). And the letterbox's geometry
+on its own. The bytes' scaling to [0, 1] and BGR to RGB are done inside the compiled network,
+not by numpy; where the CPU has bf16 arithmetic OpenVINO runs the full-precision layers in
+it, so rounding falls in other places: a box's edges move by up to a pixel or two of a
+scaled-down photo and a confidence by a few hundredths, and two overlapping candidates may
+come out of NMS the other way round. So every box either is sure of (from ``SURE``) must be
+the other's too, overlapping it by 0.8 IoU, its confidence within 0.06 (the channels in the
+wrong order would be further apart than that), except at most one box per model that one
+side's NMS kept and the other's dropped: a surer box overlaps it just under the NMS
+threshold, so a pixel's rounding decides it. The free-shape twins (``whole/``) are compared
+with ultralytics running them on a whole seat zone, padded, and with the tiles they replace
+in the live loop.
 """
 
 from pathlib import Path

@@ -55,7 +55,7 @@ def test_a_card_keeps_what_else_its_corners_may_show_likeliest_first():
 
 
 def test_a_card_read_right_on_one_corner_and_wrong_on_the_other_keeps_its_name_likeliest():
-    """Game 108: a single 2 of spades, its two corners read S2 0.51 (C2 0.34) and C2 0.43
+    """A single 2 of spades, its two corners read S2 0.51 (C2 0.34) and C2 0.43
     (S2 0.31). Named S2 at 0.51 × (1 − 0.43) = 0.29, it must not offer C2 at 0.43, more
     than itself: the hand's recount would take the card for a C2."""
     top = Detection("S2", 0.514, (75, 20, 85, 40), (("C2", 0.335),))
@@ -250,8 +250,8 @@ def test_a_rows_confidence_in_a_name_is_its_surest_copy():
 
 
 def test_a_last_card_whose_top_left_index_went_unread_is_still_a_card():
-    """Seen in rendered games of held-out designs: a 大王 laid after an A, its top-left star
-    scored too low to keep, its bottom-right corner read; the play read as nothing new."""
+    """A 大王 laid after an A, its top-left star scored too low to keep, its bottom-right
+    corner read: the 大王 is the row's last card, not nothing new."""
     dets = [index("C8", 23.7, 8.8), index("HA", 25.7, 8.8), index("HR", 32.1, 15.4, 0.47)]
     laid = group_cards(dets)
     assert laid.cards == ("C8", "HA", "HR") and laid.stray == ()
@@ -265,10 +265,10 @@ def test_a_last_card_whose_top_left_index_went_unread_is_still_a_card():
 
 
 def test_a_card_laid_over_the_seats_earlier_one_is_a_second_card_not_the_first_read_again():
-    """Seen in a rendered game of a held-out design: a tigullio SK laid over the C8 its seat
-    had played, hiding all of it but its top-left index (read 0.17); the SK's own top-left
-    index went unread and its bottom-right one read 0.63. Taken for the row, that corner
-    made the C8 a stray above it: one card in the zone, as many as committed, no play."""
+    """An SK laid over the C8 its seat had played, hiding all of it but its faintly read
+    top-left index; the SK's own top-left index unread, its bottom-right one read. Taken for
+    the row, that corner would make the C8 a stray above it: one card in the zone, as many
+    as committed, no play."""
     dets = [index("C8", 24.8, 8.8, 0.17), index("SK", 31.5, 15.2, 0.63)]
     laid = group_cards(dets)
     assert laid.cards == ("C8", "SK") and laid.stray == ()

@@ -67,7 +67,7 @@ def test_a_play_keeps_its_combination():
 
 
 def test_a_recorded_play_changes_rank_only_where_the_record_stays_sound():
-    """Game 106's story: a pair of 5s read as 3s at a lead, then the real 3s turn up. The
+    """A pair of 5s read as 3s at a lead, then the real 3s turn up. The
     pair of 3s may become a pair of 5s if the record, so corrected, holds no new violation
     (``harmless``: the runtime replays it); a pair is never made into something else."""
 

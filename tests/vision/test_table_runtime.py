@@ -251,11 +251,9 @@ def test_a_card_the_reader_cannot_name_is_taken_from_its_marks_and_the_cards_not
     check it. Not on the seat's turn, or with no such card left to be, it is left.
 
     The scene: game 115's 小王 seen by a 720p camera, which no single look names
-    (``tests/vision/test_unread.py``). Since the finder of 2026-12-04 the runtime's
-    pooled looks, from a lower floor, read it, and of the rendered decks' jokers (games
-    100–160, 720p and 1080p, every seat) none is read by no look at all any more — game 106's
-    大王 at 1080p was, and took this path through the whole frame loop — so the zone is handed
-    over as the frame loop hands a covered one over: its three still looks, which read nothing."""
+    (``tests/vision/test_unread.py``). The runtime's pooled looks, from a lower floor, do
+    read it, so the zone is handed over as the frame loop hands a covered one over: its three
+    still looks, which read nothing."""
     from engine.events import Deal, Header, Pass
     from vision.live.calibration import Calibration, rectify_zone
     from vision.live.seat_reading import LOOKS
@@ -304,8 +302,8 @@ def test_a_card_the_reader_cannot_name_is_taken_from_its_marks_and_the_cards_not
     assert any("南家：出牌区有一张认不出的牌" in a and "小王" in a for a in said(alerts, "zh"))
     assert any("seat S: a card lies in the play zone that the camera cannot read" in a and "small joker" in a
                for a in said(alerts))
-    # laid over a card South laid before in the trick, which it hides (tigullio's 小王 over
-    # East's C7 in game 106): that card still lies under it, and the 小王 is the play
+    # laid over a card South laid before in the trick, which it hides: that card still
+    # lies under it, and the 小王 is the play
     rt, _, named, _ = covered(record_until(both_out), under=("D9",))
     assert named and rt.seats.zones["S"].laid.cards == ("D9", "SB")
     changes = [c for n in range(10) for c in rt.seats.zones["S"].tracker.update(100.0 + n / 10,
@@ -323,10 +321,9 @@ def test_a_card_the_reader_cannot_name_is_taken_from_its_marks_and_the_cards_not
 def test_a_4k_cameras_zones_are_read_drawn_finer_and_shrunk_not_aliased(detector):
     """A camera that sees the zones finer than they are drawn (4K: about 19 px/cm) has each
     still zone warped twice as fine and shrunk by area before it is read; warped straight to
-    10 px/cm this deck's rows of spades and clubs read three cards wrong (docs/benchmarks.md).
-    Since 2026-12-06 the reader, trained with real deck art, reads this generated deck's ace
-    of clubs as the ace of spades (its spade/club on generated styles fell: 818 → 796 of 890
-    legible, docs/experiments/2026-12-06.md): one card of the rows may be wrong, no more."""
+    10 px/cm this deck's rows of spades and clubs read more cards wrong. The committed reader
+    reads this generated deck's ace of clubs as the ace of spades: one card of the rows may
+    be wrong, no more."""
     from tests.vision.test_inks import ROWS
     from vision.live.calibration import fine_scale, rectify_zone
     from vision.synth.render_game import Renderer, TableState

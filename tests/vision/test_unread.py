@@ -27,8 +27,7 @@ def south_zone(cards: list[str]):
 
 def test_the_decks_small_joker_is_no_index_to_the_reader_but_its_marks_name_it(detector):
     """Game 115's 小王 at 720p: one look at the working threshold reads nothing there (the
-    runtime's pooled looks, from a lower floor, do read it; game 106's 大王 at 1080p was read by
-    no look at all until the finder of 2026-12-04 read it outright)."""
+    runtime's pooled looks, from a lower floor, do read it), yet its marks name it."""
     zone = south_zone(["SB"])
     assert not [d for d in detector.detect(zone) if d.card == "SB"]  # one look at 0.25: nothing
     card = unread_card(detector, zone, ruled_out=["HR"])

@@ -18,9 +18,8 @@ if TYPE_CHECKING:
 
 def default_views(imgsz: int) -> int:
     """How many ways the finder looks at an image of this input size unless told: four at
-    each quarter turn for a zone (held-out zones: 783 → 803 of 881 legible indices read
-    right), one for a whole photo at 640 (held-out 640 images: legible mAP50 0.898 with
-    one view, 0.895 with four, 13 more of 1,246 read right but 27 more false readings)."""
+    each quarter turn for a zone (more held-out indices read right), one for a whole photo
+    at 640 (four views gained nothing there but more false readings; ``vision.live.turns``)."""
     return 4 if imgsz <= 320 else 1
 
 

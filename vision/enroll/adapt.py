@@ -35,15 +35,14 @@ EPOCHS = 3
 #: a face's pixel is ink this much darker than its paper, or this saturated (8-bit)
 INK_CONTRAST, INK_SATURATION = 60, 90
 #: ink within this many index heights of a card's index is left to the index: a patch of no
-#: index cut there would hold much of it (anglo's and paris's number cards print a big pip
-#: beside the index; so taught, the reader doubted every index and lost a CT and a 小王)
+#: index cut there would hold much of it (some designs print a big pip beside the index; so
+#: taught, the reader would doubt every index and lose some)
 INDEX_REACH = 0.9
 #: ink within this many index heights of the other two corners, where a deck may print more
 #: indices, is left alone too
 CORNER_GUARD = 0.4
 #: this share of the pip patches are cut at the picture's edge: a zone's edge cuts cards
-#: lying across it, and a pip left alone there was read as a joker's corner star at 0.95
-#: (tigullio's design, ``docs/experiments/2026-12-06.md``)
+#: lying across it, and a pip left alone there can be read surely as a joker's corner star
 EDGE_SHARE = 0.3
 ROWS = 1400  # rows of faces drawn for the training patches
 

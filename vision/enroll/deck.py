@@ -32,12 +32,12 @@ SHEET = "contact-sheet.png"
 
 #: with an enrolled deck, a finder's box this sure is an index and the reader alone names the
 #: card and says how sure (``CardDetector``'s ``finder_sure``): on a design it never saw the
-#: finder's confidence is low even where the index is plain, and a play read right was
-#: flagged for the referee (docs/benchmarks.md, 2026-12-05)
+#: finder's confidence is low even where the index is plain, and a play read right would be
+#: flagged for the referee
 FINDER_SURE = 0.3
 #: and a box the finder taught the deck is this sure of is an index even where the reader
 #: says none (``CardDetector``'s ``index_sure``): a reader taught that a lone pip is no
-#: index doubts plain indices a little too, and lost an anglo CT between its neighbours
+#: index doubts plain indices a little too, and can lose a card between its neighbours
 INDEX_SURE = 0.5
 
 
@@ -82,8 +82,8 @@ class Deck:
 
     def detector(self, weights: Path | None = None, **options) -> CardDetector:
         """The detector with this deck's reader (and no suit reader: the deck's reader learnt
-        this deck's suits; the committed one, heard where it is sure, set tigullio decks'
-        thresholds at 0.74–0.80 instead of 0.59–0.68, misreading their pips),
+        this deck's suits; the committed one, heard where it is sure, misreads some designs'
+        pips and so raises their doubt thresholds),
         trusted over the finder (``FINDER_SURE``), knowing its deck (``own_deck``), and the finder
         ``weights`` — by default the one taught this deck where enrollment taught one (it
         looks at zones, 320), else the committed one of the size asked for."""

@@ -3,9 +3,8 @@
 A camera's play goes to the referee's queue when it was read below a threshold (the
 record's header ``doubt``; ``web.snapshot.LOW_CONFIDENCE`` where the header has none). The
 zero-shot models' confidence is the finder's times the reader's, and 0.8 suits it; a deck's
-own reader is sure of itself in another way, and at 0.8 it sent nearly every play of three
-enrolled held-out hands to the referee, every one of them read right (``docs/benchmarks.md``,
-2026-12-06). So enrollment measures its own threshold: the deck's new detector reads
+own reader is sure of itself in another way, and at 0.8 it would send most plays read right
+to the referee. So enrollment measures its own threshold: the deck's new detector reads
 ``CHECK_SCENES`` seat zones of this deck drawn as the table's camera sees them (upright, at
 its scale), and the threshold is the lowest at which at most ``RISK`` of the readings it lets
 through are wrong — a wrong reading above it would reach the record unflagged — never under
@@ -30,15 +29,13 @@ from vision.training.evaluate import label_for, read_labels, split_images
 #: seat zones as the live loop rectifies them: cards upright for their seat, 9–13 px/cm
 #: (``vision.live.calibration.PX_PER_CM`` and a little either way), no hand over them, and
 #: no motion blur — a zone is read only once it lies still (``vision.live.seat_reading``);
-#: the rest of the camera's faults as in training. Drawn with smears, the check counted
-#: wrong readings of smeared indices no live read meets: decks 170, 172 and 173 measured
-#: 0.51, 0.62 and 0.57 (600 zones), without smears 0.44, 0.59 and 0.49
+#: the rest of the camera's faults as in training. Drawn with smears, the check would count
+#: wrong readings of smeared indices no live read meets, and set thresholds too high
 CHECK_SCENE = SceneConfig.from_dict({"px_per_cm": [9.0, 13.0], "rows": [1, 2], "overlap": [0.55, 0.80],
                                      "upright_prob": 1.0, "upright_deg": 6.0, "hand_prob": 0.0,
                                      "camera": {"scale": [0.9, 1.1], "motion_prob": 0.0}})
-#: about 4,500 readings, 20 s on two cores: with 1 in 200 allowed wrong, 60 zones (440
-#: readings) let one reading move a deck's threshold by 0.15 (decks 171, 172 and 173 were
-#: enrolled at 0.43, 0.48 and 0.65 from 60 zones; 600 zones without smears give 0.47, 0.59, 0.49)
+#: a few thousand readings, seconds on two cores: with 1 in 200 allowed wrong, a tenth as
+#: many zones let one reading move a deck's threshold far (``docs/experiments.md``)
 CHECK_SCENES = 600
 #: at most this share of the readings at or above the threshold may be wrong
 RISK = 0.005

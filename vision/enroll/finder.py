@@ -1,7 +1,7 @@
 """Teaching the index finder the event's deck, from table scenes of this very deck.
 
 Zero-shot, the finder misses indices of a design it never saw: on the held-out real designs
-most plays read wrong were plays missed, not misread (``docs/benchmarks.md``, 2026-12-06).
+most plays read wrong are plays missed, not misread.
 At enrollment the deck is known card by card, so the renderer can lay it: the enrolled faces,
 each with its corner index measured on the face (``enrolled_design``), become a real design
 (``ArtDeck``) that ``vision.synth.scene`` lays in seat zones as it lays any deck — plays,

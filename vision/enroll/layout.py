@@ -79,7 +79,7 @@ def card_mask(picture: np.ndarray) -> np.ndarray:
     """Where cards lie: card stock — bright and little coloured (value less saturation, split
     by Otsu's threshold) — and whatever else is far from the felt's colour, opened so that
     neighbouring cards stay apart. The second part keeps a court card whole whose art runs to
-    its edge, or a deck with a dark frame printed round each face (the paris design): by its
+    its edge, or a deck with a dark frame printed round each face: by its
     white alone such a card falls apart and is not found."""
     hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
     whiteness = cv2.subtract(hsv[..., 2], hsv[..., 1])

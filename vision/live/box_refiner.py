@@ -1,9 +1,8 @@
 """The box refiner: a corner index's box drawn again, tightly, from a close look at it.
 
 The finder (a one-class YOLO trained on two CPU cores) puts its boxes around an index
-only roughly: on the held-out deck styles half of its right readings overlap the true box
-by less than 0.85 IoU, at 8 px/cm an index is a dozen pixels tall and one pixel off is a
-tenth of it. The readings were right; only the boxes were loose, and a box is what a
+only roughly, and at 8 px/cm an index is a dozen pixels tall: one pixel off is a tenth of
+it. The readings were right; only the boxes were loose, and a box is what a
 stream overlay draws and what mAP50-95 scores (``models/README.md``).
 
 The refiner looks at the same close patch the reader reads (``vision.live.reader.patch``: the

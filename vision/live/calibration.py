@@ -23,8 +23,8 @@ MARKERS = {0: (-40.0, -40.0), 1: (40.0, -40.0), 2: (40.0, 40.0), 3: (-40.0, 40.0
 DICTIONARY = cv2.aruco.DICT_4X4_50
 ZONE_NEAR_CM, ZONE_FAR_CM, ZONE_HALF_WIDTH_CM = 10.0, 36.0, 28.0
 PX_PER_CM = 10.0
-#: camera pixels per table centimetre at a play zone: the detector reads about 85 % of
-#: indices from ``GOOD_PX_PER_CM``, 72 % between the two, under half below ``MIN_PX_PER_CM``
+#: camera pixels per table centimetre at a play zone: the detector reads most indices from
+#: ``GOOD_PX_PER_CM``, fewer between the two, under half below ``MIN_PX_PER_CM``
 #: (models/README.md). A 720p camera that shows the whole table gives about 6.5; 1080p about 9.
 MIN_PX_PER_CM, GOOD_PX_PER_CM = 6.0, 8.0
 
@@ -185,9 +185,9 @@ def rectify_zone(image: np.ndarray, calibration: Calibration, seat: str, px_per_
     ``fine`` (a quarter step over 1, up to ``MAX_FINE``; ``fine_scale`` says which): warp the
     zone that many times finer and shrink it by area. A camera that sees the zone finer than
     it is drawn (1440p, 4K) would otherwise be sampled one pixel in two or four, and its
-    zones alias: of rows of spades, clubs, hearts and diamonds of 59 held-out decks filmed in
-    4K, 1,394 of 1,416 cards were read right in zones drawn this way against 1,380 in plainly
-    warped ones (``docs/benchmarks.md``). Either way zone pixel i is table point i / ``px_per_cm``."""
+    zones alias, and rows of held-out decks filmed in 4K read fewer cards right than drawn
+    this way (``docs/benchmarks.md``, "Seat zones by camera"). Either way zone pixel i is table
+    point i / ``px_per_cm``."""
     size = zone_size(px_per_cm)
     zone_to_image = calibration.homography @ zone_to_table(seat, px_per_cm)
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP

@@ -3,7 +3,7 @@
 Two steps. The *finder*, a one-class YOLO, boxes every corner index; the *reader*
 (``vision.live.reader``) says which card each box shows, or that it shows none. ``CardDetector``
 loads the finder as PyTorch weights (``.pt``, for training), ONNX (``.onnx``) or OpenVINO
-(a ``*_openvino_model`` folder, the fastest on our CPUs) and returns the same ``Detection``
+(a ``*_openvino_model`` folder, the fastest on a table node's CPU) and returns the same ``Detection``
 values from each: the card's platform name, the confidence and the box in pixels of the
 image given.
 
@@ -39,8 +39,8 @@ CONFIDENCE = 0.25
 FIND = 0.05
 IOU = 0.5
 #: two read indices whose boxes overlap this much (IoU) are one index read twice — the finder
-#: boxed it twice, say the rank alone and the whole index — and only the surer is kept: the
-#: rendered zones' labelled indices overlap less than this in 99.7 % of images (models/README.md)
+#: boxed it twice, say the rank alone and the whole index — and only the surer is kept: two
+#: different labelled indices of the rendered zones almost never overlap this much
 SAME_INDEX = 0.3
 #: the longest side of a zone looked at whole (``find_tiled``): a seat zone at 10 px/cm is
 #: about 260×560; a bigger image is a photograph, searched in tiles
@@ -49,8 +49,8 @@ RUNNERS_UP = 3  # how many other readings of an index a detection keeps
 RUNNER_UP_FLOOR = 0.01  # a runner-up less likely than this is no candidate
 MODELS = Path(__file__).resolve().parents[2] / "models"
 #: the index reader's files by preference: the 8-bit one (``guandan quantize-reader``; it reads
-#: the held-out decks as the full-precision one does, in about 70 % of its time) while it was
-#: made from the ONNX one, then the ONNX one (what training goes on from; ``reader_in``)
+#: the held-out decks as the full-precision one does, in less time) while it was made from
+#: the ONNX one, then the ONNX one (what training goes on from; ``reader_in``)
 READERS = ("reader_int8.xml", "reader.onnx")
 #: the suit reader (``vision.live.suit_reader``, used on upright cards) by the same preference: the
 #: 8-bit one (``guandan quantize-suits``) while it was made from the ONNX one, then that

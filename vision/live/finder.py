@@ -2,8 +2,8 @@
 
 Ultralytics can run an OpenVINO export too, but around the network it builds a predictor
 each call, moves the image through torch and back, and loads torch and ultralytics on
-start: on our 2-core table nodes that cost about 2 ms of a zone's finding and seconds of
-start-up (``docs/experiments.md``, 2026-12-03). The export is static (one image of
+start: on a 2-core table node a noticeable share of a zone's finding, and seconds of
+start-up. The export is static (one image of
 the size it was exported at) and has one class, so what is around the network is small:
 the image letterboxed as ultralytics letterboxes it for prediction (scaled to fit, centred,
 grey border), the outputs' boxes above a confidence, greedy non-maximum suppression
@@ -15,10 +15,10 @@ The zone finder's export folder also holds a twin, ``whole/``: the same network 
 with its height and width left free, so that the live loop can look at a whole seat zone at
 the zone's own scale, padded only to a multiple of the stride (``find_whole``). A 260×560
 seat zone is then one look at 288×576 instead of two 320×320 tiles overlapping by 80
-pixels: a fifth fewer pixels and one call's fixed cost instead of two (``docs/experiments.md``,
-2026-12-04). The square look keeps the static network: the 8-bit twin, quantized
-with its first convolution in full precision (``vision.training.finder_quantize``), is 2–5 % slower
-at 320 than the committed static one, made by ultralytics' own 8-bit export. The twin is
+pixels: fewer pixels and one call's fixed cost instead of two. The square look keeps the
+static network: the 8-bit twin, quantized with its first convolution in full precision
+(``vision.training.finder_quantize``), is a little slower at 320 than the committed static
+one, made by ultralytics' own 8-bit export. The twin is
 compiled once for each shape it is given (reshaped: its anchors are computed from the
 shape), so the live loop, whose zones keep their shapes, compiles each once.
 """
@@ -145,8 +145,7 @@ class OpenVinoFinder:
     def find_all(self, images: list[np.ndarray], conf: float, iou: float) -> list[tuple[np.ndarray, np.ndarray]]:
         """``find`` for each of several images, looked at as one batch: the same boxes as one
         by one (tested), in less time — a network's weights are fetched once for the batch,
-        not once an image: four views of a 320 zone about a fifth faster (``docs/experiments.md``,
-        2026-12-04). The network is compiled once for each batch size."""
+        not once an image. The network is compiled once for each batch size."""
         boxed = [letterbox(image, self.size) for image in images]
         request = self._batches.get(len(images))
         if request is None:

@@ -93,9 +93,9 @@ def _reading(corners: list[Detection], rivals: list[Detection]
     likeliest and runners-up, averaged), scaled to the card's own confidence. Taken at its
     surest reading instead, a name only one corner read could outweigh the card's own name,
     which the other corner's doubt had already lowered, and the hand's recount
-    (``vision.live.recount``) would change a card read right: game 108's single 2 of spades was
-    read S2 0.51 (C2 0.34) on one corner and C2 0.43 (S2 0.31) on the other, became S2 at
-    0.30 with C2 at 0.43, and was recounted to C2; now C2 stands at 0.28."""
+    (``vision.live.recount``) would change a card read right: a 2 of spades read S2 on one
+    corner and C2 on the other would keep C2 as a strong runner-up and be recounted to it
+    (``tests/vision/test_grouping_tracker.py``)."""
     best = max(corners, key=lambda d: d.conf)
     doubt_for = doubt_against = 1.0
     for d in corners:
@@ -157,9 +157,9 @@ def _row_top(detections: list[Detection], centres: list[tuple[float, float]]) ->
     row. And where that band holds one reading only, with an index a card's diagonal above
     and left of it, however weak, that reading is a bottom-right corner and the index above
     is the row: a card laid over the seat's earlier one hides all of it but its top-left
-    index (a tigullio SK on the C8 before it: the C8's index 0.17, the SK's bottom-right 0.63,
-    its top-left unread), and taking the corner for the row left the C8 out as a stray, so
-    the zone held one card, as many as were committed, and the SK was no play."""
+    index, and where the new card's own top-left index goes unread, taking its bottom-right
+    corner for the row would leave the earlier card out as a stray, so the zone would hold
+    as many cards as were committed and the new card would be no play."""
     weight = {}
     for _, y0 in centres:
         weight[y0] = sum(d.conf for d, (_, y) in zip(detections, centres, strict=True) if y0 <= y <= y0 + TOP_BAND_CM)
@@ -202,9 +202,8 @@ def _lone_bottom_right(x: float, y: float, tops: list[tuple[float, float]]) -> b
     """Is an index at (x, y), cm, that no card owns, the bottom-right corner of a card laid
     last whose top-left index went unread? It lies a card's height below the row and right of
     the last card read by more than a card's own corners lie apart (``ACROSS_CM``), by no more
-    than one more card's step. Seen in rendered games of held-out designs: a 大王 whose
-    top-left star the finder scored 0.09 beside its bottom-right one at 0.47, and the second of
-    two 小王 laid together, each time the play read without it."""
+    than one more card's step. A design's joker star can be found on one corner and barely
+    on the other; without this the play would be read without that card."""
     if not tops:
         return False
     row = float(np.median([ty for _, ty in tops]))

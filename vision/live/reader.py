@@ -14,8 +14,8 @@ without it), so readers framed differently can be trained and compared: a wider 
 shows the first pip below or beside the index too (``models/README.md`` says what that
 gave). The same ``patch`` function cuts training and live patches, so the two cannot
 drift apart.
-The model is ONNX, run by OpenVINO (three times faster than ONNX Runtime on our CPUs: 3 ms
-for a busy zone's 27 patches); it is about 40 megaflops per patch.
+The model is ONNX, run by OpenVINO (much faster than ONNX Runtime on a table node's CPU); it
+is about 40 megaflops per patch.
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ NOT_AN_INDEX = len(ALL_CARDS)  # the reader's last class: something the finder m
 CLASSES = len(ALL_CARDS) + 1
 #: how far, in index sides, the indices around one have a say in which way round it is read
 #: (``IndexReader.sideways``: the spread of a Gaussian weight). At 16 a zone's indices
-#: decide nearly as one, as its rows lie one way: on the held-out zones 2–4 more of 881 and
-#: 902 read right than at 8. In a whole-table photo the other seats have a say too, the
-#: less the further they lie
+#: decide nearly as one, as its rows lie one way (the held-out zones read a little better
+#: than at 8). In a whole-table photo the other seats have a say too, the less the further
+#: they lie
 NEIGHBOURHOOD = 16.0
 
 
@@ -89,9 +89,8 @@ CPU_CONFIG = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": "f32"}
 def with_pixel_input(model, rgb: bool = False):
     """``model`` (an OpenVINO model taking N×3×H×W floats in [0, 1]) made to take images as
     OpenCV holds them, N×H×W×3 bytes, BGR: the scaling, channel order and layout are done
-    inside the compiled network, not by numpy before it — a copy of every pixel saved, about
-    half a millisecond a busy zone for the finder and as much for the reader on our CPUs
-    (``docs/experiments.md``, 2026-12-03, evening). ``rgb``: the network wants RGB (the
+    inside the compiled network, not by numpy before it — a copy of every pixel saved.
+    ``rgb``: the network wants RGB (the
     finder, trained by ultralytics); the patch readers learnt on BGR."""
     import openvino as ov
     from openvino.preprocess import ColorFormat, PrePostProcessor
@@ -211,9 +210,9 @@ class IndexReader:
 
         Each patch is read twice, as cut and turned a half turn, and the two readings are
         averaged: a card's two corner indices are half-turn copies of each other, so the
-        reader learnt both views, and their errors are partly independent. On the held-out
-        deck styles this takes the legible indices read wrong from 63 to 40
-        (models/README.md), for about 3 ms more a busy zone. Reading only the unsure
+        reader learnt both views, and their errors are partly independent: on the held-out
+        deck styles it reads markedly fewer legible indices wrong, for little more time a
+        busy zone (``docs/experiments.md``). Reading only the unsure
         patches again saves nothing: the finder's boxes that reach the reader are mostly
         read below 0.9, and the two views go through the model as one batch. A reader that
         says it reads once (``reads_of``) learnt to read that average itself."""
@@ -229,9 +228,8 @@ class IndexReader:
         read the way round it lies: as cut (and half turned) or a quarter turn round.
 
         The reader learnt indices mostly upright or upside down, as players lay them; one
-        lying sideways — a side seat's cards in a photo of the whole table — it read much
-        worse (held-out zones turned a quarter: 318 legible indices read right against 362
-        as they lay; ``docs/experiments.md``, 2026-12-04). So each patch is also
+        lying sideways — a side seat's cards in a photo of the whole table — it reads much
+        worse. So each patch is also
         read a quarter turn round (and three quarters), and read that way where its
         neighbourhood reads surer so: the surest card's probability either way, summed over
         the indices weighted by how near they lie (a Gaussian of ``NEIGHBOURHOOD`` times

@@ -15,7 +15,7 @@ card), so one reader fits every index size. A reader carries its view (ONNX meta
 It assumes upright cards, as a rectified seat zone shows them (``vision.live.calibration``:
 cards lie facing their owner); a card's other corners give it an area beside the card,
 where it learnt to fall back on the index's own sign. Trained on rendered rows of cards
-(``vision.training.suit_train``); run by OpenVINO, about 1.5 ms for a busy zone's 22 patches.
+(``vision.training.suit_train``); run by OpenVINO, a small part of a busy zone's reading.
 """
 
 from __future__ import annotations

@@ -1,17 +1,14 @@
 """Looking at an image turned by quarter turns: the turned image, its boxes brought back, the views merged.
 
 The finder was trained on indices lying at every angle, but it does not find them equally
-well at every angle: of the held-out zones' 881 legible indices, 21 score under 0.25 as the
-zone lies, and 14 of those score 0.25 or more in a turned view (8 of them 0.5 or more).
-Looking at the same image turned by each quarter turn and merging what the four views
-found reads 20 more of the held-out zones' 881 legible indices right (783 → 803,
-``models/README.md``; on a second held-out set 801 → 819 of 902) for four times the
-finder's time, so ``guandan detect`` and ``eval-detector`` look at a 320×320 zone four ways
-by default. Whole photos at 640 gained nothing (legible mAP50 0.898 with one view, 0.895
-with four), so there they look once unless told. The live loop looks once: four views of a
-busy zone would take it past the camera's pace on a 2-core table node, and turning each of
-its three pooled looks at a still zone a different way read no more plays of six rendered
-games and raised false alerts (``docs/benchmarks.md``). Quarter turns lose no pixel (no
+well at every angle: some indices it scores too low as the zone lies score well in a turned
+view. Looking at the same image turned by each quarter turn and merging what the four views
+found reads more held-out indices right for four times the finder's time, so ``guandan
+detect`` and ``eval-detector`` look at a 320×320 zone four ways by default. Whole photos at
+640 gained nothing, so there they look once unless told. The live loop looks once: four
+views of a busy zone would take it past the camera's pace on a 2-core table node, and
+turning each of its pooled looks at a still zone a different way read no more plays and
+raised false alerts (``docs/experiments.md``). Quarter turns lose no pixel (no
 resampling), unlike any other angle.
 """
 
@@ -55,7 +52,7 @@ def merge(views: list[Found], iou: float) -> Found:
     are the same index, found by more than one view. It keeps the surest view's confidence
     (a view that missed the index says nothing against it) and the views' boxes averaged,
     weighted by their confidences (each view's box errs its own way; the average is
-    tighter: held-out legible mAP50-95 0.724 with the surest box alone, 0.731 averaged)."""
+    tighter than the surest box alone)."""
     found = [f for view in views for f in view]
     if len(views) == 1 or not found:
         return list(found)

@@ -2,11 +2,11 @@
 
 Every index style the reader was trained on it reads; what it cannot read is a corner unlike
 any it saw, and of a competition deck's 54 cards the jokers' corners vary most (a strip of
-ornaments, the word JOKER, 大王 in a seal). Game 106's second 大王 lay still in South's zone
-on South's turn: the finder scored its corner marks 0.36–0.56 but the reader said "no
-index" there, so the zone looked covered and the play went unrecorded, with two false
-alerts and a wrong result after it. Read again with every mark the finder sees from 0.05,
-its boxes said 大王 0.69 and 小王 0.78 among others — and both 小王 had been played.
+ornaments, the word JOKER, 大王 in a seal). Such a card lying still in its seat's zone has
+marks the finder sees, but the reader says "no index" there, so the zone looks covered and
+the play would go unrecorded, with false alerts and a wrong result after it. Read again with
+every mark the finder sees, the marks do say which card it likely is, once the cards the
+hand has already shown twice are ruled out.
 
 ``unread_card`` looks at every mark the finder sees in the zone and takes, for each card,
 the reader's surest reading of it on any mark, leaving out the cards of which the hand has
@@ -14,9 +14,8 @@ seen both copies. It names a card only when it clearly leads the next card (``LE
 times) and either something card-like is there (a mark of at least ``MARKS``: a hand over
 an empty zone has none) and one mark reads it outright (at least ``LEAST``), or one mark,
 however faint, reads it surely (``READ_ALONE``: a hand reads as no index). Summed over the marks
-instead, the many faint readings of a patterned corner add up: a rendered 大王 of that deck,
-with every joker ruled out, summed to a 2 of diamonds twice the next card, from no reading
-above 0.35. The runtime asks only for a zone that has lain covered when its seat may lay,
+instead, the many faint readings of a patterned corner add up to a card no mark reads
+surely. The runtime asks only for a zone that has lain covered when its seat may lay,
 and records what it names as a play the referee is asked to check (``unread_card``).
 """
 
@@ -39,8 +38,8 @@ LEAST = 0.5
 #: ... and this many times as surely as any other card
 LEAD = 1.5
 #: where no mark is ``MARKS`` sure, the card must be read this surely: a design's own joker
-#: corner may be one the finder barely knows (tigullio's 小王, a star knocked out of a disc,
-#: marked 0.06 and read 0.96 in game 106), where a hand or a cup reads as no index
+#: corner may be one the finder barely marks though the reader reads it surely, where a
+#: hand or a cup reads as no index
 READ_ALONE = 0.9
 
 

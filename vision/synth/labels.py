@@ -66,8 +66,8 @@ def index_polygon(m: np.ndarray, box: Box) -> np.ndarray:
     Both boxes are in edge coordinates (pixel i spans [i, i + 1), as labels and detectors
     count), while ``m`` maps pixel centres, as ``cv2.warpAffine`` paints the card: so the
     corners are taken to centre coordinates (−0.5), mapped, and brought back (+0.5). Mapped
-    as they were until 2026-12-04, labels lay up to about 0.9 pixel off the ink, the more
-    the more the card was turned (docs/experiments.md, 2026-12-04)."""
+    without that shift, labels lie up to about a pixel off the ink, the more the more the
+    card is turned."""
     x0, y0, x1, y1 = box
     pts = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], np.float64)
     pts[:, :2] -= 0.5

@@ -1,13 +1,12 @@
 """The box refiner in 8 bits: the same network, its middle quantized by NNCF, for OpenVINO.
 
 ``guandan detect`` and ``eval-detector`` draw every read index's box again with the box
-refiner (``vision.live.box_refiner``), each patch read as cut and half turned; in full precision
-that was about a third of a busy zone's detection with boxes (``docs/experiments.md``,
-2026-12-04). It is quantized as the index reader is (``vision.training.reader_quantize``):
-after training, calibrated on patches of training deck styles cut as the reader's training
-cuts them (the same framing: the refiner reads the reader's patch), its first convolution
-and its head — the four edges' offsets, where a hundredth of a patch is a pixel — kept in
-full precision.
+refiner (``vision.live.box_refiner``), each patch read as cut and half turned; in full
+precision that is a large share of a busy zone's detection with boxes. It is quantized as
+the index reader is (``vision.training.reader_quantize``): after training, calibrated on
+patches of training deck styles cut as the reader's training cuts them (the same framing:
+the refiner reads the reader's patch), its first convolution and its head — the four
+edges' offsets, where a hundredth of a patch is a pixel — kept in full precision.
 
 The result is an OpenVINO model that says its framing (``pad``) and a JSON beside it of how it
 was made — the fingerprint of the ONNX refiner it came from, so that a refiner trained again

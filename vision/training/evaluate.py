@@ -416,8 +416,8 @@ TURN_BANDS = ((0, 5), (5, 15), (15, 30), (30, float("inf")))
 def off_square(result: ImageResult) -> np.ndarray | None:
     """Each label's index's angle off the nearest quarter turn, 0–45 degrees (its sidecar's
     ``turn_deg``): the reader reads indices lying square to the image — upright, sideways
-    or upside down — far better than ones lying at a slant (``docs/experiments.md``,
-    2026-12-04). None without a sidecar that says it."""
+    or upside down — far better than ones lying at a slant. None without a sidecar that
+    says it."""
     meta = result.meta
     if meta is None or "turn_deg" not in meta:
         return None

@@ -8,10 +8,8 @@ command writes the same model.
 
 Left in full precision: the head's box decoding and sigmoid (as ultralytics' own 8-bit
 export leaves them: they turn logits into the boxes' pixels and the confidences), and the
-**first convolution**, which sees raw pixels — where a faint index is a few grey levels. At
-640, ultralytics' export (everything else quantized) read 6 fewer of the 1,087 legible indices
-of the held-out photos; with the first convolution kept, as many as full precision
-(``docs/experiments.md``, 2026-12-03), for 18 % less time than full precision.
+**first convolution**, which sees raw pixels — where a faint index is a few grey levels:
+quantized too, it loses faint indices that full precision finds (``docs/experiments.md``).
 
 NNCF and OpenVINO are imported inside the functions that use them: heavy to load, and needed
 only when a model is trained, quantized or run through them, not for ``guandan --help`` or

@@ -12,7 +12,7 @@ teacher's reading is its average over the patch and its half turn, as ``IndexRea
 so a reader may also be taught to read that average in one look (``--reads 1``).
 
 On two CPU cores neither has yet given a reader as good as its teacher on the held-out
-decks (``docs/experiments.md``, 2026-12-03): these are the tools for a longer run.
+decks (``docs/experiments.md``): these are the tools for a longer run.
 
 torch is imported inside the functions that use it: heavy to load, and needed only when a
 model is trained, quantized or run through it, not for ``guandan --help`` or at a table.

@@ -60,9 +60,8 @@ def stem(width: int) -> list:
     In place of a full-size stage and its pool it does about a quarter of the arithmetic, and
     the full-size stage took over a quarter of the 8-bit reader's time. Why it might lose
     little: a small index — the hard ones — is enlarged to fill the patch, so full size holds
-    no more detail than half size. A reader so made, taught by the committed one for six
-    epochs on one training set, read fewer held-out indices (``docs/experiments.md``,
-    2026-12-03); one trained as long as the committed one has not been tried."""
+    no more detail than half size. Not used by the committed reader: a short run read fewer
+    held-out indices (``docs/experiments.md``); a run as long as the committed one's is untried."""
     import torch.nn as nn
 
     return [nn.Conv2d(3, width, STEM_KERNEL, stride=2, padding=1, bias=False), nn.BatchNorm2d(width),

@@ -6,8 +6,8 @@ per cycle there. Quantizing after training (post-training quantization) needs on
 to measure each layer's range: cut here as training cuts them, from training deck styles,
 never from a held-out set. The first convolution (it sees raw pixels, where a 5-pixel suit
 sign is a few grey levels) and the head (the card's logits, whose small differences decide
-between a spade and a club) stay in full precision: quantized too they read one or two
-held-out indices fewer in 881 (``docs/experiments.md``, 2026-12-03).
+between a spade and a club) stay in full precision: quantized too they lose held-out
+indices that full precision reads (``docs/experiments.md``).
 
 The result is an OpenVINO model (``.xml`` and ``.bin``) saying the framing it reads with
 (``pad``, as the ONNX reader's metadata does), loaded by ``vision.live.reader.IndexReader`` like

@@ -1,8 +1,8 @@
 """The suit reader in 8 bits: the same network, its middle quantized by NNCF, for OpenVINO.
 
 The live loop reads every upright index twice over — the index reader, then the suit reader
-on the area beside it — and in full precision the suit reader was about a fifth of a busy
-seat zone's reading (``docs/experiments.md``, 2026-12-04). It is quantized as the
+on the area beside it — and in full precision the suit reader is a good share of a busy
+seat zone's reading. It is quantized as the
 index reader is (``vision.training.reader_quantize``): after training, its first convolution and its
 head kept in full precision, calibrated on patches of training deck styles only. Its
 patches are not cut from a dataset on disk: rows of cards are rendered for it in memory as

@@ -133,7 +133,7 @@ def export(weights: str | Path, out_dir: str | Path, imgsz: int = ZONE, formats:
     ``openvino-int8`` is OpenVINO with 8-bit weights and activations, quantized after
     training from the full-precision export (``vision.training.finder_quantize``: NNCF, on training
     images of the ``calibration`` dataset YAML, the first convolution kept in full
-    precision): a fifth to a quarter faster on CPUs with VNNI, for the same held-out figures
+    precision): faster on CPUs with VNNI, reading the held-out decks as full precision does
     (``models/README.md``).
     """
     unknown = set(formats) - set(FORMATS)
