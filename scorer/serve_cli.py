@@ -27,7 +27,7 @@ from scorer.playback import play_back
 from store.db import display, is_url
 from store.event_store import Store, StoreError
 from web import create_app
-from web.streams import hand_streams_over
+from web.stream_handover import hand_streams_over
 
 DEFAULT_DB = "guandan.db"
 DB_HELP = (f"event store: a SQLite file (default {DEFAULT_DB}) or a PostgreSQL database, "

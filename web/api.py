@@ -30,8 +30,8 @@ from web.auth import api_writer, current_user
 from web.i18n import refuse
 from web.openapi import openapi
 from web.snapshot import DelayedView
-from web.streams import sse as _sse
-from web.streams import table_update
+from web.sse import sse as _sse
+from web.sse import table_update
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

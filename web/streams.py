@@ -6,7 +6,7 @@ of the standings were a thousand threads on a hall's two cores, woken together o
 event. Here waitress still accepts every connection and reads every request; a request
 for a live stream (``/api/tables/<id>/stream``, with a broadcast delay or without,
 ``/api/hall/stream``, ``/api/tournaments/1/stream``) is then taken from it
-(``hand_streams_over``) and its socket joins the loop. A viewer is a socket and what the
+(``web.stream_handover``) and its socket joins the loop. A viewer is a socket and what the
 kernel and the transport buffer for it; each change is made into bytes once, for every
 viewer of the table (or the hall) who stands at the same place, and written to each.
 
@@ -17,7 +17,7 @@ streamer's delayed view) the table as it stood S seconds ago, then its snapshot 
 time events fall due — one ``DelayedView`` for every viewer of the table at that delay, let
 out every ``DELAY_TICK_S``; the hall's summaries, then a ``table`` summary for each table
 that moved; the tournament's ``version`` now and on each change; a keep-alive comment every
-``KEEPALIVE_S``.
+``KEEPALIVE_S``. Both speak the messages and read the URL as ``web.sse`` says.
 
 A tournament page asks for its news with what it shows (``?push=page&lang=zh&since=V``;
 the overlay ``?push=standings``): it gets ``version`` now, then, instead of a ``version`` it
@@ -52,28 +52,22 @@ import threading
 import time
 from collections.abc import Callable
 from typing import Protocol
-from urllib.parse import parse_qs
-
-from waitress.channel import HTTPChannel
 
 from store.tournament_store import TournamentStore
 from web.hub import Hub
 from web.snapshot import DelayedView
+from web.sse import KEEPALIVE, KEEPALIVE_S, asked_push, broadcast_delay, push_key, sse, table_update
 
-KEEPALIVE_S = 15.0  # as web.api's streams: proxies and OBS keep a quiet connection open
 TOURNAMENT_POLL_S = 0.02  # one version query this often, whoever follows: a result shows in ≤ 20 ms
 SLOW_BYTES = 4 * 1024 * 1024  # a viewer this far behind is dropped (its page reconnects)
 DELAY_TICK_S = 0.1  # a delayed stream's events fall due this often: a tenth of a second late at most
-MAX_DELAY_S = 600.0  # as web.api.broadcast_delay: a longer one is waitress's 400
 HEAD = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
         b"X-Accel-Buffering: no\r\nX-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n"
         b"Connection: close\r\nServer: guandan\r\n\r\n")
-KEEPALIVE = b": keep-alive\n\n"
 _TABLE = re.compile(r"/api/tables/([^/]+)/stream")
 _TOURNAMENT = "/api/tournaments/1/stream"
 _HALL = "/api/hall/stream"
-PUSHES = ("page", "standings")  # what a tournament follower may ask pushed (web.tournament makes them)
-_LANGS = ("zh", "en")
+_KEEPALIVE = KEEPALIVE.encode()
 log = logging.getLogger("guandan.web.streams")
 
 
@@ -84,45 +78,6 @@ class Followed(Protocol):
     store: TournamentStore
 
     def pushed(self, what: str, lang: str) -> str: ...
-
-
-def sse(event: str, data: str, ident: int | str | None = None) -> str:
-    """One Server-Sent Events message."""
-    head = f"id: {ident}\n" if ident is not None else ""
-    return f"{head}event: {event}\ndata: {data}\n\n"
-
-
-def table_update(events: list[dict], snapshot: str) -> str:
-    """An ``update`` message's data: the new events and the snapshot after them."""
-    return f'{{"events": {json.dumps(events, ensure_ascii=False)}, "snapshot": {snapshot}}}'
-
-
-def broadcast_delay(query: str) -> float | None:
-    """The broadcast delay a table's stream asks for, in seconds (0: none, where ``delay``
-    is absent), or None where it is not one (waitress's route answers 400)."""
-    try:
-        delay = float(parse_qs(query).get("delay", ["0"])[-1])
-    except ValueError:
-        return None
-    return delay if 0 <= delay <= MAX_DELAY_S else None
-
-
-def asked_push(query: str) -> tuple[tuple[str, str] | None, str | None]:
-    """What a tournament follower asks pushed — ``("page", lang)``, ``("standings", "")`` or
-    None (``version`` only) — and the version its page shows (``since``), from its URL."""
-    args = parse_qs(query)
-    what = args.get("push", [""])[-1]
-    since = args.get("since", [None])[-1]
-    if what not in PUSHES:
-        return None, since
-    lang = args.get("lang", ["zh"])[-1]
-    return (what, lang if lang in _LANGS else "zh") if what == "page" else (what, ""), since
-
-
-def push_key(push: tuple[str, str], version: str, live: int) -> tuple:
-    """What a push shows, to tell whether a follower has it: the page shows the version and
-    which hall tables exist (its links), the standings only the version."""
-    return (version, live) if push[0] == "page" else (version,)
 
 
 class _Viewer(asyncio.Protocol):
@@ -492,63 +447,5 @@ class StreamServer:
 
     def _keep_alive(self) -> None:
         for viewer in self.viewers():
-            viewer.send(KEEPALIVE)
+            viewer.send(_KEEPALIVE)
         self.loop.call_later(KEEPALIVE_S, self._keep_alive)
-
-
-def hand_streams_over(server, app) -> StreamServer:
-    """Serve ``app``'s live streams from a ``StreamServer`` beside the waitress ``server``
-    (as ``waitress.create_server`` made it, not yet running): waitress hands it each
-    stream request it reads, with the connection's socket; closing ``server`` closes it."""
-    store = app.config["STORE"]
-    streams = StreamServer(app.config["HUB"], app.config["OPEN_TOURNAMENT"],
-                           lambda: [t["id"] for t in store.tables()]).start()
-    plain_add_task, plain_close = server.add_task, server.close
-
-    def add_task(channel: HTTPChannel) -> None:
-        if channel.socket is None:  # handed over already: what a client sends after a stream is dropped
-            return
-        if not (getattr(channel, "reading", False) and _hand_over(channel, streams)):
-            plain_add_task(channel)
-
-    def close() -> None:
-        streams.stop()
-        plain_close()
-
-    server.add_task, server.close = add_task, close
-    server.channel_class = _Channel
-    return streams
-
-
-class _Channel(HTTPChannel):
-    """Waitress's connection, marked while the server's loop reads a request on it: only
-    then (not from a worker that finished the request before it) may the socket leave."""
-
-    reading = False
-
-    def received(self, data):
-        self.reading = True
-        try:
-            return super().received(data)
-        finally:
-            self.reading = False
-
-
-def _hand_over(channel: HTTPChannel, streams: StreamServer) -> bool:
-    """Give ``channel``'s socket to ``streams`` if its one request is a stream it serves."""
-    if len(channel.requests) != 1 or channel.total_outbufs_len or channel.will_close:
-        return False
-    request = channel.requests[0]
-    what = streams.route(request.command, request.path, request.query)
-    if what is None:
-        return False
-    sock = channel.socket
-    channel.requests.clear()
-    request.close()
-    channel.del_channel()  # out of waitress's map: its loop no longer polls the socket
-    channel.connected = False
-    channel.socket = None
-    for buffer in channel.outbufs:
-        buffer.close()
-    streams.take(sock, what)
-    return True

@@ -38,7 +38,7 @@ from web import tournament_rows as tr
 from web import tournament_view as view
 from web.auth import api_writer, current_user
 from web.i18n import page_terms, pick_lang, refuse
-from web.streams import asked_push, sse
+from web.sse import asked_push, sse
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -100,7 +100,7 @@ class Watch:
         return self._name
 
     def pushed(self, what: str, lang: str) -> str:
-        """The data of the stream's push ``what`` (``web.streams.PUSHES``): the page's content in
+        """The data of the stream's push ``what`` (``web.sse.PUSHES``): the page's content in
         ``lang`` as a JSON string, or the standings as ``/api/tournaments/1/standings`` gives
         them. Called by the stream's thread, outside any request: made as a request for the
         page would make it, from the same cache, so the page, the API and the push agree."""

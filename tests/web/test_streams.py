@@ -332,18 +332,6 @@ def test_the_halls_viewers_are_sent_a_tables_new_seating(in_process, db):
     assert table[1] == "table" and json.loads(table[2])["pairs"] == SEATING["pairs"]
 
 
-def test_waitress_own_hall_stream_sends_a_tables_new_seating(app, client, store):
-    """The Flask route of the hall's stream (``--debug``) too."""
-    response = client.get("/api/hall/stream")
-    chunks = response.response
-    assert "event: hall" in next(chunks).decode()
-    seatings.put(store, "1", SEATING)
-    app.config["HUB"].read_seatings()  # what the hub's thread does twice a second
-    update = next(chunks).decode()
-    assert "event: table" in update and json.loads(update.split("data: ", 1)[1])["pairs"] == SEATING["pairs"]
-    response.close()
-
-
 def test_a_stream_on_a_connection_kept_alive_after_a_page_and_what_stays_with_waitress(served):
     base, port, token = served
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -405,32 +393,6 @@ def test_keep_alives_then_the_streams_end_when_the_hub_stops(in_process):
         body = _read_until_closed(sock).decode()  # the stream ends: no loop of keep-alives
         assert body.count("event: snapshot") == 1 and ": keep-alive" in body
         sock.close()
-
-
-def test_waitress_own_stream_ends_when_the_hub_stops(app, client):
-    """The Flask route (a broadcast delay's, or under ``--debug``) ends too."""
-    response = client.get("/api/tables/1/stream")
-    chunks = response.response
-    assert next(chunks).startswith(b"id: ")
-    app.config["HUB"].stop()
-    assert list(chunks) in ([], [b": keep-alive\n\n"])
-    response.close()
-
-
-def test_waitress_own_delayed_stream_lets_an_event_out_the_delay_late(app, client, store):
-    """The Flask route of a delayed stream (``--debug``) holds events back as the loop does."""
-    store.add_table("t9", header_json("t9"))
-    time.sleep(0.6)  # the header falls due before the stream starts
-    response = client.get("/api/tables/t9/stream?delay=0.5")
-    chunks = response.response
-    first = next(chunks).decode()
-    assert "event: snapshot" in first and json.loads(first.split("data: ", 1)[1])["hand"] is None
-    (deal,) = store.append("t9", [{"seq": 1, "t": 1, "type": "deal", "leader": "E"}])
-    stored_at = time.time()
-    update = next(chunks).decode()
-    assert time.time() - stored_at >= 0.5 and f"id: {deal}\nevent: update" in update
-    assert json.loads(update.split("data: ", 1)[1])["snapshot"]["hand"]["number"] == 1
-    response.close()
 
 
 def test_closing_the_server_with_streams_open_closes_them(in_process, caplog):
