@@ -16,7 +16,7 @@ import paho.mqtt.client as mqtt
 from hall.errors import HallError
 
 DEFAULT_PORT = 1883
-KEEPALIVE_S = 10  # a node that dies silently is declared offline (last will) within 1.5× this
+MQTT_KEEPALIVE_S = 10  # a node that dies silently is declared offline (last will) within 1.5× this
 RECONNECT_MIN_S = 1
 RECONNECT_MAX_S = 8  # a table is never out of touch long after the broker is back
 
@@ -72,5 +72,5 @@ def new_client(client_id: str, *, persistent: bool = False, manual_ack: bool = F
 def connect(client: mqtt.Client, broker: BrokerAddress) -> None:
     """Connect in the background and keep reconnecting: paho's own thread runs the
     network loop and retries, so a broker that is down at start is not an error."""
-    client.connect_async(broker.host, broker.port, keepalive=KEEPALIVE_S)
+    client.connect_async(broker.host, broker.port, keepalive=MQTT_KEEPALIVE_S)
     client.loop_start()

@@ -30,12 +30,10 @@ from web.auth import api_writer, current_user
 from web.i18n import refuse
 from web.openapi import openapi
 from web.snapshot import DelayedView
+from web.sse import KEEPALIVE, KEEPALIVE_S, MAX_DELAY_S, table_update
 from web.sse import sse as _sse
-from web.sse import table_update
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-KEEPALIVE_S = 15.0
 
 
 def _store():
@@ -133,7 +131,7 @@ def broadcast_delay() -> float:
     """The ``delay`` URL option (a broadcast delay in seconds), or 400 when it is not one."""
     try:
         delay = float(request.args.get("delay", "0"))
-        if not 0 <= delay <= 600:
+        if not 0 <= delay <= MAX_DELAY_S:
             raise ValueError
     except ValueError:
         refuse(400, "delay_range")
@@ -162,7 +160,7 @@ def table_stream(table: str):
             last = hub.wait(seen, KEEPALIVE_S, table, stamp)
             moved = hub.stamp(table)
             if last <= seen and moved == stamp:
-                yield ": keep-alive\n\n"
+                yield KEEPALIVE
                 continue
             now_id, text, events = hub.update(table, seen)
             if now_id > seen or moved != stamp:  # new events, or the table's seating changed
@@ -193,7 +191,7 @@ def _delayed(hub, view, delay: float):
             quiet += 0.1
             if quiet >= KEEPALIVE_S:
                 quiet = 0.0
-                yield ": keep-alive\n\n"
+                yield KEEPALIVE
 
 
 @bp.get("/hall/stream")
@@ -209,7 +207,7 @@ def hall_stream():
             last = hub.wait(seen, KEEPALIVE_S, seated=seated)
             now_seated = hub.seated
             if last <= seen and now_seated == seated:
-                yield ": keep-alive\n\n"
+                yield KEEPALIVE
                 continue
             for t in hub.changed_since(seen, seated):  # new events, or a new seating (a round drawn)
                 yield _sse("table", json.dumps(hub.summary(t), ensure_ascii=False), last)

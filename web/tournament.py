@@ -38,7 +38,7 @@ from web import tournament_rows as tr
 from web import tournament_view as view
 from web.auth import api_writer, current_user
 from web.i18n import page_terms, pick_lang, refuse
-from web.sse import asked_push, sse
+from web.sse import KEEPALIVE, KEEPALIVE_S, asked_push, sse
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -48,7 +48,6 @@ bp = Blueprint("tournament", __name__)
 #: the one tournament a database holds
 TOURNAMENT_ID = 1
 POLL_S = 0.5
-KEEPALIVE_S = 15.0
 NAV_RECHECK_S = 5.0
 OVERLAY_TOP = (1, 32)  # the overlay's rows a page: at least, at most
 _EXTENSION = "guandan.tournament"
@@ -349,7 +348,7 @@ def api_stream(tid: int):
                 quiet += POLL_S
                 if quiet >= KEEPALIVE_S:
                     quiet = 0.0
-                    yield ": keep-alive\n\n"
+                    yield KEEPALIVE
     return Response(stream_with_context(live()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
