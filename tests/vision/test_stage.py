@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.stage.frame import Frame
+from vision.stage.faces import CARDS, PRINTED, faces, usable_heldout
+from vision.stage.frame import Frame, card_instance
 from vision.stage.setting import random_setting
 from vision.stage.table import MARKER_CENTRES, marker_corners
 
@@ -17,11 +18,10 @@ SIZE = (1280, 720)
 
 
 def plain_cards(n: int = 4) -> list[np.ndarray]:
-    """Card pictures for tests that need no real faces: white, a dark frame, a number."""
+    """Card pictures for tests that need no real faces: white, a number in the corner."""
     out = []
     for i in range(n):
         picture = np.full((402, 288, 4), 255, np.uint8)
-        cv2.rectangle(picture, (6, 6), (281, 395), (20, 20, 20, 255), 4)
         cv2.putText(picture, str(i), (16, 70), cv2.FONT_HERSHEY_SIMPLEX, 2.2, (30, 30, 180, 255), 5)
         out.append(picture)
     return out
@@ -68,3 +68,42 @@ def test_without_distortion_and_noise_a_seed_gives_the_same_frame_twice(clean):
     finally:
         again.release()
     assert np.array_equal(first, second)
+
+
+def test_a_card_lies_where_the_markers_homography_puts_it(clean):
+    setting, renderer = clean
+    at = (12.0, -20.0)
+    card = card_instance(at[0], at[1], 0.0, 0.3, 0.0, (0.15, 0.0), face=2, back=3)
+    image = renderer.draw(Frame(cards=card[None], look=setting.look(0.0, 0)))
+    found = markers(image)
+    table = np.concatenate([marker_corners(m) for m in sorted(found)])
+    pixels = np.concatenate([found[m] for m in sorted(found)])
+    homography, _ = cv2.findHomography(table, pixels)
+    expected = cv2.perspectiveTransform(np.array([[at]], np.float64), homography)[0, 0]
+    bright = (cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) > 150).astype(np.uint8)
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    near = [c for c in contours if cv2.pointPolygonTest(c, tuple(float(v) for v in expected), False) >= 0]
+    assert near, "no bright card where the homography points"
+    moments = cv2.moments(near[0])
+    centre = np.array([moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]])
+    assert np.linalg.norm(centre - expected) < 1.5
+    ends = cv2.perspectiveTransform(np.array([[(0.0, 0.0), (1.0, 0.0)]]), homography)[0]
+    px_per_cm = float(np.linalg.norm(ends[1] - ends[0]))
+    assert abs(moments["m00"] / px_per_cm ** 2 - 6.3 * 8.8) < 0.1 * 6.3 * 8.8  # a card's area, not a blob
+
+
+def redness(picture: np.ndarray) -> float:
+    """The share of a face's pixels inked red (RGBA)."""
+    r, g, b = (picture[..., i].astype(int) for i in range(3))
+    return float(((r > 150) & (g < 110) & (b < 110)).mean())
+
+
+@pytest.mark.parametrize("design", [PRINTED, *usable_heldout()[:1]])
+def test_the_faces_of_a_design_are_its_cards_in_order(design):
+    pictures = faces(design)
+    assert len(pictures) == len(CARDS) == 54
+    assert {p.shape for p in pictures} == {(402, 288, 4)}
+    red = {card: redness(p) for card, p in zip(CARDS, pictures, strict=True)}
+    for rank in "2579T":  # hearts and diamonds are inked red, spades and clubs not: the sheet's rows are read right
+        assert min(red["H" + rank], red["D" + rank]) > 4 * max(red["S" + rank], red["C" + rank], 0.001), rank
+    assert red["HR"] > red["SB"]

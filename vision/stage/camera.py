@@ -138,11 +138,18 @@ def posed(size: tuple[int, int], height: float, tilt_deg: float, tilt_toward_deg
 def random_camera(rng: random.Random, size: tuple[int, int], distortion: bool = True) -> Camera:
     """A camera as a tournament rigs one: 100–160 cm up, tilted up to 15°, turned any way,
     a lens with some barrel (or a little pincushion) distortion; without ``distortion`` the
-    same camera with a perfect lens."""
+    same camera with a perfect lens.
+
+    A lens's distortion is drawn as what it does at the frame's corner (from 8 % barrel to
+    3 % pincushion), as lenses are specified: the same k1 would fold a wide lens's corners
+    and leave a narrow one's straight."""
     height, tilt, toward, yaw = rng.uniform(100, 160), rng.uniform(0, 15), rng.uniform(0, 360), rng.uniform(0, 360)
-    k1, k2 = rng.uniform(-0.12, 0.04), rng.uniform(-0.01, 0.02)
+    at_corner = rng.uniform(-0.08, 0.03), rng.uniform(-0.01, 0.01)
+    pose = dict(height=height, tilt_deg=tilt, tilt_toward_deg=toward, yaw_deg=yaw, margin_cm=rng.uniform(2, 10),
+                aim=(rng.uniform(-4, 4), rng.uniform(-4, 4)),
+                offset=(rng.uniform(-0.02, 0.02), rng.uniform(-0.02, 0.02)))
+    pinhole = posed(size, **pose)
     if not distortion:
-        k1 = k2 = 0.0
-    return posed(size, height=height, tilt_deg=tilt, tilt_toward_deg=toward, yaw_deg=yaw, k1=k1, k2=k2,
-                 margin_cm=rng.uniform(3, 14), aim=(rng.uniform(-4, 4), rng.uniform(-4, 4)),
-                 offset=(rng.uniform(-0.02, 0.02), rng.uniform(-0.02, 0.02)))
+        return pinhole
+    corner2 = ((size[0] / 2) ** 2 + (size[1] / 2) ** 2) / pinhole.focal ** 2
+    return posed(size, k1=at_corner[0] / corner2, k2=at_corner[1] / corner2 ** 2, **pose)

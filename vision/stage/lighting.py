@@ -16,7 +16,7 @@ from vision.stage.frame import Lamp
 
 #: the baked map's side in pixels and the half-width it covers (cm)
 BAKE_PX = 512
-BAKE_HALF = 200.0
+BAKE_HALF = 300.0
 #: the spot's light outside its cone, as a share of the inside's (a lampshade's spill)
 SPILL = 0.18
 #: the cloth's and the wood's specular strength and shininess (Blinn-Phong)

@@ -18,7 +18,7 @@ import numpy as np
 from vision.stage import lighting, meshes, shaders
 from vision.stage.camera import Camera, undistort
 from vision.stage.frame import SOLIDS, Frame, Lamp, Optics
-from vision.stage.table import CARD_CORNER, CARD_H, CARD_W, CLOTH_CM, WOOD_CM
+from vision.stage.table import CARD_CORNER, CARD_H, CARD_W, CLOTH_CM, WOOD_TILE_CM
 
 SHADOW_PX = 2048
 #: the square of table a lamp's shadow map covers (cm, centred)
@@ -153,7 +153,7 @@ class Renderer:
             "lamp_vp": np.concatenate([m.T.ravel() for m in vps]).astype(np.float32).tobytes(),
             "shadow0": 1, "shadow1": 2, "cloth": 3, "wood": 4, "faces": 5, "table_light": 6, "baked": 9,
             "table_half": TABLE_LIGHT_HALF, "bake_half": lighting.BAKE_HALF, "cloth_half": CLOTH_CM / 2,
-            "wood_span": WOOD_CM, "wood_turn": self.wood_turn,
+            "wood_span": WOOD_TILE_CM, "wood_turn": self.wood_turn,
             "size": (float(TABLE_LIGHT_PX), float(TABLE_LIGHT_PX)),
             "ambient": tuple(self.optics.ambient), "exposure": tuple(self.optics.exposure),
             "focus": self.optics.focus, "blur": self.optics.blur,

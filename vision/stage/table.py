@@ -11,8 +11,9 @@ import numpy as np
 
 #: the play area's side: the cloth the markers are printed on
 CLOTH_CM = 90.0
-#: the wood the cloth lies on, wider than any camera sees
-WOOD_CM = 320.0
+#: the wood the cloth lies on, wider than any camera sees (its picture repeats every WOOD_TILE_CM)
+WOOD_CM = 600.0
+WOOD_TILE_CM = 320.0
 #: the marker's black square and its white border
 MARKER_CM = 6.0
 MARKER_BORDER_CM = 1.0
