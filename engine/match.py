@@ -63,6 +63,11 @@ class Entry:
     #: the referee's line that put in this play or pass the camera missed (``event`` is the
     #: play or pass it stands for, under the line's seq)
     missed: Missed | None = None
+    #: for a play or pass: the play on the table it met, as (seat, reading); None on a lead
+    on: tuple[str, Play] | None = None
+    #: for the event that ended a trick: who leads the next (the partner of a player who
+    #: went out with the trick's last play: 接风)
+    leads: str | None = None
 
     @property
     def line(self) -> Event:
@@ -252,9 +257,14 @@ class Match:
         """A tribute, return, play, pass or report: the hand in progress takes it."""
         if self.hand is None or self.hand.outcome is not None:
             raise RecordError("no_hand", event=entry.event.type)
-        before = len(self.hand.violations)
-        entry.reading = self.hand.push(entry.event)
-        entry.violations = self.hand.violations[before:]
+        hand = self.hand
+        before = len(hand.violations)
+        if isinstance(entry.event, (PlayCards, Pass)):
+            entry.on = hand.top
+        entry.reading = hand.push(entry.event)
+        entry.violations = hand.violations[before:]
+        if entry.on is not None and hand.top is None and hand.outcome is None:
+            entry.leads = hand.leader  # the trick it met has ended
         if self.hand.outcome is not None:
             self._hand_over(entry)
 

@@ -23,6 +23,7 @@ from rulebook import profiles
 from rulebook.i18n import LANGS
 from rulebook.tournament_live import Refusal, refusal
 from scorer.heap import keep_full_collections_short
+from scorer.obs_cli import add_obs_options, start_obs
 from scorer.playback import play_back
 from store.db import display, is_url
 from store.event_store import Store, StoreError
@@ -85,6 +86,7 @@ def listening(app, host: str, port: int, **options):
 def serve(args: Namespace) -> None:
     keep_full_collections_short()  # its live pages hold every table's match replayed: millions of objects
     app = create_app(open_store(args.db), secure_cookies=args.secure_cookies)
+    start_obs(app, args)  # --obs: highlights tell OBS to save a replay (docs/broadcast.md)
     if args.debug:
         print(f"# http://{args.host}:{args.port}/  (store {display(args.db)})", flush=True)
         app.run(host=args.host, port=args.port, debug=True, threaded=True, use_reloader=False)
@@ -159,6 +161,7 @@ def add_parsers(sub) -> None:
                    help="worker threads for pages and the API; live streams need none (default 300)")
     p.add_argument("--secure-cookies", action="store_true", help="send session cookies over HTTPS only")
     p.add_argument("--debug", action="store_true", help="Flask's development server with debugging (never in a hall)")
+    add_obs_options(p)
     lang_option(p)
     p.set_defaults(func=serve)
 

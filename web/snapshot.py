@@ -26,16 +26,22 @@ from engine.events import (
     RecordError,
     event_from_json,
 )
+from engine.highlights import highlights
 from engine.match import Match
 from engine.profile import Profile, ProfileError
 from engine.seats import PLAY_ORDER
 from engine.timing import action_limit
+from rulebook.commentary import highlight_json, ticker
 from rulebook.i18n import camera_note_text, violation
 from rulebook.narration import entry_lines, result_lines
 from rulebook.tournament_live import refusal_in_each
 from store.event_store import StoredEvent
 
 LOG_LINES = 60
+#: the newest highlights and commentary lines a snapshot carries (the overlay's banner and
+#: ticker; the whole lists are at /api/tables/<id>/highlights and …/ticker)
+HIGHLIGHTS_SHOWN = 10
+TICKER_SHOWN = 20
 #: a camera read below this confidence goes to the referee's queue (docs/web.md), unless the
 #: record's header gives the camera's own threshold (an enrolled deck's ``doubt``)
 LOW_CONFIDENCE = 0.8
@@ -119,6 +125,8 @@ class TableView:
             out["hand"]["since"] = self.action_since
         out["alerts"] = self.alerts(frames)
         out["log"] = self._log()
+        out["highlights"] = [highlight_json(m, h) for h in highlights(m)[-HIGHLIGHTS_SHOWN:]]
+        out["ticker"] = [line.to_json() for line in ticker(m)[-TICKER_SHOWN:]]
         return out
 
     def alerts(self, frames: set[int] = frozenset()) -> list[dict]:
