@@ -305,7 +305,7 @@ def chapters(match: Match, lang: str = "zh", start: float = 0.0) -> list[tuple[f
     hand's deal and each highlight, time called and the result; the video's 00:00 is the
     record's time ``start``. The first chapter is at 00:00 (the sites need one there), and
     a moment within ``MIN_CHAPTER_S`` of the chapter before joins its title."""
-    moments: list[tuple[float, str]] = [(0.0, word("chapter.start", lang))]
+    moments: list[tuple[float, str]] = [(start, word("chapter.start", lang))]
     ending = _ending_seq(match)
     for entry in match.history[1:]:
         ev = entry.event

@@ -21,6 +21,7 @@ from engine.events import RecordError
 from engine.profile import ProfileError
 from engine.record import dumps, parse_lines, replay
 from rulebook import profiles
+from rulebook.commentary import chapter_lines
 from rulebook.i18n import LANGS
 from rulebook.narration import account
 from rulebook.tournament_live import Refusal, refusal
@@ -71,6 +72,20 @@ def cmd_replay(args: argparse.Namespace) -> None:
         return
     for line in account(match, args.lang):
         print(line)
+
+
+def cmd_highlights(args: argparse.Namespace) -> None:
+    """The chapter list of a video of the match (docs/broadcast.md): a line per chapter,
+    ``MM:SS title``, from 00:00, as Bilibili and YouTube read a video's description."""
+    text = "".join(line + "\n" for line in chapter_lines(_read_record(args.record), args.lang, args.start))
+    if args.out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UserError("file_unwritable", path=args.out, why=exc.strerror or exc) from None
+    print(f"{args.out}: {text.count(chr(10))} chapters", file=sys.stderr)
 
 
 def cmd_demo(args: argparse.Namespace) -> None:
@@ -138,6 +153,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGS, default="zh", help="language of the account (default zh)")
     p.add_argument("--json", action="store_true", help="print the result and violations as JSON")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("highlights", help="a video's chapter list from a record: MM:SS title a line (精彩瞬间)",
+                       description="Write the chapters of a video of the match, as Bilibili and YouTube take them "
+                                   "in a video's description: a line per chapter, MM:SS title (H:MM:SS past an "
+                                   "hour), the first at 00:00 — each hand, each highlight (bombs, 天王炸, 同花顺, "
+                                   "接风, 双下, 抗贡, 过A), time called and the result, from the record's times; "
+                                   "moments less than 10 s apart share a chapter (docs/broadcast.md).")
+    p.add_argument("record", help="the record (.jsonl)")
+    p.add_argument("--lang", choices=LANGS, default="zh", help="language of the titles (default zh)")
+    p.add_argument("--out", metavar="FILE", help="write the chapters here (default: standard output)")
+    p.add_argument("--start", type=float, default=0.0, metavar="SECONDS",
+                   help="the record's time at the video's 00:00 (default 0: the video starts with the record)")
+    p.set_defaults(func=cmd_highlights)
 
     p = sub.add_parser("demo", help="the demo table: a bundled recording read live by the camera pipeline",
                        description="Play the bundled table recording as if it were the camera, in real time, "
