@@ -63,10 +63,9 @@ COVERED_ALERT_S = 3.0  # a zone covered this long is worth a word to the referee
 COVERED_MAX_S = 30.0  # covered this long, it is the new look of the empty zone (a cloth, a lamp moved)
 # A still zone is read in LOOKS frames, pooled (vision.live.looks); each look keeps readings from
 # LOOK_FLOOR, and a pooled reading counts from POOLED, lower than one look's threshold
-# (vision.live.detector.CONFIDENCE) because three looks agreeing are surer than one. On six
-# rendered games and the demo recording (docs/benchmarks.md): one look 140 plays exact of
-# 192, three 145 (five 142); pooled from 0.15 rather than 0.25, 150 instead of 146, false
-# alerts 21 instead of 32 (from 0.2: 148 and 26; from 0.1: 149 and 24).
+# (vision.live.detector.CONFIDENCE) because three looks agreeing are surer than one; three
+# looks and these floors read the most plays with the fewest false alerts on rendered games
+# (docs/experiments/benchmarks-history.md).
 LOOKS = 3
 LOOK_FLOOR = 0.1
 POOLED = 0.15
