@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from web.broadcast_openapi import broadcast_paths
 from web.tournament_openapi import tournament_paths
 
 _ERROR = {"description": "an error, in both languages (Chinese first; ?lang=en: English first)",
@@ -104,6 +105,7 @@ def openapi() -> dict:
                                        "forfeit"]}}]))},
             "/api/openapi.json": {"get": _op("this document")},
             **tournament_paths(),
+            **broadcast_paths(),
         },
         "components": {
             "schemas": {"Error": {"type": "object", "required": ["error"],
