@@ -196,7 +196,9 @@ REFUSALS: dict[str, tuple[str, str]] = {
                      "log in as a referee, or send 'Authorization: Bearer <token>'"),
     "too_many_logins": ("登录失败次数过多，请稍后再试", "too many failed logins, wait a few minutes"),
     "wrong_login": ("用户名或密码错误", "wrong user or password"),
-    "layout_choice": ("layout 应为 full（完整）或 compact（紧凑）", "layout is full or compact"),
+    "layout_choice": ("layout 应为 full（完整）、compact（紧凑）、vertical（竖屏 1080×1920）"
+                      "或 square（方屏 1080×1080）",
+                      "layout is full, compact, vertical (1080×1920) or square (1080×1080)"),
     "no_card": ("没有这张牌：{card!r}", "no card {card!r}"),
     "no_tournament_here": ("本服务器的数据库中没有比赛（请用 guandan tournament new --db … 创建）",
                            "this server's database holds no tournament (guandan tournament new --db …)"),

@@ -11,6 +11,9 @@ from web.i18n import page_terms, pick_lang, refuse
 
 bp = Blueprint("pages", __name__)
 
+#: the overlay's layouts and their sizes (width, height) in CSS pixels
+OVERLAY_LAYOUTS = {"full": (1920, 1080), "compact": (1920, 1080), "vertical": (1080, 1920), "square": (1080, 1080)}
+
 
 def _table_or_404(table: str) -> None:
     if not current_app.config["STORE"].has_table(table):
@@ -32,12 +35,13 @@ def table(table: str):
 
 @bp.get("/overlay/<table>")
 def overlay(table: str):
-    """OBS browser source, 1920×1080, transparent. URL options: lang=zh|en, layout=full|
-    compact, delay=seconds (a broadcast delay: everything shows that much later)."""
+    """OBS browser source, transparent. URL options: lang=zh|en, layout=full|compact
+    (1920×1080), vertical (1080×1920) or square (1080×1080: phone-shaped streams),
+    delay=seconds (a broadcast delay: everything shows that much later)."""
     _table_or_404(table)
     lang = pick_lang()
     layout = request.args.get("layout", "full")
-    if layout not in ("full", "compact"):
+    if layout not in OVERLAY_LAYOUTS:
         refuse(400, "layout_choice")
     return render_template("overlay.html", lang=lang, terms=page_terms(lang), table=table, layout=layout,
                            delay=broadcast_delay())

@@ -112,7 +112,8 @@ def test_a_pages_error_in_the_askers_language_first(client):
         page = client.get(f"/table/nope?lang={lang}")
         assert page.status_code == 404 and f">{first} / " in shown(page)
     page = client.get("/overlay/1?layout=tiny&lang=en")
-    assert page.status_code == 400 and ">layout is full or compact / layout 应为 full" in shown(page)
+    assert page.status_code == 400
+    assert ">layout is full, compact, vertical (1080×1920) or square (1080×1080) / layout 应为 full" in shown(page)
     page = client.get("/nowhere")
     assert page.status_code == 404 and ">没有这个页面 / no such page<" in shown(page)
 
