@@ -3,8 +3,9 @@
 ``create_app`` is the factory: it takes the event store (a path or a ``Store``) and wires
 the blueprints — ``pages`` (hall, table, overlay; public and read-only), ``referee``
 (login and the console), ``api`` (JSON, Server-Sent Events, OpenAPI), ``tournament`` (the
-tournament in the same database: its page, standings overlay and API) and ``broadcast``
-(highlights and the commentary ticker) — around one live ``Hub`` that follows the store.
+tournament in the same database: its page, standings overlay and API), ``broadcast``
+(highlights and the commentary ticker) and ``stats`` (statistics for commentators) —
+around one live ``Hub`` that follows the store.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 from rulebook import profiles
 from rulebook.tournament_live import REFUSALS, refusal
 from store.event_store import Store
-from web import api, broadcast, pages, referee, tournament
+from web import api, broadcast, pages, referee, stats, tournament
 from web.auth import LoginLimiter, csrf_token
 from web.hub import Hub
 from web.i18n import pick_lang
@@ -60,6 +61,7 @@ def create_app(store: Store | str | Path, *, secure_cookies: bool = False, start
     app.register_blueprint(api.bp)
     app.register_blueprint(tournament.bp)
     app.register_blueprint(broadcast.bp)  # highlights and the ticker (docs/broadcast.md)
+    app.register_blueprint(stats.bp)  # statistics for commentators
 
     @app.errorhandler(HTTPException)
     def error(exc: HTTPException):

@@ -1,5 +1,5 @@
-"""The broadcast's part of the OpenAPI document (web/broadcast.py): highlights and the
-commentary ticker."""
+"""The broadcast's part of the OpenAPI document (web/broadcast.py): highlights, the
+commentary ticker, statistics."""
 
 from __future__ import annotations
 
@@ -29,4 +29,11 @@ def broadcast_paths() -> dict:
         "/api/tables/{table}/ticker": _get(
             "Server-Sent Events: the commentary ticker, a 'line' message per line ({n, seq, t, hand, kind, zh, "
             "en[, text]}, id n); Last-Event-ID or after resumes", [_TABLE, after, lang], "text/event-stream"),
+        "/api/tables/{table}/stats": _get(
+            "the match's statistics: each seat's (bombs, first out 上游 and its rate, places, tributes paid and "
+            "received, jiefeng, plays, passes, think time average and longest) and the table's, with the "
+            "figures' names in zh and en (labels)", [_TABLE]),
+        "/api/stats": _get(
+            "every table's statistics and each player's over the tables they played (by the name in the "
+            "records' headers), with the figures' names in zh and en"),
     }

@@ -27,7 +27,8 @@ TRICK = [
 #: the boxes of every drawn element of the stage that lie outside the page (none, if nothing is cut off)
 OUTSIDE = """([w, h]) => [...document.querySelectorAll('#stage, #stage *')].map(el => {
   const r = el.getBoundingClientRect();
-  return {el: el.id || el.className || el.tagName, l: r.left, t: r.top, r: r.right, b: r.bottom, w: r.width, h: r.height};
+  return {el: el.id || el.className || el.tagName, l: r.left, t: r.top, r: r.right, b: r.bottom,
+          w: r.width, h: r.height};
 }).filter(r => r.w > 0 && r.h > 0 && (r.l < -0.5 || r.t < -0.5 || r.r > w + 0.5 || r.b > h + 0.5))"""
 
 
