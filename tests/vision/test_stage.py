@@ -5,14 +5,27 @@ llvmpipe through EGL), no mocks."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import math
+import random
+
 import cv2
 import numpy as np
 import pytest
 
+from engine.bots import self_play
+from engine.events import PlayCards
+from engine.record import dumps, parse_lines, replay
+from rulebook import profiles
+from vision.stage.body import SKINS, SLEEVES, arm_solids
+from vision.stage.choreography import first_hand, stage
 from vision.stage.faces import CARDS, PRINTED, faces, usable_heldout
-from vision.stage.frame import Frame, card_instance
+from vision.stage.frame import Frame, Lamp, card_instance
+from vision.stage.motion import ArmActor, Track
 from vision.stage.setting import random_setting
-from vision.stage.table import MARKER_CENTRES, marker_corners
+from vision.stage.table import MARKER_CENTRES, OUT, marker_corners, zone_of
+from vision.stage.world import render
 
 SIZE = (1280, 720)
 
@@ -107,3 +120,86 @@ def test_the_faces_of_a_design_are_its_cards_in_order(design):
     for rank in "2579T":  # hearts and diamonds are inked red, spades and clubs not: the sheet's rows are read right
         assert min(red["H" + rank], red["D" + rank]) > 4 * max(red["S" + rank], red["C" + rank], 0.001), rank
     assert red["HR"] > red["SB"]
+
+
+def staged(seed: int, max_events: int | None = None):
+    """A bots' first hand staged (no pictures drawn)."""
+    events = first_hand(self_play(profiles.load("jiangsu"), random.Random(seed), max_hands=1, mistakes=0.1), max_events)
+    return events, stage(events, profiles.load("jiangsu"), random.Random(seed), 30)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_staged_hand_lays_each_play_and_turns_each_trick_onto_the_piles(seed):
+    events, script = staged(seed)
+    timed = script.events
+    assert [e.seq for e in timed] == [e.seq for e in events]
+    assert all(a.t <= b.t for a, b in zip(timed, timed[1:], strict=False))
+    replay(parse_lines(dumps(timed).splitlines()), profiles.load)  # the re-timed record is a record
+    by_seq = {}
+    for card in script.cards:
+        by_seq.setdefault(card.seq, []).append(card)
+    for event in timed:
+        if isinstance(event, PlayCards):
+            cards = by_seq[event.seq]
+            assert sorted(c.card for c in cards) == sorted(event.cards)
+            # its time is when its last card came to lie in the row: each card lies still then, face up, in its zone
+            for card in cards:
+                x, y, _, _, flip = card.track.at(event.t)
+                assert card.track.visible(event.t) and flip == 0 and zone_of(x, y) == event.seat
+                assert card.track.at(event.t + 0.2)[:2] == (x, y) or card.track.moving(event.t + 0.2)
+            assert any(card.track.at(event.t - 1 / 30) != card.track.at(event.t) or
+                       not card.track.visible(event.t - 1 / 30) for card in cards)
+    end = script.duration
+    for card in script.cards:  # the hand is over: every card is face down on its owner's pile
+        x, y, _, _, flip = card.track.at(end)
+        assert flip == 1 and 35 <= max(abs(x), abs(y)) <= 46
+        assert OUT[card.owner] == ((np.sign(x), 0.0) if abs(x) > abs(y) else (0.0, np.sign(y)))
+
+
+def test_an_arm_casts_a_shadow_on_the_table(clean):
+    setting, _ = clean
+    lamp = Lamp((-60.0, -20.0, 110.0), (0.9, 0.9, 0.9), cone=(60.0, 85.0), radius=4.0)  # west of the table
+    lit = dataclasses.replace(setting, lamps=(lamp,))
+    renderer = lit.renderer(plain_cards())
+    tip, yaw = np.array([12.0, -12.0, 3.0]), math.pi / 2  # reaching in from South, fingers North
+    arm = ArmActor("S", (14.0, -65.0, 38.0), SKINS[2], SLEEVES[0], False, Track().key(0.0, (*tip, yaw, 0.0)))
+    try:
+        bare = renderer.draw(Frame(look=lit.look(0.0, 0))).astype(float) + 1
+        solids = {kind: np.stack(rows) for kind, rows in arm_solids(arm, 0.0).items()}
+        shaded = renderer.draw(Frame(solids=solids, look=lit.look(0.0, 0))).astype(float) + 1
+    finally:
+        renderer.release()
+    # where the lamp throws the wrist and forearm onto the cloth, well east of the arm itself
+    wrist = tip + np.array([0.0, -15.5, 2.8])
+    elbow_way = np.array([14.0, -65.0, 38.0]) - wrist
+    along = [wrist + elbow_way / np.linalg.norm(elbow_way) * s for s in range(0, 12, 2)]
+    light = np.asarray(lamp.position)
+    on_cloth = [light + (p - light) * light[2] / (light[2] - p[2]) for p in along]
+    pixels = lit.camera.project(np.array(on_cloth)).round().astype(int)
+    ratios = [shaded[v, u] / bare[v, u] for u, v in pixels]
+    shadowed = [r for r in ratios if r.max() - r.min() < 0.15]  # darker alike in each channel: not the arm itself
+    assert len(shadowed) >= 3
+    assert np.mean([r.mean() for r in shadowed]) < 0.75
+
+
+@pytest.mark.video
+def test_a_short_staged_hand_is_a_video_and_a_record(tmp_path):
+    meta = render(8, tmp_path, size=SIZE, fps=15, max_events=8)
+    assert json.loads((tmp_path / "meta.json").read_text(encoding="utf-8")) == meta
+    assert meta["world"] == "stage" and meta["fps"] == 15 and meta["size"] == list(SIZE)
+    video = cv2.VideoCapture(str(tmp_path / "game.mp4"))
+    frames, first = 0, None
+    while True:
+        ok, image = video.read()
+        if not ok:
+            break
+        first = image if first is None else first
+        frames += 1
+    assert frames == meta["frames"] > 0
+    assert sorted(markers(first)) == sorted(MARKER_CENTRES)  # through the codec too
+    record = parse_lines((tmp_path / "truth.jsonl").read_text(encoding="utf-8").splitlines())
+    assert len(record.events) == meta["events"] == 8
+    match = replay(record, profiles.load)
+    plays = [e for e in record.events if isinstance(e, PlayCards)]
+    assert plays and all(0 < e.t < meta["frames"] / meta["fps"] for e in plays)
+    assert match.hand is not None
