@@ -1,6 +1,6 @@
 """The refusals of the operator's commands, in 中文 and English: the camera's (``guandan
 scan``, ``run``, ``detect``, ``calibrate``, ``markers``, ``enroll``, ``eval-detector``,
-``render-game``, ``train*``, ``quantize-*``, ``export``: ``vision.cli.VisionError``, a deck
+``render-game``, ``render-stage``, ``train*``, ``quantize-*``, ``export``: ``vision.cli.VisionError``, a deck
 folder's ``vision.enroll.deck.DeckError``), ``guandan``'s own (``scorer.cli.UserError``,
 an argparse value) and the table clock's (``scorer.clock_cli.ClockUsageError``).
 
@@ -76,6 +76,12 @@ COMMAND_WORDS: dict[str, tuple[str, str]] = {
     "size_form": ("--size 应为 宽x高，例如 1280x720（至少 320x240），不是 {text!r}",
                   "--size wants WIDTHxHEIGHT such as 1280x720, got {text!r}"),
     "art_unusable": ("牌面设计无法绘制：{why}", "the deck design cannot be drawn: {why}"),
+    # guandan render-stage
+    "stage_fps": ("--fps 应为 30、25 或 15，不是 {fps}", "--fps is 30, 25 or 15, not {fps}"),
+    "max_events_least": ("--max-events 至少为3（表头、发牌和一次出牌），不是 {given}",
+                         "--max-events must be at least 3 (the header, the deal and a play), not {given}"),
+    "no_opengl": ("无法用 OpenGL 绘制（需要 EGL 和 Mesa：scripts/system-packages.sh）：{why}",
+                  "OpenGL cannot draw here (it needs EGL and Mesa: scripts/system-packages.sh): {why}"),
     "no_split_images": ("{data}：没有可评估的 {split} 图片（--split 为 train、val 或 test）",
                         "{data}: no {split} images to evaluate on (--split train, val or test)"),
     "failures_not_folder": ("{path}：不是文件夹（--failures 把特写图写入一个文件夹）",

@@ -203,3 +203,13 @@ def test_a_short_staged_hand_is_a_video_and_a_record(tmp_path):
     plays = [e for e in record.events if isinstance(e, PlayCards)]
     assert plays and all(0 < e.t < meta["frames"] / meta["fps"] for e in plays)
     assert match.hand is not None
+
+
+def test_render_stage_refuses_a_bad_option_in_one_line_in_both_languages(tmp_path, capsys):
+    from vision.__main__ import main
+
+    assert main(["render-stage", "--out", str(tmp_path), "--fps", "24", "--lang", "en"]) == 2
+    said = capsys.readouterr().err.strip()
+    assert said == "guandan: --fps is 30, 25 or 15, not 24 / --fps 应为 30、25 或 15，不是 24"
+    assert main(["render-stage", "--out", str(tmp_path), "--deck", "no-such-deck"]) == 2
+    assert "no-such-deck" in capsys.readouterr().err and not (tmp_path / "game.mp4").exists()

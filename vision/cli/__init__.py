@@ -2,7 +2,7 @@
 (``scorer.cli``) and ``python -m vision``; each area's module holds its commands and their
 parsers:
 
-- ``render``: ``render-game``;
+- ``render``: ``render-game``; ``stage``: ``render-stage`` (the second world);
 - ``calibrate``: ``markers`` and ``calibrate``;
 - ``train``: ``train``, ``train-reader``, ``train-boxes`` and ``train-suits``;
 - ``quantize``: ``quantize-reader``, ``quantize-boxes``, ``quantize-suits`` and ``export``;
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from vision.cli import calibrate, detect, enroll, evaluate, quantize, render, train
+from vision.cli import calibrate, detect, enroll, evaluate, quantize, render, stage, train
 from vision.cli.inputs import VisionError, default_weights
 
 __all__ = ["VisionError", "add_parsers", "default_weights"]
@@ -26,6 +26,7 @@ __all__ = ["VisionError", "add_parsers", "default_weights"]
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Register every vision command, in the order ``--help`` lists them."""
     render.add_render_game_parser(sub)
+    stage.add_render_stage_parser(sub)
     calibrate.add_markers_parser(sub)
     calibrate.add_calibrate_parser(sub)
     train.add_train_parser(sub)
