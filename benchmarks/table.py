@@ -25,7 +25,9 @@ Run: ``.venv/bin/python benchmarks/table.py [--games 3] [--size 1920x1080] [--il
 ``--videos DIR`` keeps the rendered games there and scans them again on the next run instead
 of rendering them anew (a 1080p whole hand takes about 6 minutes to render here);
 ``--every N`` reads only every N-th frame, as a node too slow for its camera would (its
-pace as ``table.pace`` judges it), to see what that costs.
+pace as ``table.pace`` judges it), to see what that costs; ``--world stage`` renders the games
+in the second world instead (``vision.stage``, a 3D table written apart from the first:
+``docs/stage.md``), to measure the loop in a world it was not tuned in.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from vision.enroll.layout import LAYOUT  # noqa: E402
 from vision.enroll.pictures import read_layout  # noqa: E402
 from vision.live.camera import VideoFile  # noqa: E402
 from vision.live.detector import CardDetector, committed_finder  # noqa: E402
+from vision.stage.world import render as stage_render  # noqa: E402
 from vision.synth.art_decks import ArtDeck, by_name  # noqa: E402
 from vision.synth.art_faces import ArtError  # noqa: E402
 from vision.synth.deck import prints  # noqa: E402
@@ -196,6 +199,9 @@ def main() -> None:
                         help="enroll each game's deck first (guandan enroll, from a rendered picture of its "
                              "layout) and read the game with the deck's reader and finder")
     parser.add_argument("--show", action="store_true", help="print each play not read exactly and what was read")
+    parser.add_argument("--world", choices=["render", "stage"], default="render",
+                        help="the world the games are rendered in: render (vision.synth, the first) or stage "
+                             "(vision.stage, the second: a 3D table written apart from it)")
     parser.add_argument("--weights", type=Path, help="a zone finder to measure zero-shot (default: the committed one)")
     parser.add_argument("--reader", type=Path, help="a reader to measure zero-shot (default: the committed one)")
     parser.add_argument("--scenes", type=int, default=SCENES,
@@ -228,11 +234,14 @@ def main() -> None:
             cut = args.max_events or "whole"
             art = arts[n % len(arts)] if arts else None
             deck_name = f"-{art.name}" if art else ""
-            out = (args.videos or Path(tmp)) / f"game-{seed}{deck_name}-{args.size}-{cut}-{mistakes:g}"
+            world = "stage-" if args.world == "stage" else ""
+            out = (args.videos or Path(tmp)) / f"{world}game-{seed}{deck_name}-{args.size}-{cut}-{mistakes:g}"
             if (out / "meta.json").exists():
                 meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
             else:
-                meta = render(seed, out, size=size, max_events=args.max_events, mistakes=mistakes, art=art)
+                meta = stage_render(seed, out, size=size, max_events=args.max_events, mistakes=mistakes,
+                                    deck=art.name if art else None) if args.world == "stage" else \
+                    render(seed, out, size=size, max_events=args.max_events, mistakes=mistakes, art=art)
             truth_record = parse_lines((out / "truth.jsonl").read_text(encoding="utf-8").splitlines())
             truth = replay(truth_record, profiles.load)
             if args.enroll:
@@ -285,8 +294,9 @@ def main() -> None:
                   f"{fixed_false}, result {fixed_result}; referee items {items} ({needless} on plays read "
                   f"exactly)", flush=True)
     frame_times.sort()
-    print(f"\n{args.games} games at {args.size}: {totals['exact']}/{totals['plays']} plays read exactly "
-          f"({totals['exact'] / max(1, totals['plays']):.2%}; target ≥ 99%), {totals['extra']} extra plays")
+    print(f"\n{args.games} games at {args.size} in the {args.world} world: {totals['exact']}/{totals['plays']} "
+          f"plays read exactly ({totals['exact'] / max(1, totals['plays']):.2%}; target ≥ 99%), "
+          f"{totals['extra']} extra plays")
     print(f"illegal plays alerted: {totals['alerted']}/{totals['alerts']}; false alerts: {totals['false_alerts']}; "
           f"results right: {totals['results_right']}/{totals['finished']} finished hands")
     print(f"referee acts at the console to make every record exact: {totals['acts']} "
