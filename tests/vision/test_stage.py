@@ -25,7 +25,7 @@ from vision.stage.frame import Frame, Lamp, card_instance
 from vision.stage.motion import ArmActor, Track
 from vision.stage.setting import random_setting
 from vision.stage.table import MARKER_CENTRES, OUT, marker_corners, zone_of
-from vision.stage.world import render
+from vision.stage.world import Composer, render
 
 SIZE = (1280, 720)
 
@@ -213,3 +213,21 @@ def test_render_stage_refuses_a_bad_option_in_one_line_in_both_languages(tmp_pat
     assert said == "guandan: --fps is 30, 25 or 15, not 24 / --fps 应为 30、25 或 15，不是 24"
     assert main(["render-stage", "--out", str(tmp_path), "--deck", "no-such-deck"]) == 2
     assert "no-such-deck" in capsys.readouterr().err and not (tmp_path / "game.mp4").exists()
+
+
+def test_drawing_only_what_moved_gives_the_frame_a_whole_drawing_gives():
+    events, script = staged(6, max_events=6)
+    setting = random_setting(6, (480, 270), noise=False)
+    pictures = plain_cards(len(CARDS) + 2)
+    boxed, whole = setting.renderer(pictures), setting.renderer(pictures)
+    composer = Composer(script, setting)
+    try:
+        for number in range(0, min(150, int(script.duration * 30))):
+            frame = composer.frame(number / 30, number)
+            kept = boxed.draw(frame)
+            if number % 6 == 0:
+                whole._last = whole._drawn = None
+                assert np.array_equal(kept, whole.draw(frame)), number
+    finally:
+        boxed.release()
+        whole.release()

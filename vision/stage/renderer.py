@@ -16,7 +16,8 @@ import moderngl
 import numpy as np
 
 from vision.stage import lighting, meshes, shaders
-from vision.stage.camera import Camera, undistort
+from vision.stage.camera import Camera, distort, undistort
+from vision.stage.dirty import dirty_box
 from vision.stage.frame import SOLIDS, Frame, Lamp, Optics
 from vision.stage.table import CARD_CORNER, CARD_H, CARD_W, CLOTH_CM, WOOD_TILE_CM
 
@@ -58,6 +59,7 @@ class Renderer:
             raise StageError(f"one or two lamps, not {len(lamps)}")
         self.camera, self.lamps, self.optics = camera, lamps, optics or Optics()
         self._drawn: bytes | None = None
+        self._last: Frame | None = None
         self.ctx = ctx = context()
         w, h = camera.size
         self._programs()
@@ -68,7 +70,8 @@ class Renderer:
         cloth_first = np.concatenate([quads[6:], quads[:6]])  # the wood under the cloth fails the depth test unshaded
         self.table_vao = ctx.vertex_array(self.table_prog, [(ctx.buffer(cloth_first), "3f", "in_pos")])
         screen = ctx.buffer(meshes.fullscreen())
-        self.screen_vao = ctx.vertex_array(self.camera_prog, [(screen, "2f", "in_pos")])
+        self.sensor_vao = ctx.vertex_array(self.sensor_prog, [(screen, "2f", "in_pos")])
+        self.lens_vao = ctx.vertex_array(self.lens_prog, [(screen, "2f", "in_pos")])
         self.optics_vao = ctx.vertex_array(self.optics_prog, [(screen, "2f", "in_pos")])
         self.light_vao = ctx.vertex_array(self.light_prog, [(screen, "2f", "in_pos")])
         self.card_mesh = ctx.buffer(meshes.card_grid())
@@ -91,14 +94,17 @@ class Renderer:
         self.picture = ctx.texture((w, h), 4)
         self.picture.repeat_x = self.picture.repeat_y = False
         self.picture_fbo = ctx.framebuffer([self.picture])
+        self.lensed = ctx.texture((w, h), 4)
+        self.lensed_fbo = ctx.framebuffer([self.lensed])
         self.output = ctx.framebuffer([ctx.renderbuffer((w, h), 4)])
         # drawn upside down, so that rows run from the top in every pass (and front faces turn clockwise)
         flip = np.diag([1.0, -1.0, 1.0, 1.0])
-        self.view_proj = (flip @ camera.projection_matrix() @ camera.view_matrix()).astype(np.float32)
+        self.render_focal = camera.render_focal()
+        self.view_proj = (flip @ camera.projection_matrix(self.render_focal) @ camera.view_matrix()).astype(np.float32)
         self.lens = ctx.texture((w, h), 4, lens_map(camera, self.optics.vignette).tobytes(), dtype="f2")
-        grain = np.random.default_rng(0).standard_normal((1024, 1024, 3)).astype(np.float32)
-        self.grain = ctx.texture((1024, 1024), 3, grain.tobytes(), dtype="f4")
-        for tex in (self.lens, self.grain):
+        grain = np.random.default_rng(0).standard_normal((1024, 1024, 4)).astype(np.float16)
+        self.grain = ctx.texture((1024, 1024), 4, grain.tobytes(), dtype="f2")
+        for tex in (self.lens, self.grain, self.lensed):
             tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
         self.wood_turn = (math.cos(wood_turn), math.sin(wood_turn))
         self._fixed_uniforms()
@@ -117,7 +123,8 @@ class Renderer:
         self.solid_prog = program(shaders.SOLID_VERTEX, lit + shaders.SOLID_FRAGMENT)
         self.solid_shadow = program(shaders.SOLID_VERTEX, shaders.DISTANCE_FRAGMENT)
         self.table_prog = program(shaders.TABLE_VERTEX, lit + shaders.TABLE_FRAGMENT)
-        self.camera_prog = program(shaders.FULLSCREEN_VERTEX, shaders.CAMERA_FRAGMENT)
+        self.lens_prog = program(shaders.FULLSCREEN_VERTEX, shaders.LENS_FRAGMENT)
+        self.sensor_prog = program(shaders.FULLSCREEN_VERTEX, shaders.SENSOR_FRAGMENT)
         self.optics_prog = program(shaders.FULLSCREEN_VERTEX, shaders.OPTICS_FRAGMENT)
         self.light_prog = program(shaders.FULLSCREEN_VERTEX, shaders.TABLE_LIGHT_FRAGMENT)
 
@@ -166,8 +173,10 @@ class Renderer:
                 _set(prog, name, value, raw=isinstance(value, bytes))
         cam = self.camera
         size = (float(cam.width), float(cam.height))
-        for name, value in {"picture": 0, "lens": 7, "grain": 8, "size": size}.items():
-            _set(self.camera_prog, name, value)
+        for name, value in {"picture": 0, "lens": 7, "size": size}.items():
+            _set(self.lens_prog, name, value)
+        for name, value in {"lensed": 0, "grain": 8}.items():
+            _set(self.sensor_prog, name, value)
         for name, value in {"scene": 0, "size": size, "least": self.optics.least}.items():
             _set(self.optics_prog, name, value)
 
@@ -226,27 +235,31 @@ class Renderer:
         self.light_vao.render(moderngl.TRIANGLES)
 
     def draw(self, frame: Frame) -> np.ndarray:
-        """The frame as the camera delivers it: H×W×3 BGR bytes. The scene and the lens's
-        blur are drawn again only when the cards or the solids moved."""
+        """The frame as the camera delivers it: H×W×3 BGR bytes. The scene, the lens's blur
+        and its distortion are drawn again only where the cards or the solids moved."""
         key = frame.scene_key()
         if key != self._drawn:
-            self._draw_scene(frame)
-            self._drawn = key
+            box = None if self._last is None else dirty_box(self._last, frame, self.camera, self.render_focal,
+                                                              self.lamps)
+            if box != (0, 0, 0, 0):
+                self._draw_scene(frame, box)
+                self._draw_lens(box)
+            self._last, self._drawn = frame, key
         ctx, look = self.ctx, frame.look
         ctx.disable(moderngl.DEPTH_TEST)
         self.output.use()
-        self.picture.use(0)
-        self.lens.use(7)
+        self.lensed.use(0)
         self.grain.use(8)
-        _set(self.camera_prog, "gain", tuple(look.gain))
-        _set(self.camera_prog, "noise", tuple(look.noise))
-        _set(self.camera_prog, "shift", tuple(int(v) for v in np.random.default_rng(look.frame).integers(0, 1024, 2)))
-        self.screen_vao.render(moderngl.TRIANGLES)
+        _set(self.sensor_prog, "gain", tuple(look.gain))
+        _set(self.sensor_prog, "noise", tuple(look.noise))
+        _set(self.sensor_prog, "shift", tuple(int(v) for v in np.random.default_rng(look.frame).integers(0, 1024, 2)))
+        self.sensor_vao.render(moderngl.TRIANGLES)
         w, h = self.camera.size
         return np.frombuffer(self.output.read(components=3, alignment=1), np.uint8).reshape(h, w, 3)
 
-    def _draw_scene(self, frame: Frame) -> None:
-        """The scene in the camera's gamma, with each pixel's circle of confusion."""
+    def _draw_scene(self, frame: Frame, box: tuple[int, int, int, int] | None) -> None:
+        """The scene in the camera's gamma, with each pixel's circle of confusion, then the
+        lens's blur; inside ``box`` only (None: all of it)."""
         ctx = self.ctx
         ctx.enable(moderngl.DEPTH_TEST)
         ctx.disable(moderngl.CULL_FACE)
@@ -257,18 +270,48 @@ class Renderer:
             self.textures[name].use(unit)
         self.table_light.use(6)
         target = self.msaa or self.scene
+        target.scissor = box
         target.use()
-        target.clear(0.0, 0.0, 0.0, 0.0, depth=1.0)
+        target.clear(0.0, 0.0, 0.0, 0.0, depth=1.0, viewport=box)
         ctx.front_face = "cw"
         self.table_vao.render(moderngl.TRIANGLES)
         self._draw_objects(frame, self.card_prog, self.solid_prog)
         ctx.front_face = "ccw"
+        target.scissor = None
         if self.msaa:
             ctx.copy_framebuffer(self.scene, self.msaa)
         ctx.disable(moderngl.DEPTH_TEST)
+        self.picture_fbo.scissor = box
         self.picture_fbo.use()
         self.scene_tex.use(0)
         self.optics_vao.render(moderngl.TRIANGLES)
+        self.picture_fbo.scissor = None
+
+    def _draw_lens(self, box: tuple[int, int, int, int] | None) -> None:
+        """The picture bent by the lens, where ``box`` (in the undistorted render) lands."""
+        self.lensed_fbo.scissor = None if box is None else self._delivered(box)
+        self.lensed_fbo.use()
+        self.picture.use(0)
+        self.lens.use(7)
+        self.lens_vao.render(moderngl.TRIANGLES)
+        self.lensed_fbo.scissor = None
+
+    def _delivered(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        """Where a box of the undistorted render lies in the delivered frame (its edges bent
+        by the lens), a few pixels wider."""
+        cam = self.camera
+        x, y, w, h = box
+        t = np.linspace(0.0, 1.0, 17)
+        edge = np.concatenate([np.column_stack([x + w * t, np.full_like(t, y)]),
+                               np.column_stack([x + w * t, np.full_like(t, y + h)]),
+                               np.column_stack([np.full_like(t, x), y + h * t]),
+                               np.column_stack([np.full_like(t, x + w), y + h * t])])
+        bent = distort((edge - (cam.cx, cam.cy)) / self.render_focal, cam.k1, cam.k2) * cam.focal + (cam.cx, cam.cy)
+        x0, y0 = np.floor(bent.min(axis=0)) - 3
+        x1, y1 = np.ceil(bent.max(axis=0)) + 3
+        x0, y0 = max(0, int(x0)), max(0, int(y0))
+        x1, y1 = min(cam.width, int(x1)), min(cam.height, int(y1))
+        return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
     def release(self) -> None:
         self.ctx.release()

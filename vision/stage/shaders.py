@@ -1,5 +1,5 @@
 """The GLSL programs: the scene in linear light (cloth, wood, cards, arms), the lamps'
-shadow maps, and the camera pass (lens, depth of field, exposure, sensor).
+shadow maps, and the camera's passes (depth of field, lens, then exposure and sensor).
 
 One lighting model for every surface — Lambert plus Blinn-Phong with its normalisation, so
 a glossy card under a lamp flares as printed card stock does — and each lamp's shadow
@@ -300,16 +300,27 @@ void main() {
 }
 """
 
-#: the camera, every frame: lens distortion (``lens``: the offset in pixels to where each
-#: delivered pixel was drawn, and the square root of what vignetting leaves of its light),
-#: the exposure's drift (``gain``, per channel: white balance too), shot and read noise
-#: (``grain``: Gaussian draws, shifted each frame) in linear light; written BGR in the
-#: camera's gamma, top row first
-CAMERA_FRAGMENT = """
+#: the lens, drawn where the picture changed: distortion (``lens``: the offset in pixels
+#: to where each delivered pixel was drawn, and the square root of what vignetting leaves
+#: of its light), into the picture the sensor sees, top row first
+LENS_FRAGMENT = """
 uniform sampler2D picture;
 uniform sampler2D lens;
-uniform sampler2D grain;
 uniform vec2 size;
+out vec4 f_colour;
+
+void main() {
+    vec4 where = texelFetch(lens, ivec2(gl_FragCoord.xy), 0);
+    f_colour = vec4(texture(picture, (gl_FragCoord.xy + where.xy) / size).rgb * where.z, 1.0);
+}
+"""
+
+#: the sensor, every frame: the exposure's drift (``gain``, per channel: white balance
+#: too), shot and read noise (``grain``: Gaussian draws, shifted each frame) in linear
+#: light; written BGR in the camera's gamma (2), for OpenCV
+SENSOR_FRAGMENT = """
+uniform sampler2D lensed;
+uniform sampler2D grain;
 uniform vec3 gain;
 uniform vec2 noise;
 uniform ivec2 shift;
@@ -317,8 +328,7 @@ out vec4 f_colour;
 
 void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy);
-    vec4 where = texelFetch(lens, pixel, 0);
-    vec3 colour = texture(picture, (gl_FragCoord.xy + where.xy) / size).rgb * where.z;
+    vec3 colour = texelFetch(lensed, pixel, 0).rgb;
     vec3 signal = min(colour * colour * gain, 1.0);
     vec3 g = texelFetch(grain, (pixel + shift) & 1023, 0).rgb;
     signal += g * sqrt(noise.x * signal + noise.y * noise.y);
