@@ -53,7 +53,7 @@ class Stage:
         self.piles = {seat: pile_spot(seat, rng) for seat in PLAY_ORDER}
         self.pile_height = dict.fromkeys(PLAY_ORDER, 0.0)
         self.zone: dict[str, list[CardActor]] = {seat: [] for seat in PLAY_ORDER}
-        self.gloss = (rng.uniform(0.15, 0.45), rng.uniform(40, 140))
+        self.gloss = (rng.uniform(0.03, 0.06), rng.uniform(300, 1500))  # varnish: a few % reflected, a sharp lamp image
         self.backs = [len(CARDS) + rng.randrange(backs) for _ in range(2)]  # the two decks' backs (or one)
         self.script = Script()
         self.t = rng.uniform(1.0, 2.0)

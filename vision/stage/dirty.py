@@ -2,10 +2,10 @@
 round every card that moved and every arm of this frame or the last, and round the shadows
 they throw from each lamp (as wide as their penumbra).
 
-A CPU rasteriser spends most of a frame shading the table; between two frames a hand moves
-over a fifth of it. Redrawing that box alone, the rest kept from the frame before, is what
-makes whole hands affordable at 1080p. Generous margins: a box too small would leave a
-ghost of an arm behind.
+A CPU rasteriser spends most of a frame shading the table, and between two frames a hand
+moves over a small part of it. Redrawing that box alone, the rest kept from the frame
+before, is what makes whole hands affordable. Generous margins: a box too small would leave
+a ghost of an arm behind.
 """
 
 from __future__ import annotations

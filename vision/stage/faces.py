@@ -7,9 +7,9 @@ was trained on. Aisleriot's themes (gnome-cards-data) lay their cards out as a s
 columns by 5 rows — clubs, diamonds, hearts, spades from the ace, then the black joker,
 the red joker and the back — with element ids such as ``club_king`` and ``joker_red``.
 ``rsvg-convert --export-id`` would draw one element, but librsvg sizes an element by every
-shape it holds, clipped or not (anglo's ``club_king`` comes out as wide as its whole row),
-so the cutter draws the sheet once and cuts its cells, having checked the ids that say
-the sheet is such a theme.
+shape it holds, clipped or not, so an element alone is not a card's picture: the cutter
+draws the sheet once and cuts its cells, having checked the ids that say the sheet is such
+a theme.
 """
 
 from __future__ import annotations

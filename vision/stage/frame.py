@@ -79,7 +79,7 @@ class Frame:
 
 
 def card_instance(x: float, y: float, z: float, yaw: float, flip: float, bend: tuple[float, float],
-                  face: int, back: int, gloss: float = 0.3, shininess: float = 80.0) -> np.ndarray:
+                  face: int, back: int, gloss: float = 0.04, shininess: float = 600.0) -> np.ndarray:
     """A card's instance row: its underside at height ``z``, centred at (x, y), turned
     ``yaw`` radians, turned over about its own up axis by ``flip`` (0 face up, 1 face down), bent by
     ``bend`` (cm of rise at the ends along its width and its height; negative: the middle

@@ -2,9 +2,9 @@
 
 Lamps and camera stay put through a game, so what each lamp sheds on each point of the
 cloth and wood (its spot, its fall-off with distance, the angle it strikes at) and the
-highlight it makes there toward the camera are the same in every frame. Drawing them
-afresh for two million pixels a frame is what a CPU rasteriser cannot afford; a baked
-map read with one texture fetch is. Only the lamps' brightness (drifting), the shadows
+highlight it makes there toward the camera are the same in every frame. Working them out
+afresh for every pixel of every frame is what a CPU rasteriser cannot afford; a baked map
+read with one texture fetch is. Only the lamps' brightness (drifting), the shadows
 (moving) and the cards and arms (small) are lit per frame.
 """
 
@@ -59,7 +59,7 @@ def table_bake(lamps: tuple[Lamp, ...], eye: np.ndarray, cloth_half: float) -> n
         half = to_lamp + view
         half /= np.linalg.norm(half, axis=1, keepdims=True)
         ndh = np.clip(half[:, 2], 0.0, None)
-        highlight = ks * (shininess + 8) / (8 * np.pi) * ndh / (shininess - shininess * ndh + ndh)
+        highlight = ks * (shininess + 8) / (8 * np.pi) * ndh ** shininess
         out[:, i] = strength
         out[:, 2 + i] = strength * highlight
     return out.reshape(BAKE_PX, BAKE_PX, 4)

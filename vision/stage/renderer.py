@@ -3,9 +3,10 @@ left on the table's plane, the scene (4× multisampled), then the camera pass to
 
 The context comes from EGL (Mesa's llvmpipe where there is no GPU: Debian's libegl-mesa0
 and libgl1-mesa-dri); with a display, the default backend is tried next. The passes are
-shaped by what a CPU rasteriser can afford at 1080p on two cores: static light baked
+shaped by what a CPU rasteriser can afford on a small machine: static light baked
 (``vision.stage.lighting``), bilinear rather than anisotropic filtering, 8-bit targets in
-the camera's gamma, and the shadows of a frame worked out on the table's plane once.
+the camera's gamma, the shadows of a frame worked out on the table's plane once, and only
+the box a frame changes drawn again (``vision.stage.dirty``).
 """
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ vec3 shade(vec3 albedo, vec3 n, vec3 p, float ks, float shininess) {
         float spot = mix(SPILL, 1.0, smoothstep(lamp_cone[i].y, lamp_cone[i].x, dot(-l, lamp_axis[i])));
         vec3 h = normalize(l + v);
         float x = max(dot(n, h), 0.0);
-        float spec = norm * x / (shininess - shininess * x + x);
+        float spec = norm * exp2(shininess * 1.442695 * (x - 1.0));  // x^n, as e^(n (x - 1)) near 1
         colour += unshadowed[i] * lamp_rgb[i] * (spot * ndl / d2) * (albedo + spec);
     }
     return colour;
