@@ -49,7 +49,7 @@ from engine.events import BY_CAMERA, CameraNote, Correction, PlayCards, RecordEr
 from engine.match import Match  # noqa: E402
 from engine.record import Record, parse_lines, replay  # noqa: E402
 from rulebook import profiles  # noqa: E402
-from scorer.live_table import build_table  # noqa: E402
+from scorer.live_table import build_table, table_detector  # noqa: E402
 from table.compare import key, matched_plays, plays_of, referee_fixes, with_fixes  # noqa: E402
 from table.runtime import TableRuntime  # noqa: E402
 from vision.enroll import deck  # noqa: E402
@@ -221,7 +221,7 @@ def main() -> None:
         parser.error("--every must be 1 or more")
     size = tuple(int(v) for v in args.size.split("x"))
     print(f"machine: {describe()}")
-    detector = CardDetector(args.weights or committed_finder(), boxes=False, reader=args.reader)  # as the live loop
+    detector = table_detector(args.weights, args.reader)  # as the live loop
     print(f"zero-shot: finder {detector.path}, reader {detector.reader.path}")
     profile = profiles.load("jiangsu")
     totals = Counter()

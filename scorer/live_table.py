@@ -27,7 +27,7 @@ from table.clock_turns import ClockTurns
 from table.record_link import RecordLink, StoreLink
 from table.runtime import TableRuntime
 from vision.enroll.deck import Deck
-from vision.live.detector import CardDetector, committed_finder
+from vision.live.detector import COMMITTED_DOUBT, CardDetector, committed_finder
 from web import create_app
 
 
@@ -36,10 +36,13 @@ def table_detector(weights: Path | None = None, reader: Path | None = None,
     """The detector as the live loop runs it: zones read at 320, cards read without the box
     refiner (its tighter boxes are for photos' and overlays' sake, not for naming cards);
     with ``deck`` (a folder from ``guandan enroll``), that deck's reader and finder (unless
-    ``weights`` names a finder). Without either, the committed finder."""
+    ``weights`` names a finder). Without either, the committed finder, and with the
+    committed reader too, their referee threshold (``COMMITTED_DOUBT``) in the record."""
     if deck is not None:
         return Deck.open(deck).detector(weights, imgsz=320, boxes=False)
-    return CardDetector(weights or committed_finder(), imgsz=320, boxes=False, reader=reader)
+    committed = weights is None and reader is None
+    return CardDetector(weights or committed_finder(), imgsz=320, boxes=False, reader=reader,
+                        doubt=COMMITTED_DOUBT if committed else None)
 
 
 @dataclass

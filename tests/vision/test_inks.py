@@ -137,3 +137,43 @@ def test_a_two_colour_deck_changes_nothing():
     assert not any(inks.splits.values())
     for zone, detections in zones:
         assert inks.settle(detections, zone) == detections
+
+
+def test_a_jokers_ink_says_which_joker_it_is():
+    """The big joker is printed in colour, the small one in black: a joker read as the other
+    is told by its ink, as strongly coloured as the deck's red suits or as black as its black
+    ones on this camera; an ink in between is left as read."""
+    from vision.live.detector import Detection
+    from vision.live.inks import joker_of
+
+    red, black = ink(index((40, 20, 200)), BOX), ink(index((30, 30, 30)), BOX)
+    blue = ink(index((190, 90, 20)), BOX)
+    assert joker_of(red) == joker_of(blue) == "HR" and joker_of(black) == "SB"
+    assert joker_of(np.array([0.1, -0.1, 0.0]), 0.05, 0.3) is None  # neither clearly
+    drawn = np.hstack([index((190, 90, 20)), index((30, 30, 30))])
+    read = [Detection("SB", 0.7, BOX, (("HR", 0.2),)), Detection("HR", 0.6, (24.0, 0.0, 48.0, 40.0))]
+    settled = {d.box: d for d in DeckInks().settle(read, drawn)}
+    assert settled[BOX].card == "HR" and settled[BOX].conf == pytest.approx(0.9)
+    assert settled[BOX].others[0] == ("SB", 0.7)
+    assert settled[(24.0, 0.0, 48.0, 40.0)].card == "SB"
+
+
+def test_the_demo_decks_blue_big_jokers_are_not_read_as_small_ones():
+    """The demo recording's deck prints its big joker's star blue and its small joker's grey;
+    the reader, never taught that deck, reads both as the small joker: East's pair of 大王
+    was recorded as a pair of 小王, and the two real 小王 after it as third and fourth copies."""
+    from pathlib import Path
+
+    from vision.live.camera import VideoFile
+
+    video = VideoFile(str(Path(__file__).parents[2] / "scorer" / "data" / "demo-table.mp4"))
+    calibration, zone = None, None
+    while (frame := video.read()) is not None and frame.t < 33.6:
+        calibration = calibration or Calibration.from_image(frame.image)
+        zone = frame.image
+    video.close()
+    image = rectify_zone(zone, calibration, "E")
+    detector = CardDetector(committed_finder(), boxes=False)
+    found = own_side("E", detect_tiled(detector, image, conf=0.1, upright=True))
+    jokers = [d.card for d in DeckInks().settle(found, image) if d.card in ("SB", "HR")]
+    assert jokers and set(jokers) == {"HR"}

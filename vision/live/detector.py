@@ -38,6 +38,12 @@ from vision.live.yolo_env import prepare
 CONFIDENCE = 0.25
 FIND = 0.05
 IOU = 0.5
+#: the committed models' referee threshold: a play they read below it goes to the referee. It
+#: is where, on rendered hands of held-out real deck designs, lowering it further would let
+#: wrong plays into the record unflagged, and raising it asks about plays read right
+#: (``benchmarks/table.py`` prints both counts per threshold; docs/benchmarks.md). An
+#: enrolled deck measures its own (``vision.enroll.doubt``).
+COMMITTED_DOUBT = 0.5
 #: two read indices whose boxes overlap this much (IoU) are one index read twice — the finder
 #: boxed it twice, say the rank alone and the whole index — and only the surer is kept: two
 #: different labelled indices of the rendered zones almost never overlap this much

@@ -16,7 +16,9 @@ for a pair is a two-colour deck, and nothing changes. Two colours, clearly apart
 four-colour deck (``two_inks``); which is which follows from what such decks print: the
 spades' ink is the blacker one, the clubs' a green, the hearts' the one nearer red
 (``black_split``, ``red_split``). From then on an index's ink decides between the two
-suits of its pair (``DeckInks.settle``); the rank stays the reader's.
+suits of its pair (``DeckInks.settle``); the rank stays the reader's. A joker's ink says
+which joker it is, on any deck: the big one is printed in colour, the small one in black
+(``joker_of``), as strongly coloured as the deck's red and black suits on this camera.
 
 The colour is measured as the ink's *absorption* relative to the paper around it, per
 channel (1 - pixel / paper), over its mean: the same for a thin stroke and a bold one, in
@@ -32,7 +34,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from engine.cards import is_joker, rank_of, suit_of
+from engine.cards import BIG_JOKER, SMALL_JOKER, is_joker, rank_of, suit_of
 from vision.live.detector import Detection
 
 #: a pixel of an index box is ink where it absorbs at least this much of the paper's light
@@ -59,6 +61,13 @@ OFF_THE_WAY = 0.5
 GREEN_HUE = 120.0  # four-colour decks print clubs green ...
 HUE_NEAR = 60.0  # ... so a club ink's hue lies at most this far (degrees) from it
 OTHER_HUE = 30.0  # a diamond ink this far in hue (degrees) from the hearts' is a four-colour deck's
+#: how strongly coloured (``ink``'s length) the table's black-suit and red-suit indices are,
+#: until it has read enough of its own (a camera's blur pales thin red strokes far below a
+#: printed face's)
+BLACK_STRENGTH, RED_STRENGTH = 0.05, 0.3
+#: a joker's ink is told only where it lies in the outer quarter of the way from the black
+#: suits' strength to the red suits' (the middle half is neither clearly)
+JOKER_MARGIN = 0.25
 
 
 def ink(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray | None:
@@ -197,23 +206,55 @@ class DeckInks:
         for pair, colours in self.colours.items():
             self.splits[pair] = pair(np.array(colours)) if len(colours) else None
 
+    def strengths(self) -> tuple[float, float]:
+        """How strongly coloured this table's black-suit and red-suit indices are (the median
+        ``ink`` length of each pair's), each its default until ``MIN_SIDE`` are read."""
+        out = []
+        for pair, default in ((black_split, BLACK_STRENGTH), (red_split, RED_STRENGTH)):
+            colours = self.colours[pair]
+            out.append(float(np.median(np.linalg.norm(np.array(colours), axis=1)))
+                       if len(colours) >= MIN_SIDE else default)
+        return out[0], out[1]
+
     def settle(self, detections: list[Detection], image: np.ndarray) -> list[Detection]:
         """``detections`` with each index given the suit its ink says where the deck prints
-        its suit's pair in two inks: the card's confidence is then the reader's for both
-        (it read the rank and the colour), the other suit becomes a runner-up."""
-        if not any(self.splits.values()):
-            return detections
+        its suit's pair in two inks, and each joker the joker its ink says (``joker_of``):
+        the card's confidence is then the reader's for both (it read the rank and the
+        colour), the other becomes a runner-up."""
         out = []
         for d in detections:
-            split = None if is_joker(d.card) else self.splits[PAIRS[suit_of(d.card)]]
-            colour = ink(image, d.box) if split is not None else None
-            suit = split.suit(colour) if colour is not None else None
-            if suit is None or suit_of(d.card) == suit:
-                out.append(d)
-                continue
-            card = suit + rank_of(d.card)
-            given = dict(d.others)
-            conf = min(1.0, d.conf + given.pop(card, 0.0))
-            others = sorted([(d.card, min(d.conf, conf)), *given.items()], key=lambda kv: -kv[1])
-            out.append(replace(d, card=card, conf=conf, others=tuple(others)))
+            if is_joker(d.card):
+                colour = ink(image, d.box)
+                card = joker_of(colour, *self.strengths()) if colour is not None else None
+            else:
+                split = self.splits[PAIRS[suit_of(d.card)]]
+                colour = ink(image, d.box) if split is not None else None
+                suit = split.suit(colour) if colour is not None else None
+                card = suit + rank_of(d.card) if suit is not None else None
+            out.append(d if card is None or card == d.card else _retold(d, card))
         return sorted(out, key=lambda d: -d.conf)
+
+
+def joker_of(colour: np.ndarray, black: float = BLACK_STRENGTH, red: float = RED_STRENGTH) -> str | None:
+    """The joker an index of this ink is: decks print the big joker (大王, ``HR``) in colour
+    and the small one (小王, ``SB``) in black, as the platform's own names for them say, and
+    a reader that has never seen a deck's jokers may take one for the other where the ink
+    does not. ``black`` and ``red``: how strongly coloured the deck's black-suit and red-suit
+    indices are on this camera. None where the ink is neither clearly."""
+    strength, gap = float(np.linalg.norm(colour)), red - black
+    if gap <= 0:
+        return None
+    if strength >= red - JOKER_MARGIN * gap:
+        return BIG_JOKER
+    if strength <= black + JOKER_MARGIN * gap:
+        return SMALL_JOKER
+    return None
+
+
+def _retold(d: Detection, card: str) -> Detection:
+    """``d`` read as ``card`` (its ink's), at the reader's confidence in both; the card it
+    was read as becomes a runner-up."""
+    given = dict(d.others)
+    conf = min(1.0, d.conf + given.pop(card, 0.0))
+    others = sorted([(d.card, min(d.conf, conf)), *given.items()], key=lambda kv: -kv[1])
+    return replace(d, card=card, conf=conf, others=tuple(others))
