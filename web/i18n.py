@@ -44,6 +44,7 @@ PAGE: dict[str, tuple[str, str]] = {
     "act.correction": ("更正", "correction"), "act.missed": ("补录", "missed play"),
     "act.level_adjust": ("调整级数", "level adjustment"), "act.penalty": ("判罚", "penalty"),
     "act.alert_done": ("处理警报", "alert handled"), "act.forfeit": ("弃权", "forfeit"),
+    "win_chance": ("胜率", "win chance"), "wc_up": ("升{n}级", "+{n}"),
 }
 
 #: the referee console's words (web/static/referee.js), the rule books' terms where they have one

@@ -4,7 +4,8 @@
 (a referee's correction works the match out again, as corrections act in place). Its
 ``snapshot()`` is everything the hall, table, overlay and referee pages show: levels,
 cards left and 报牌 state per seat, the trick on the table, whose turn and since when, the
-tribute, the card tracker, alerts with their status, the log in both languages, why the
+tribute, the card tracker, each side's win chance (胜率, ``engine.win_chance``) with the swing
+of the last play, alerts with their status, the log in both languages, why the
 record breaks where it does (``error``, and ``error_text`` in each language) — and,
 at a tournament's table, its seating as the hall sent it (``store.seatings``: the pairs
 drawn at it, its result to confirm). ``DelayedView`` is a table as it stood some seconds
@@ -21,9 +22,13 @@ from engine.events import (
     CameraNote,
     Correction,
     Header,
+    Missed,
+    Pass,
     Penalty,
+    PlayCards,
     Press,
     RecordError,
+    Struck,
     event_from_json,
 )
 from engine.highlights import highlights
@@ -31,6 +36,7 @@ from engine.match import Match
 from engine.profile import Profile, ProfileError
 from engine.seats import PLAY_ORDER
 from engine.timing import action_limit
+from engine.win_chance import Seen, chance, seen
 from rulebook.commentary import highlight_json, ticker
 from rulebook.i18n import camera_note_text, violation
 from rulebook.narration import entry_lines, result_lines
@@ -63,6 +69,10 @@ class TableView:
         self.last_id = 0
         self.action_since: float | None = None
         self._awaiting: tuple | None = None
+        #: the public state before the current hand's last play or pass (its seq and seat),
+        #: for the win chance's swing; its chance once worked out
+        self._before: tuple[int, str, Seen] | None = None
+        self._before_chance: tuple[int, dict] | None = None
 
     # --- building -----------------------------------------------------------------------
 
@@ -76,7 +86,10 @@ class TableView:
                     raise RecordError("header_first_line")
                 self.match = Match(self.profile_for(event.profile), event)
             else:
+                before = self._public_before(event)
                 self.match.push(event)  # a correction acts in its place (engine.match)
+                if before is not None or isinstance(event, Correction | Missed | Struck):
+                    self._before = before  # the record worked out again: no swing to show
         except (RecordError, ProfileError) as exc:  # the engine's and the profile's words, in each language
             self.error = f"seq {stored.seq}: {exc}"
             self.error_text = refusal_in_each("record_breaks_at", seq=stored.seq, why=exc)
@@ -85,6 +98,14 @@ class TableView:
         if now != self._awaiting:
             self._awaiting = now
             self.action_since = stored.received
+
+    def _public_before(self, event) -> tuple[int, str, Seen] | None:
+        """What the table had shown before ``event``, a play or pass of the hand in play (a
+        few microseconds: the swing of the win chance is worked out only if a page asks)."""
+        hand = self.match.hand
+        if not isinstance(event, PlayCards | Pass) or hand is None or hand.outcome is not None:
+            return None
+        return event.seq, event.seat, seen(hand)
 
     def _awaiting_now(self) -> tuple | None:
         hand = self.match.hand if self.match else None
@@ -121,12 +142,30 @@ class TableView:
             "seating": seating,
         }
         out["hand"] = _hand(hand, m.profile) if hand is not None else None
+        out["chance"] = self._chance() if hand is not None else None
         if out["hand"] is not None and self._awaiting is not None:
             out["hand"]["since"] = self.action_since
         out["alerts"] = self.alerts(frames)
         out["log"] = self._log()
         out["highlights"] = [highlight_json(m, h) for h in highlights(m)[-HIGHLIGHTS_SHOWN:]]
         out["ticker"] = [line.to_json() for line in ticker(m)[-TICKER_SHOWN:]]
+        return out
+
+    def _chance(self) -> dict:
+        """The hand's win chance now (engine.win_chance) as the pages show it: each side's
+        chance to finish first, to go up by each number of levels, and the last play's swing."""
+        hand = self.match.hand
+        now = chance(seen(hand))
+        out = _chance_json(now, self.match.profile)
+        out["hand"] = hand.number
+        out["swing"] = None
+        if self._before is not None and self._before[2].number == hand.number:
+            seq, seat, state = self._before
+            if self._before_chance is None or self._before_chance[0] != seq:
+                self._before_chance = (seq, chance(state).win)
+            then = self._before_chance[1]
+            out["swing"] = {"seq": seq, "seat": seat,
+                            **{side: round(now.win[side] - then[side], 4) for side in now.win}}
         return out
 
     def alerts(self, frames: set[int] = frozenset()) -> list[dict]:
@@ -208,6 +247,14 @@ class DelayedView:
 
 def _play_json(play) -> list | None:
     return play.to_json() if play is not None else None
+
+
+def _chance_json(c, profile: Profile) -> dict:
+    upgrades = profile.levels.upgrades
+    return {"win": {side: round(p, 4) for side, p in c.win.items()},
+            "levels": {side: {str(gain): round(p, 4) for gain, p in sorted(gains.items(), reverse=True)}
+                       for side, gains in c.levels(upgrades).items()},
+            "decided": c.decided}
 
 
 def _hand(hand, profile: Profile) -> dict:

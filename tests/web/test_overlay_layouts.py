@@ -1,7 +1,7 @@
 """The OBS overlay's layouts in headless Chromium at their sizes — full and compact
 1920×1080, vertical 1080×1920, square 1080×1080 (phone-shaped streams) — with every seat's
-play on the table (one of eight cards), a highlight's banner and the ticker showing, long
-names, in 中文 and English: every element's box lies inside the picture, nothing scrolls.
+play on the table (one of eight cards), a highlight's banner, the ticker and the win chance
+showing, long names, in 中文 and English: every element's box lies inside the picture, nothing scrolls.
 The screenshots of the phone layouts are docs/img/overlay-vertical.png and
 overlay-square.png."""
 
@@ -56,7 +56,8 @@ def test_each_layout_fits_its_picture(live, browser, token, layout, lang):
     assert page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]") == [
         width, height]
     assert page.evaluate(OUTSIDE, [width, height]) == []
-    assert page.query_selector("#o-highlight .hl") is not None and page.query_selector("#o-winchance[hidden]")
+    assert page.query_selector("#o-highlight .hl") is not None
+    assert page.query_selector("#o-winchance:not([hidden]) .wc-bar") is not None  # the win chance, inside too
     lines = page.query_selector_all("#o-ticker .tk-line")
     assert len(lines) == (2 if layout == "square" else 3)
     assert ("打出8张炸弹" if lang == "zh" else "8-card bomb") in lines[-1].inner_text()

@@ -143,6 +143,7 @@ function renderTable(s) {
     hand.tribute.map(x => `<p>${T[x.from]} → ${x.to ? T[x.to] : "?"} ${cardImg(x.card, "small")}</p>`).join("") +
     hand.returns.map(x => `<p>${T.return}: ${T[x.from]} → ${T[x.to]} ${cardImg(x.card, "small")}</p>`).join("") : "";
   document.getElementById("tracker").innerHTML = hand ? trackerHTML(hand.tracker) : "";
+  document.getElementById("winchance").innerHTML = winChanceHTML(s.chance);
   document.getElementById("alerts").innerHTML = (s.alerts || []).slice().reverse().map(a => `
     <li class="alert ${a.status}"><a href="#" data-seq="${a.frame ? a.seq : ""}">#${a.seq}</a>
       ${a.seat ? T[a.seat] : ""} ${esc(a[LANG])} <span class="tag">${T["status." + a.status]}</span></li>`).join("") || `<li class="muted">${T.no_alerts}</li>`;
@@ -167,6 +168,31 @@ function trackerHTML(t) {
     <span>${T.unseen} <b>${t.unseen}</b></span></div>`;
 }
 
+/* --- win chance (胜率) ------------------------------------------------------------------ */
+
+/* The hand's win chance (snapshot.chance, engine/win_chance.py): 东西 vs 南北 in percent on a
+   bar; the last play's swing for the side of the seat that made it (▲ it gained, ▼ it lost,
+   in points); the favoured side's chance of each upgrade (双下 +3 …). */
+function winChanceHTML(c) {
+  if (!c) return "";
+  const ew = Math.round(c.win.EW * 100), ns = 100 - ew;
+  let swing = "";
+  if (c.swing) {
+    const side = "EW".includes(c.swing.seat) ? "EW" : "NS", pts = Math.round(c.swing[side] * 100);
+    const dir = pts > 0 ? "up" : pts < 0 ? "down" : "flat";
+    swing = `<span class="wc-swing ${dir}" data-seat="${c.swing.seat}" data-points="${pts}">${T[c.swing.seat]}
+      ${pts > 0 ? "▲" : pts < 0 ? "▼" : "±"}${Math.abs(pts)}</span>`;
+  }
+  const fav = c.win.EW >= c.win.NS ? "EW" : "NS";
+  const levels = Object.entries(c.levels[fav]).sort((a, b) => b[0] - a[0])
+    .map(([n, p]) => `<span data-up="${n}">${T.wc_up.replace("{n}", n)} ${Math.round(p * 100)}%</span>`).join(" · ");
+  return `<div class="wc-head"><span class="wc-title">${T.win_chance}</span>${swing}</div>
+    <div class="wc-row"><span class="wc-side">${T.EW}</span><b class="wc-pct wc-EW">${ew}%</b>
+      <span class="wc-bar"><i style="transform: scaleX(${ew / 100})"></i></span>
+      <b class="wc-pct wc-NS">${ns}%</b><span class="wc-side">${T.NS}</span></div>
+    <div class="wc-levels" data-side="${fav}">${T[fav]}${LANG === "zh" ? "：" : ": "}${levels}</div>`;
+}
+
 /* --- overlay --------------------------------------------------------------------------- */
 
 function renderOverlay(s) {
@@ -189,4 +215,7 @@ function renderOverlay(s) {
       <div class="o-play">${play ? (play.cards.length ? play.cards.map(c => cardImg(c)).join("") : `<span class="o-pass">${T.PASS}</span>`) : ""}</div>`;
   }
   document.getElementById("o-tracker").innerHTML = hand ? trackerHTML(hand.tracker) : "";
+  const wc = document.getElementById("o-winchance");
+  wc.hidden = !s.chance;
+  wc.innerHTML = winChanceHTML(s.chance);
 }
