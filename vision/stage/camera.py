@@ -153,3 +153,55 @@ def random_camera(rng: random.Random, size: tuple[int, int], distortion: bool = 
         return pinhole
     corner2 = ((size[0] / 2) ** 2 + (size[1] / 2) ** 2) / pinhole.focal ** 2
     return posed(size, k1=at_corner[0] / corner2, k2=at_corner[1] / corner2 ** 2, **pose)
+
+
+def lens_map(camera: Camera, vignette: float = 0.0) -> np.ndarray:
+    """For each pixel the camera delivers (rows from the top): how far (pixels, x and y)
+    from it the undistorted render holds its light, and the square root of the share of
+    light vignetting leaves it (the scene is drawn in the camera's gamma of 2); half floats,
+    RGBA, small offsets kept precise."""
+    w, h = camera.size
+    v, u = np.mgrid[0:h, 0:w].astype(np.float64) + 0.5
+    xd = np.column_stack([(u.ravel() - camera.cx) / camera.focal, (v.ravel() - camera.cy) / camera.focal])
+    xu = undistort(xd, camera.k1, camera.k2, rounds=6)
+    f = camera.render_focal()
+    out = np.zeros((h * w, 4), np.float32)
+    out[:, 0] = xu[:, 0] * f + camera.cx - u.ravel()
+    out[:, 1] = xu[:, 1] * f + camera.cy - v.ravel()
+    r2 = ((u.ravel() - w / 2) ** 2 + (v.ravel() - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+    out[:, 2] = np.sqrt(1.0 - vignette * r2)
+    return out.reshape(h, w, 4).astype(np.float16)
+
+
+def delivered(camera: Camera, render_focal: float, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Where a box of the undistorted render (drawn with ``render_focal``) lies in the
+    delivered frame, its edges bent by the lens, a few pixels wider."""
+    x, y, w, h = box
+    t = np.linspace(0.0, 1.0, 17)
+    edge = np.concatenate([np.column_stack([x + w * t, np.full_like(t, y)]),
+                           np.column_stack([x + w * t, np.full_like(t, y + h)]),
+                           np.column_stack([np.full_like(t, x), y + h * t]),
+                           np.column_stack([np.full_like(t, x + w), y + h * t])])
+    bent = distort((edge - (camera.cx, camera.cy)) / render_focal, camera.k1, camera.k2) * camera.focal
+    bent += (camera.cx, camera.cy)
+    x0, y0 = np.floor(bent.min(axis=0)) - 3
+    x1, y1 = np.ceil(bent.max(axis=0)) + 3
+    x0, y0 = max(0, int(x0)), max(0, int(y0))
+    x1, y1 = min(camera.width, int(x1)), min(camera.height, int(y1))
+    return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
+
+
+def on_table(camera: Camera, render_focal: float, box: tuple[int, int, int, int], half: float,
+             texels: int) -> tuple[int, int, int, int] | None:
+    """The texels of a map of the table's plane (``texels`` a side over ``half`` cm either
+    side of the centre) that a box of the undistorted render sees (None: all of them)."""
+    x, y, w, h = box
+    corners = np.array([(x, y), (x + w, y), (x, y + h), (x + w, y + h)], float)
+    rays = np.column_stack([(corners - (camera.cx, camera.cy)) / render_focal, np.ones(4)]) @ camera.rotation
+    if (rays[:, 2] >= -1e-6).any():
+        return None
+    ground = camera.centre[:2] + rays[:, :2] * (-camera.centre[2] / rays[:, 2])[:, None]
+    texel = (ground + half) / (2 * half) * texels
+    x0, y0 = np.clip(np.floor(texel.min(axis=0)) - 4, 0, texels).astype(int)
+    x1, y1 = np.clip(np.ceil(texel.max(axis=0)) + 4, 0, texels).astype(int)
+    return int(x0), int(y0), int(max(0, x1 - x0)), int(max(0, y1 - y0))

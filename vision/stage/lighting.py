@@ -14,6 +14,8 @@ import numpy as np
 
 from vision.stage.frame import Lamp
 
+#: the square of table a lamp's shadow map covers (cm, centred)
+SHADOW_REACH = 150.0
 #: the baked map's side in pixels and the half-width it covers (cm)
 BAKE_PX = 512
 BAKE_HALF = 300.0
@@ -63,3 +65,32 @@ def table_bake(lamps: tuple[Lamp, ...], eye: np.ndarray, cloth_half: float) -> n
         out[:, i] = strength
         out[:, 2 + i] = strength * highlight
     return out.reshape(BAKE_PX, BAKE_PX, 4)
+
+
+def lamp_matrix(lamp: Lamp) -> np.ndarray:
+    """The lamp's view-projection for its shadow map: from the lamp toward the table's
+    centre, wide enough for the square of ``SHADOW_REACH``."""
+    eye = np.asarray(lamp.position, float)
+    forward = -eye / np.linalg.norm(eye)
+    helper = np.array([0.0, 1.0, 0.0]) if abs(forward[1]) < 0.9 else np.array([1.0, 0.0, 0.0])
+    right = np.cross(forward, helper)
+    right /= np.linalg.norm(right)
+    up = np.cross(right, forward)
+    view = np.eye(4)
+    view[0, :3], view[1, :3], view[2, :3] = right, up, -forward
+    view[:3, 3] = -view[:3, :3] @ eye
+    t = lamp_tan(lamp)
+    near, far = 1.0, 2000.0
+    proj = np.array([[1 / t, 0, 0, 0], [0, 1 / t, 0, 0],
+                     [0, 0, -(far + near) / (far - near), -2 * far * near / (far - near)], [0, 0, -1, 0]])
+    return (proj @ view).astype(np.float32)
+
+
+def lamp_tan(lamp: Lamp) -> float:
+    """The tangent of the half-angle of a lamp's shadow map."""
+    eye = np.asarray(lamp.position, float)
+    forward = -eye / np.linalg.norm(eye)
+    half = SHADOW_REACH / 2
+    corners = np.array([(x, y, 0.0) for x in (-half, half) for y in (-half, half)]) - eye
+    cos = corners @ forward / np.linalg.norm(corners, axis=1)
+    return float(np.tan(np.arccos(cos.min())) * 1.05)

@@ -1,5 +1,6 @@
 """Frames drawn with OpenGL through moderngl, headless: the lamps' shadow maps, the light
-left on the table's plane, the scene (4× multisampled), then the camera pass to BGR bytes.
+left on the table's plane, the scene (multisampled if asked), the lens's blur and its
+distortion, then the sensor's pass to BGR bytes.
 
 The context comes from EGL (Mesa's llvmpipe where there is no GPU: Debian's libegl-mesa0
 and libgl1-mesa-dri); with a display, the default backend is tried next. The passes are
@@ -17,14 +18,13 @@ import moderngl
 import numpy as np
 
 from vision.stage import lighting, meshes, shaders
-from vision.stage.camera import Camera, distort, undistort
+from vision.stage.camera import Camera, delivered, lens_map, on_table
 from vision.stage.dirty import dirty_box
 from vision.stage.frame import SOLIDS, Frame, Lamp, Optics
+from vision.stage.lighting import lamp_matrix, lamp_tan
 from vision.stage.table import CARD_CORNER, CARD_H, CARD_W, CLOTH_CM, WOOD_TILE_CM
 
-SHADOW_PX = 2048
-#: the square of table a lamp's shadow map covers (cm, centred)
-SHADOW_REACH = 150.0
+SHADOW_PX = 1024
 #: the shadows on the table's plane are worked out on a square this many pixels a side,
 #: covering ``TABLE_LIGHT_HALF`` cm either side of the centre
 TABLE_LIGHT_PX = 512
@@ -55,7 +55,7 @@ class Renderer:
 
     def __init__(self, camera: Camera, cloth: np.ndarray, wood: np.ndarray, cards: list[np.ndarray],
                  lamps: tuple[Lamp, ...], optics: Optics | None = None, wood_turn: float = 0.0,
-                 samples: int = 4) -> None:
+                 samples: int = 0) -> None:
         if not 1 <= len(lamps) <= 2:
             raise StageError(f"one or two lamps, not {len(lamps)}")
         self.camera, self.lamps, self.optics = camera, lamps, optics or Optics()
@@ -217,8 +217,9 @@ class Renderer:
         return any(len(rows) for rows in frame.solids.values()) or bool(
             len(frame.cards) and float(frame.cards[:, 14].max()) > 1.5)
 
-    def _shadows(self, frame: Frame) -> None:
-        """Each lamp's shadow map, then the light left on the table's plane."""
+    def _shadows(self, frame: Frame, box: tuple[int, int, int, int] | None) -> None:
+        """Each lamp's shadow map, then the light left on the table's plane under ``box``
+        (in the render; None: all of it), the only part the scene will read."""
         self.table_light_fbo.use()
         if not self._raised(frame):
             self.table_light_fbo.clear(1.0, 1.0, 1.0, 1.0)
@@ -232,8 +233,11 @@ class Renderer:
             self._draw_objects(frame, self.card_shadow, self.solid_shadow)
         for unit, tex in enumerate(self.shadow_maps, start=1):
             tex.use(unit)
+        self.table_light_fbo.scissor = None if box is None else on_table(
+            self.camera, self.render_focal, box, TABLE_LIGHT_HALF, TABLE_LIGHT_PX)
         self.table_light_fbo.use()
         self.light_vao.render(moderngl.TRIANGLES)
+        self.table_light_fbo.scissor = None
 
     def draw(self, frame: Frame) -> np.ndarray:
         """The frame as the camera delivers it: H×W×3 BGR bytes. The scene, the lens's blur
@@ -264,7 +268,7 @@ class Renderer:
         ctx = self.ctx
         ctx.enable(moderngl.DEPTH_TEST)
         ctx.disable(moderngl.CULL_FACE)
-        self._shadows(frame)
+        self._shadows(frame, box)
         for unit, tex in enumerate(self.shadow_maps, start=1):
             tex.use(unit)
         for unit, name in ((3, "cloth"), (4, "wood"), (5, "faces"), (9, "baked")):
@@ -290,29 +294,12 @@ class Renderer:
 
     def _draw_lens(self, box: tuple[int, int, int, int] | None) -> None:
         """The picture bent by the lens, where ``box`` (in the undistorted render) lands."""
-        self.lensed_fbo.scissor = None if box is None else self._delivered(box)
+        self.lensed_fbo.scissor = None if box is None else delivered(self.camera, self.render_focal, box)
         self.lensed_fbo.use()
         self.picture.use(0)
         self.lens.use(7)
         self.lens_vao.render(moderngl.TRIANGLES)
         self.lensed_fbo.scissor = None
-
-    def _delivered(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-        """Where a box of the undistorted render lies in the delivered frame (its edges bent
-        by the lens), a few pixels wider."""
-        cam = self.camera
-        x, y, w, h = box
-        t = np.linspace(0.0, 1.0, 17)
-        edge = np.concatenate([np.column_stack([x + w * t, np.full_like(t, y)]),
-                               np.column_stack([x + w * t, np.full_like(t, y + h)]),
-                               np.column_stack([np.full_like(t, x), y + h * t]),
-                               np.column_stack([np.full_like(t, x + w), y + h * t])])
-        bent = distort((edge - (cam.cx, cam.cy)) / self.render_focal, cam.k1, cam.k2) * cam.focal + (cam.cx, cam.cy)
-        x0, y0 = np.floor(bent.min(axis=0)) - 3
-        x1, y1 = np.ceil(bent.max(axis=0)) + 3
-        x0, y0 = max(0, int(x0)), max(0, int(y0))
-        x1, y1 = min(cam.width, int(x1)), min(cam.height, int(y1))
-        return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
     def release(self) -> None:
         self.ctx.release()
@@ -332,55 +319,8 @@ def _set(prog: moderngl.Program, name: str, value, raw: bool = False) -> None:
     uniform.value = value
 
 
-def lens_map(camera: Camera, vignette: float = 0.0) -> np.ndarray:
-    """For each pixel the camera delivers (rows from the top): how far (pixels, x and y)
-    from it the undistorted render holds its light, and the square root of the share of
-    light vignetting leaves it (the scene is drawn in the camera's gamma of 2); half floats,
-    RGBA, small offsets kept precise."""
-    w, h = camera.size
-    v, u = np.mgrid[0:h, 0:w].astype(np.float64) + 0.5
-    xd = np.column_stack([(u.ravel() - camera.cx) / camera.focal, (v.ravel() - camera.cy) / camera.focal])
-    xu = undistort(xd, camera.k1, camera.k2, rounds=6)
-    f = camera.render_focal()
-    out = np.zeros((h * w, 4), np.float32)
-    out[:, 0] = xu[:, 0] * f + camera.cx - u.ravel()
-    out[:, 1] = xu[:, 1] * f + camera.cy - v.ravel()
-    r2 = ((u.ravel() - w / 2) ** 2 + (v.ravel() - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
-    out[:, 2] = np.sqrt(1.0 - vignette * r2)
-    return out.reshape(h, w, 4).astype(np.float16)
-
-
 def _per_instance(prog: moderngl.Program, buffer: moderngl.Buffer, names: tuple[str, ...]) -> tuple:
     """A per-instance buffer of vec4s for ``prog``, skipping those its shader does not use
     (the shadow pass needs no colours)."""
     used = [name for name in names if name in prog]
     return (buffer, " ".join("4f" if name in prog else "16x" for name in names) + "/i", *used)
-
-
-def lamp_matrix(lamp: Lamp) -> np.ndarray:
-    """The lamp's view-projection for its shadow map: from the lamp toward the table's
-    centre, wide enough for the square of ``SHADOW_REACH``."""
-    eye = np.asarray(lamp.position, float)
-    forward = -eye / np.linalg.norm(eye)
-    helper = np.array([0.0, 1.0, 0.0]) if abs(forward[1]) < 0.9 else np.array([1.0, 0.0, 0.0])
-    right = np.cross(forward, helper)
-    right /= np.linalg.norm(right)
-    up = np.cross(right, forward)
-    view = np.eye(4)
-    view[0, :3], view[1, :3], view[2, :3] = right, up, -forward
-    view[:3, 3] = -view[:3, :3] @ eye
-    t = lamp_tan(lamp)
-    near, far = 1.0, 2000.0
-    proj = np.array([[1 / t, 0, 0, 0], [0, 1 / t, 0, 0],
-                     [0, 0, -(far + near) / (far - near), -2 * far * near / (far - near)], [0, 0, -1, 0]])
-    return (proj @ view).astype(np.float32)
-
-
-def lamp_tan(lamp: Lamp) -> float:
-    """The tangent of the half-angle of a lamp's shadow map."""
-    eye = np.asarray(lamp.position, float)
-    forward = -eye / np.linalg.norm(eye)
-    half = SHADOW_REACH / 2
-    corners = np.array([(x, y, 0.0) for x in (-half, half) for y in (-half, half)]) - eye
-    cos = corners @ forward / np.linalg.norm(corners, axis=1)
-    return float(np.tan(np.arccos(cos.min())) * 1.05)

@@ -189,7 +189,7 @@ float lit_by(sampler2D map, int i, vec3 p) {
     }
     if (count == 0.0) return 1.0;
     float blocker = sum / count;
-    float r = max(lamp_radius[i] * (d - blocker) / blocker, 0.1) * uv_per_cm;
+    float r = max(lamp_radius[i] * (d - blocker) / blocker, 0.25) * uv_per_cm;  // never under a texel of the map
     float lit = 0.0;
     for (int k = 0; k < 12; k++) lit += texture(map, uv + DISK[k] * r).r >= d ? 1.0 : 0.0;
     return lit / 12.0;
