@@ -232,14 +232,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("port", help="serial port or pyserial URL (e.g. one end of a socat pty pair)")
     parser.add_argument("--keys", action="store_true", help="press buttons from the keyboard")
     args = parser.parse_args(argv)
-    with DeviceEmulator(args.port) as emulator:
-        try:
+    # Ctrl-C is how the emulator is stopped: no traceback. Caught outside the port's block, so
+    # one that comes as the port opens (READY is sent before the block is entered) is caught too
+    try:
+        with DeviceEmulator(args.port) as emulator:
             if args.keys:
                 keyboard(emulator)
             else:
                 threading.Event().wait()
-        except KeyboardInterrupt:  # Ctrl-C is how the emulator is stopped: no traceback
-            pass
+    except KeyboardInterrupt:
+        pass
     return 0
 
 
