@@ -15,6 +15,11 @@ PLAYS = [
     {"seq": 4, "t": 4, "type": "pass", "seat": "W"},
     {"seq": 5, "t": 5, "type": "report", "seat": "N", "count": 25},  # a report moves nothing: the swing stays
 ]
+#: the parts of the win chance's box that stick out of it, or whose text is cut off (an ellipsis)
+INSIDE = """box => { const b = box.getBoundingClientRect();
+  return [...box.querySelectorAll('*')].filter(el => { const r = el.getBoundingClientRect();
+    return r.right > b.right + 0.5 || r.left < b.left - 0.5 || el.scrollWidth > el.clientWidth + 1; })
+    .map(el => el.className); }"""
 
 
 def table(client, token, events) -> dict:
@@ -80,6 +85,7 @@ def test_the_overlay_and_the_table_page_show_the_bar_in_each_language(server, br
         assert ("西" if lang == "zh" else "West") in swing and any(mark in swing for mark in "▲▼±")
         box = page.eval_on_selector("#o-winchance", "el => el.getBoundingClientRect().toJSON()")
         assert box["left"] >= 0 and box["top"] >= 0 and box["right"] <= 1920 and box["bottom"] <= 1080
+        assert page.eval_on_selector("#o-winchance", INSIDE) == []  # nothing sticks out of the box or is cut
         page.screenshot(path=str(ARTIFACTS / f"overlay-winchance-{lang}.png"), omit_background=True)
         page.close()
     table_page.wait_for_selector('#winchance .wc-swing[data-seat="W"]', timeout=5000)

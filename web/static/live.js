@@ -187,9 +187,9 @@ function winChanceHTML(c) {
   const levels = Object.entries(c.levels[fav]).sort((a, b) => b[0] - a[0])
     .map(([n, p]) => `<span data-up="${n}">${T.wc_up.replace("{n}", n)} ${Math.round(p * 100)}%</span>`).join(" · ");
   return `<div class="wc-head"><span class="wc-title">${T.win_chance}</span>${swing}</div>
-    <div class="wc-row"><span class="wc-side">${T.EW}</span><b class="wc-pct wc-EW">${ew}%</b>
-      <span class="wc-bar"><i style="transform: scaleX(${ew / 100})"></i></span>
-      <b class="wc-pct wc-NS">${ns}%</b><span class="wc-side">${T.NS}</span></div>
+    <div class="wc-row"><span><span class="wc-side">${T.EW}</span> <b class="wc-pct wc-EW">${ew}%</b></span>
+      <span><b class="wc-pct wc-NS">${ns}%</b> <span class="wc-side">${T.NS}</span></span></div>
+    <div class="wc-bar"><i style="transform: scaleX(${ew / 100})"></i></div>
     <div class="wc-levels" data-side="${fav}">${T[fav]}${LANG === "zh" ? "：" : ": "}${levels}</div>`;
 }
 
