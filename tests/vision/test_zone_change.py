@@ -3,8 +3,10 @@ live loop's zone states that rest on it (vision.live.seat_reading): cards that m
 hand seen, and a trick cleared onto a pile that reaches into the zone under a light that
 changed meanwhile."""
 
+import cv2
 import numpy as np
 
+from vision.live.calibration import Calibration
 from vision.live.camera import Frame
 from vision.live.seat_reading import SeatReading
 from vision.live.tracker import Cleared, Settled
@@ -50,9 +52,13 @@ class Table:
         self.seats = SeatReading(detector, tell=lambda alert: None)
         self.t, self.n = 0.0, 0
 
-    def show(self, state, seconds: float, exposure: float = 1.0) -> list:
+    def show(self, state, seconds: float, exposure: float = 1.0, mark=None) -> list:
         view = self.renderer.view(self.renderer.table(state)) * exposure
         image = self.renderer.camera(view)
+        if mark is not None:  # something drawn on the table in table cm: (x1, y1, x2, y2), colour
+            (x1, y1, x2, y2), colour = mark
+            corners = Calibration.from_image(image).to_image(np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]))
+            cv2.fillConvexPoly(image, corners.round().astype(np.int32), colour)
         changes = []
         for _ in range(int(seconds * 10)):
             for seat, change in self.seats.frame(Frame(image, self.t, self.n), lambda seat: None):
@@ -97,3 +103,18 @@ def test_a_trick_cleared_onto_a_pile_reaching_into_the_zone_under_a_changed_ligh
     assert any(isinstance(c, Cleared) for c in table.show(south([], pile=1), 1.5, exposure=1.1))
     assert [c.new for c in table.show(south(["HK"], pile=1), 1.5, exposure=1.1)
             if isinstance(c, Settled)] == [("HK",)]
+
+
+def test_a_passing_frame_of_the_sweep_is_not_taken_for_the_empty_table(detector):
+    """South's card is turned over and taken away: for a moment no card is read and the
+    cells it lay on look empty, but the card, edge on, still stands beside them as a dark
+    strip. That moment is not how the zone lies empty — taken for it, the cloth where the
+    strip stood differed from the 'empty' look once it went, the zone was held covered over
+    the committed card, and South's next single was no play."""
+    table = Table(detector)
+    table.show(south([]), 1.0)
+    assert [c.new for c in table.show(south(["S5"]), 1.5) if isinstance(c, Settled)] == [("S5",)]
+    edge_on = ((4.0, -30.0, 5.2, -16.0), (40, 40, 40))  # the card's edge, beside where it lay
+    table.show(south([]), 0.2, mark=edge_on)
+    assert any(isinstance(c, Cleared) for c in table.show(south([]), 1.5))
+    assert [c.new for c in table.show(south(["HK"]), 1.5) if isinstance(c, Settled)] == [("HK",)]

@@ -148,6 +148,8 @@ class SeatReading:
                                 zone.changed, zone.floor.level,
                                 lambda draw=draw, zone=zone: draw_detections(draw(), zone.detections))
             for change in zone.tracker.update(frame.t, zone.laid, moving or covered):
+                if isinstance(change, Cleared):  # how it lies empty now, a pile at its edge and all
+                    zone.bare, zone.footprint = thumb, None
                 yield seat, change
 
     def _drawer(self, frame: Frame, seat: str, image: np.ndarray) -> Callable[[], np.ndarray]:
@@ -216,8 +218,9 @@ class SeatReading:
 
         Empty is judged where it matters: with cards committed in the zone, whether the cells
         they lay on (``footprint``) look as they did before the cards came; a pile at the
-        zone's edge or a neighbour's card in its corner leaves a cleared zone cleared. The
-        zone then lies empty, and how it looks now is its empty look."""
+        zone's edge or a neighbour's card in its corner leaves a cleared zone cleared. Once it
+        has lain so long enough for the tracker to call it cleared, how it looks then is its
+        empty look (``frame``), not a passing frame of the cards being swept away."""
         floor = zone.floor.level
         if zone.laid.cards:
             zone.covered_since = None
@@ -234,7 +237,9 @@ class SeatReading:
         else:
             covered = differs.sum() >= COVER_CELLS
         if not covered:
-            zone.bare, zone.covered_since, zone.footprint = thumb, None, None  # empty: keep up with the light
+            zone.covered_since = None
+            if not hides:  # empty, nothing committed: keep up with the light
+                zone.bare = thumb
             return False
         if zone.covered_since is None:
             zone.covered_since, zone.covered_told = t, False
