@@ -1,5 +1,7 @@
 """Corner indices into cards, and a zone over time: settled plays, new cards, cleared tricks."""
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -280,3 +282,18 @@ def test_a_card_laid_over_the_seats_earlier_one_is_a_second_card_not_the_first_r
     assert group_cards(row).cards == ("C8", "SK")
     # and where nothing lies above it, a lone index is a card of its own
     assert group_cards([index("SK", 31.5, 15.2, 0.63)]).cards == ("SK",)
+
+
+def test_a_second_play_laid_over_the_first_covers_it_and_is_all_new():
+    """West's pair of 2s laid over its pair of 4s in the same trick hides the 4s' indices:
+    the zone reads two cards, as many as committed, yet none of them may be a 4 misread — a
+    new play. A card that may be the hidden one misread (the same rank, or it among its
+    runners-up) is not."""
+    z = ZoneTracker("W", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("C4", "C4"), False), (0.3, ("C4", "C4"), False)])
+    (e,) = run(z, [(1.0, ("S2", "S2"), False), (1.3, ("S2", "S2"), False)])
+    assert e.new == ("S2", "S2") and z.on_table == Counter({"C4": 2, "S2": 2})
+    z = ZoneTracker("W", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("S5",), False), (0.3, ("S5",), False)])
+    misread = Laid(("S6",), (0.6,), (), ((("S5", 0.3),),))  # read again as a 6, the 5 its runner-up
+    assert [e.new for e in z.update(1.0, misread, False) + z.update(1.3, misread, False)] == [()]

@@ -19,10 +19,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.cards import rank_of
 from vision.live.grouping import Laid
 
 SETTLE_S = 0.3
 MOTION_LEVEL = 6.0  # mean absolute grey-level change between frames that counts as motion
+#: a runner-up this likely makes a card read where a committed one is missing possibly that
+#: card, misread, rather than a new card laid over it
+COVERED_MISREAD = 0.05
 
 
 @dataclass(frozen=True)
@@ -54,18 +58,36 @@ def motion(previous: np.ndarray | None, current: np.ndarray) -> float:
     return float(np.abs(previous - current).mean())
 
 
-def _new(laid: tuple[str, ...], committed: Counter) -> tuple[str, ...]:
+def _new(laid: Laid, committed: Counter) -> tuple[str, ...]:
     """The cards of a zone beyond those committed. No more cards than were committed is
     nothing new, whatever the names: a card read one way when committed and another way
     now (knocked askew, a shadow, a closer look) is the same card, not a play. The count
     is what to trust: when the names beyond the committed ones are more than the cards
     added, an old card is read another way now, and the new cards are the last ones of
-    the row (a row grows to the right as its owner lays more)."""
-    added = len(laid) - sum(committed.values())
+    the row (a row grows to the right as its owner lays more).
+
+    Unless the old cards are hidden: a seat's second play of a trick laid over its first
+    covers that one's indices, and the zone shows the new cards alone. Where committed
+    cards are missing from the reading and no card read in their stead may be one of them
+    misread (``_may_be_any``), every card beyond the visible committed ones is new."""
+    by_name = _beyond(laid.cards, committed)
+    missing = Counter(committed) - Counter(laid.cards)
+    if by_name and missing and not _may_be_any(laid, by_name, set(missing)):
+        return by_name
+    added = len(laid.cards) - sum(committed.values())
     if added <= 0:
         return ()
-    by_name = _beyond(laid, committed)
-    return by_name if len(by_name) == added else laid[-added:]
+    return by_name if len(by_name) == added else laid.cards[-added:]
+
+
+def _may_be_any(laid: Laid, cards: tuple[str, ...], names: set[str]) -> bool:
+    """Whether some card of ``cards`` in ``laid`` may be one of ``names`` misread: of the
+    same rank (a suit is what a reader most often gets wrong), or with one of them among its
+    runners-up from ``COVERED_MISREAD``."""
+    ranks = {rank_of(name) for name in names}
+    return any(rank_of(card) in ranks
+               or any(other in names and conf >= COVERED_MISREAD for other, conf in laid.others_of(card))
+               for card in cards)
 
 
 def _beyond(laid: tuple[str, ...], committed: Counter) -> tuple[str, ...]:
@@ -106,7 +128,7 @@ class ZoneTracker:
                 self.on_table.clear()
                 return [Cleared(self.seat, t)]
             return []
-        new = _new(laid.cards, self.on_table)
+        new = _new(laid, self.on_table)
         event = Settled(self.seat, t, laid, new)
         if self.auto_commit and new:
             self.commit()
@@ -114,7 +136,7 @@ class ZoneTracker:
 
     def new_cards(self) -> tuple[str, ...]:
         """What a press would commit now: the settled cards beyond those committed."""
-        return _new(self.stable.cards, self.on_table)
+        return _new(self.stable, self.on_table)
 
     def count_as_laid(self, cards) -> None:
         """Cards known from elsewhere to lie in the zone already (a play before a restart, one
