@@ -31,6 +31,7 @@ from engine.event_base import Event, RecordError
 from engine.plays import TYPES
 from engine.referee_events import (
     BY_CAMERA,
+    GREW,
     AlertDone,
     CameraNote,
     Correction,
@@ -56,7 +57,7 @@ from engine.table_events import (
 )
 
 __all__ = [
-    "BY_CAMERA", "CLOCK_ACTIONS", "EVENT_TYPES", "FORMAT",
+    "BY_CAMERA", "GREW", "CLOCK_ACTIONS", "EVENT_TYPES", "FORMAT",
     "AlertDone", "CameraNote", "Correction", "Deal", "Event", "Forfeit", "GiveBack", "Header",
     "LevelAdjust", "Missed", "Overrun", "Pass", "Pause", "Penalty", "PlayCards", "Press",
     "RecordError", "Report", "Resist", "Resume", "Struck", "TimeCalled", "Tribute",

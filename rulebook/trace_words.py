@@ -17,6 +17,8 @@ STATES: dict[str, tuple[str, str]] = {
 #: what the table made of a zone's change
 DECISIONS: dict[str, tuple[str, str]] = {
     "recorded": ("记录为出牌（第{seq}条）：{cards}", "recorded as a play (event {seq}): {cards}"),
+    "grew": ("同一家的牌又多了：并入它刚记录的第{seq}条出牌，改为 {cards}",
+             "the same seat's row grew: taken into its play just recorded (event {seq}), now {cards}"),
     "handed_over": ("记录为进贡/还贡（第{seq}条）：{cards}", "recorded as tribute or return (event {seq}): {cards}"),
     "nothing_new": ("牌已稳定，但不比已记录的多：不是新出牌（桌上已记：{committed}）",
                     "settled, but no more cards than already recorded there: no new play (recorded: {committed})"),

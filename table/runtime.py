@@ -27,7 +27,19 @@ import threading
 from collections.abc import Callable
 
 from engine.cards import ALL_CARDS, COPIES
-from engine.events import BY_CAMERA, CameraNote, Correction, Deal, Event, Header, Missed, Pass, PlayCards, RecordError
+from engine.events import (
+    BY_CAMERA,
+    GREW,
+    CameraNote,
+    Correction,
+    Deal,
+    Event,
+    Header,
+    Missed,
+    Pass,
+    PlayCards,
+    RecordError,
+)
 from engine.hand import RETURN, TRIBUTE
 from engine.match import Match
 from engine.profile import Profile
@@ -51,6 +63,20 @@ OUTSIDE_S = 0.5  # how often (in frame time) the record is checked for a referee
 NOTED = frozenset({"zone_covered", "third_copy", "too_many_copies", "no_combination", "unlikely_flush",
                    "would_not_beat", "recount_now", "one_card_expected", "unread_card"})
 SEQ_TRIES = 20  # seqs tried for one event before giving up (each lost to another writer)
+#: cards a seat adds to its row this soon after its play was recorded, nobody having acted
+#: since, are that play grown (laid one by one, a stack spread), not a second play
+GROW_S = 3.0
+
+
+def in_row_order(cards: tuple[str, ...], row: tuple[str, ...]) -> tuple[str, ...]:
+    """``cards`` in the order they lie in ``row`` (a zone's reading, left to right); any not
+    in it after, as given."""
+    left, placed = list(cards), []
+    for card in row:
+        if card in left:
+            left.remove(card)
+            placed.append(card)
+    return tuple(placed + left)
 
 
 class TableRuntime:
@@ -240,6 +266,12 @@ class TableRuntime:
         elif hand.phase == RETURN and seat in hand.receivers.values():
             due = self.handovers.give_back(seat, cards)
         else:
+            grown = self._grown(seat, cards)
+            if grown is not None:
+                self.record(Correction, target=grown[0], cards=grown[1], by=BY_CAMERA, why=GREW)
+                self.keep_evidence(seat, grown[0])
+                self._trace_recorded(seat, grown[0], grown[1])
+                return
             fields = self._play_fields(seat, cards)
             self._passes_before(seat)
             due = [(PlayCards, fields)]
@@ -247,10 +279,29 @@ class TableRuntime:
             event = self.record(cls, **fields)
             if "seat" in fields:
                 self.keep_evidence(fields["seat"], event.seq)
-            if self.seats.trace is not None and self._frame is not None:
-                self.seats.trace.decided(seat, self._frame.t, self._frame.number,
-                                         "recorded" if cls is PlayCards else "handed_over", seq=event.seq,
-                                         cards=list(getattr(event, "cards", None) or [getattr(event, "card", "")]))
+            self._trace_recorded(seat, event.seq, getattr(event, "cards", None) or (getattr(event, "card", ""),),
+                                 "recorded" if cls is PlayCards else "handed_over")
+
+    def _trace_recorded(self, seat: str, seq: int, cards, decision: str = "grew") -> None:
+        if self.seats.trace is not None and self._frame is not None:
+            self.seats.trace.decided(seat, self._frame.t, self._frame.number, decision, seq=seq, cards=list(cards))
+
+    def _grown(self, seat: str, cards: tuple[str, ...]) -> tuple[int, tuple[str, ...]] | None:
+        """Where ``cards`` are more of the seat's last play, not a play of their own: the
+        play on top of the trick is the seat's, laid less than ``GROW_S`` ago, and nobody
+        has acted since — a seat never plays twice in a row, so a row that settled and then
+        grew (cards laid one by one, a stack spread after it lay squared) is one play. Its
+        seq and its whole cards, in the order they lie; None where not."""
+        hand = self.match.hand
+        if hand is None or not hand.trick or self._frame is None:
+            return None
+        last_seat, _play, last_cards, seq = hand.trick[-1]
+        if last_seat != seat or not last_cards:
+            return None
+        laid_at = next((e.t for e in reversed(self.events) if e.seq == seq), None)
+        if laid_at is None or self._frame.t - laid_at > GROW_S:
+            return None
+        return seq, in_row_order(last_cards + cards, self.seats.zones[seat].tracker.stable.cards)
 
     def _passes_before(self, seat: str) -> None:
         """Seats the turn went past without laying anything knocked (``table.passes``)."""

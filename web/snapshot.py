@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from engine.events import (
     BY_CAMERA,
+    GREW,
     AlertDone,
     CameraNote,
     Correction,
@@ -193,8 +194,9 @@ class TableView:
                 items.append(("low_confidence", e.event.seat, "", {"confidence": confidence,
                                                                     "cards": list(e.event.cards)}))
             # the camera corrected an earlier play (vision.live.recount): a referee should look at
-            # that play, whose own low-confidence alert the correction has replaced
-            camera = isinstance(e.event, Correction) and e.event.by == BY_CAMERA
+            # that play, whose own low-confidence alert the correction has replaced; not a play
+            # whose row the camera saw grow (more cards laid to it before anyone acted)
+            camera = isinstance(e.event, Correction) and e.event.by == BY_CAMERA and e.event.why != GREW
             if camera:
                 items.append(("camera_recount", seats.get(e.event.target), "",
                               {"target": e.event.target, "cards": list(e.event.cards)}))
