@@ -118,3 +118,26 @@ def test_a_passing_frame_of_the_sweep_is_not_taken_for_the_empty_table(detector)
     table.show(south([]), 0.2, mark=edge_on)
     assert any(isinstance(c, Cleared) for c in table.show(south([]), 1.5))
     assert [c.new for c in table.show(south(["HK"]), 1.5) if isinstance(c, Settled)] == [("HK",)]
+
+
+def test_a_flickering_lamp_is_no_motion_and_a_passing_shadow_is_not_the_empty_look():
+    """A lamp flickering 8 % from frame to frame lights every cell of a still zone alike:
+    not motion (else no play ever lay still to be read). A shadow over part of an empty zone
+    is not taken into its empty look: only cells that changed within the noise follow the
+    light (else the cloth, lit again, differed from that look where cards later lay, and the
+    trick cleared from there looked covered)."""
+    from vision.live.seat_reading import SeatZone
+    from vision.live.tracker import ZoneTracker
+
+    rng = np.random.default_rng(9)
+    cloth = rng.normal(90, 2, (32, 64)).clip(0, 255).astype(np.int16)
+    zone = SeatZone(ZoneTracker("S"), previous=cloth)
+    assert not SeatReading._moving(zone, (cloth * 1.08).astype(np.int16))
+    seats = SeatReading(detector=None, tell=lambda alert: None)
+    zone = seats.zones["S"]
+    zone.bare = cloth
+    shaded = cloth.copy()
+    shaded[0:3, 0:3] = cloth[0:3, 0:3] // 2  # a soft shadow's corner over nine cells, fewer than covers it
+    drifted = (shaded + 1).astype(np.int16)
+    assert not seats._covered("S", zone, 1.0, drifted)
+    assert (zone.bare[0:3, 0:3] == cloth[0:3, 0:3]).all() and (zone.bare[5:, 5:] == drifted[5:, 5:]).all()

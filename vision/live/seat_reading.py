@@ -41,9 +41,9 @@ from vision.live.inks import DeckInks
 from vision.live.looks import pool
 from vision.live.reader import PATCH
 from vision.live.trace import ZoneTrace
-from vision.live.tracker import MOTION_LEVEL, Cleared, Settled, ZoneTracker, motion, thumbnail
+from vision.live.tracker import MOTION_LEVEL, Cleared, Settled, ZoneTracker, thumbnail
 from vision.live.unread import unread_card
-from vision.live.zone_change import NoiseFloor, changed_cells
+from vision.live.zone_change import NoiseFloor, changed_cells, gain_matched_difference
 
 RECHECK_S = 1.0  # how often the markers are checked for a bumped camera
 #: cells of a zone's thumbnail (vision.live.zone_change) that must change between two frames
@@ -187,11 +187,17 @@ class SeatReading:
 
     @staticmethod
     def _moving(zone: SeatZone, thumb: np.ndarray) -> bool:
-        """Whether the zone moved since the last frame: its mean changed a lot (a hand, an
-        arm), or ``MOVE_CELLS`` of its cells changed beyond its noise floor (a card slid in
-        with no hand seen). The frames where it did not teach it its noise floor."""
-        zone.changed = int(changed_cells(zone.previous, thumb, zone.floor.level).sum())
-        if motion(zone.previous, thumb) >= MOTION_LEVEL or zone.changed >= MOVE_CELLS:
+        """Whether the zone moved since the last frame: once the two frames' overall
+        brightness is matched (a lamp's flicker, the exposure hunting), its mean changed a
+        lot (a hand, an arm), or ``MOVE_CELLS`` of its cells changed beyond its noise floor
+        (a card slid in with no hand seen). The frames where it did not teach it its noise
+        floor."""
+        if zone.previous is None or zone.previous.shape != thumb.shape:
+            zone.changed = thumb.size
+            return True
+        difference = gain_matched_difference(zone.previous, thumb)
+        zone.changed = int((difference > zone.floor.level).sum())
+        if difference.mean() >= MOTION_LEVEL or zone.changed >= MOVE_CELLS:
             return True
         zone.floor.observe(zone.previous, thumb)
         return False
@@ -238,8 +244,8 @@ class SeatReading:
             covered = differs.sum() >= COVER_CELLS
         if not covered:
             zone.covered_since = None
-            if not hides:  # empty, nothing committed: keep up with the light
-                zone.bare = thumb
+            if not hides:  # empty, nothing committed: its cells that only drifted keep up with the light
+                zone.bare = np.where(differs, zone.bare, thumb)
             return False
         if zone.covered_since is None:
             zone.covered_since, zone.covered_told = t, False
