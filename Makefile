@@ -1,10 +1,15 @@
-# `make demo` and `make test` each create or refresh .venv first (README).
+# `make demo`, `make test` and `make check` each create or refresh .venv first (README).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean system
+# the test workers (pytest-xdist): `make test WORKERS=auto` for one per core
+WORKERS ?= 2
+# what `make check` leaves out (the markers in pyproject.toml)
+QUICK := not slow and not browser and not broker and not video
+
+.PHONY: demo test check lint bench clean system
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,7 +26,13 @@ system:
 test: $(STAMP) system
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS)
+
+# the quick subset for the edit-test loop, <= 3 min on 2 cores: no browser, broker, video or slow tests
+check: $(STAMP) system
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -n $(WORKERS) -m "$(QUICK)"
 
 bench: $(STAMP) system
 	$(BIN)/python benchmarks/engine.py

@@ -2,7 +2,8 @@
 once per session and only when a test asks for it, the store targets to run a test on
 both engines, and a headless Chromium (one per session: Playwright runs one at a time).
 Also: the commands the tests start stop on SIGINT (Ctrl-C), however the test run itself
-was started."""
+was started; and the markers ``make check`` leaves out (pyproject.toml), ``browser`` and
+``broker`` put on each test that uses the browser or starts Mosquitto (``pytest_collection_modifyitems``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.hall.broker import needs_mosquitto
 from tests.pg import MISSING, Postgres, bin_dir
 
 # A shell starting a command in the background without job control (``make test &`` in a
@@ -19,6 +21,19 @@ from tests.pg import MISSING, Postgres, bin_dir
 # tests stop with SIGINT would then never stop. Catching it here gives children the default.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``browser``: the test uses headless Chromium (the ``browser`` fixture, itself or through
+    another fixture); ``broker``: it starts Mosquitto (the hall's ``broker`` fixture, or it is
+    marked ``needs_mosquitto``, tests/hall/broker.py). The ``slow`` and ``video`` tests are
+    marked in their modules."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if "browser" in names:
+            item.add_marker(pytest.mark.browser)
+        if "broker" in names or any(mark == needs_mosquitto.mark for mark in item.iter_markers("skipif")):
+            item.add_marker(pytest.mark.broker)
 
 
 @pytest.fixture(scope="session")

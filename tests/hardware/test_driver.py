@@ -153,6 +153,7 @@ def test_ten_thousand_malformed_lines_are_counted_and_change_nothing(pair):
         device.close()
 
 
+@pytest.mark.slow
 def test_the_clock_keeps_time_through_a_flood_of_garbage(pair):
     """While the box sends nothing but malformed lines (and its heartbeat), the countdown
     on the display goes on second by second."""
@@ -201,6 +202,7 @@ def test_replugged_box_is_back_within_two_seconds_and_no_press_is_lost(pair):
         assert driver.stats.reconnects == 1
 
 
+@pytest.mark.slow
 def test_silence_for_three_seconds_means_the_box_is_lost(pair):
     with ClockDriver(pair.host_end) as driver:
         assert until(lambda: driver.port_open)  # the host end is open: READY will get through

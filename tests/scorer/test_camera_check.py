@@ -39,6 +39,7 @@ def check(video: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.video
 def test_a_well_lit_table_passes_and_a_dark_one_is_told_to_light_it(tmp_path):
     done = check(recording(tmp_path / "lit.mp4", 1.0), tmp_path / "lit")
     assert done.returncode == 0, done.stdout + done.stderr

@@ -110,6 +110,7 @@ def test_demo_then_plays_the_match_live_on_the_dashboard():
         assert proc.wait(timeout=20) == 0
 
 
+@pytest.mark.video
 def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_emulated_clock(tmp_path):
     """The real thing end to end: video → detector → tracker → clock presses over a
     pseudo-terminal → engine → store → the dashboard's API, at four times real time."""

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# make check leaves these out: about 30 tests, each starting the tournament commands several times
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

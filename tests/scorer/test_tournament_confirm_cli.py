@@ -5,9 +5,12 @@ languages, the asker's first, with exit status 2."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.scorer.test_tournament_cli import as_json, guandan, ok, write_pairs
 
 
+@pytest.mark.slow
 def test_a_recorded_result_is_confirmed_before_the_next_draw(tmp_path):
     record = tmp_path / "table1.jsonl"
     ok("selfplay", "--seed", "5", "--hands", "3", "--profile", "linquan", "--out", str(record))
@@ -31,6 +34,7 @@ def test_a_recorded_result_is_confirmed_before_the_next_draw(tmp_path):
     assert len(as_json("tournament", "draw", "--db", db)) == 1
 
 
+@pytest.mark.slow
 def test_a_pair_withdraws_and_forfeits(tmp_path):
     db = str(tmp_path / "t.db")
     ok("tournament", "new", "x", "--pairs", str(write_pairs(tmp_path / "p.csv", 4)), "--format", "swiss",

@@ -221,6 +221,7 @@ def test_a_writer_killed_mid_write_loses_nothing_committed(db_target):
     store.close()
 
 
+@pytest.mark.slow
 def test_a_store_that_cannot_be_opened_is_one_clear_error(postgres):
     down = free_port()
     with pytest.raises(StoreError, match=r"li:\*\*\*@127.0.0.1:\d+/x: cannot connect to PostgreSQL \(.*refused") as e:
@@ -242,6 +243,7 @@ def test_a_store_that_cannot_be_opened_is_one_clear_error(postgres):
     assert not (ROOT / "postgresql:").exists()  # a URL is never taken for a SQLite file name
 
 
+@pytest.mark.slow
 def test_the_commands_on_a_postgresql_store(pg_url):
     """``table load``, ``user add``/``token`` and ``serve`` (waitress, many threads) with a URL."""
     out = guandan("table", "load", str(DEMO_RECORD), "--id", "1", "--db", pg_url)

@@ -20,6 +20,9 @@ from vision.synth.deck import card_image, marks_cm, prints
 from vision.synth.labels import CLASS_OF
 from vision.synth.render_game import render
 
+# make check leaves these out: real decks drawn from their SVGs
+pytestmark = pytest.mark.slow
+
 PPC = 40.0  # faces are kept at 40 px/cm
 
 

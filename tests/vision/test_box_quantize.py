@@ -26,6 +26,7 @@ ROOT = Path(__file__).parents[2]
 BOXES = ROOT / "models" / "boxes.onnx"
 
 
+@pytest.mark.slow
 def test_the_8_bit_refiner_draws_the_boxes_the_full_precision_one_draws(smoke: Path, tmp_path: Path):
     out = tmp_path / "boxes_int8.xml"
     figures = quantize_boxes(BOXES, [smoke], out, count=640, progress=False)

@@ -19,6 +19,9 @@ from vision.synth.build import build
 from vision.training.box_train import box_iou, cut_box_patches, shaken, train_boxes
 from vision.training.evaluate import Legibility, label_for, read_labels
 
+# make check leaves these out: refiners trained (marked video too) or run over sets
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parents[2]
 SAMPLES = sorted((ROOT / "datasets" / "samples" / "images").glob("*.jpg"))
 
@@ -54,6 +57,7 @@ def test_a_shaken_box_stays_near_its_label():
     assert ious.min() > 0.3 and 0.6 < np.median(ious) < 0.98
 
 
+@pytest.mark.video
 def test_one_epoch_on_the_smoke_set_trains_and_exports_a_refiner(smoke, tmp_path):
     finder = CardDetector(committed_finder(), boxes=False)
     every = Legibility(min_sharp=0, min_visible=0.8)
@@ -75,6 +79,7 @@ def test_one_epoch_on_the_smoke_set_trains_and_exports_a_refiner(smoke, tmp_path
     assert np.all(refined[:, 2] > refined[:, 0]) and np.all(refined[:, 3] > refined[:, 1])
 
 
+@pytest.mark.video
 def test_a_second_look_learns_from_patches_cut_around_the_first_refiners_boxes(smoke):
     """Cut ``after`` the committed refiner, each patch is framed around that refiner's box,
     not the finder's or the shaken one it started from: the boxes cut around lie closer to
@@ -92,6 +97,7 @@ def test_a_second_look_learns_from_patches_cut_around_the_first_refiners_boxes(s
     assert np.median(width(closer.edges)) > np.median(width(plain.edges)) * 1.05
 
 
+@pytest.mark.video
 def test_train_boxes_after_a_refiner_writes_a_closer_framed_second_look(smoke, tmp_path):
     out = tmp_path / "boxes_second.onnx"
     done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-boxes", "--data", str(smoke), "--epochs", "1",

@@ -115,6 +115,7 @@ def test_seat_of_follows_design_section_5():
     assert seat_of((3, 3)) is None and seat_of((0, 41)) is None
 
 
+@pytest.mark.slow
 def test_markers_and_calibrate_commands(tmp_path):
     pdf = tmp_path / "markers.pdf"
     out = subprocess.run([sys.executable, "-m", "scorer.cli", "markers", "--out", str(pdf)],
@@ -166,6 +167,7 @@ def test_calibrating_from_a_video_says_nothing_of_images_and_markers_help_shows_
     assert "100%." in shown and "%%" not in shown
 
 
+@pytest.mark.slow
 def test_calibrating_a_1080p_camera_a_little_too_far_names_the_size_that_would_do_not_1080p(tmp_path):
     """A 1080p video whose zones come out at 7.2–7.8 px/cm: the warning's advice names the
     camera size computed from the frame it saw (2560×1440), never the 1080p it already is."""

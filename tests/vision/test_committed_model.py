@@ -36,6 +36,7 @@ def box_iou(a: tuple, b: tuple) -> float:
     return inter / ((ax2 - ax1) * (ay2 - ay1) + (bx2 - bx1) * (by2 - by1) - inter + 1e-9)
 
 
+@pytest.mark.slow
 def test_the_backends_are_the_same_model():
     assert SAMPLES
     torch = CardDetector(MODELS / "finder.pt")
@@ -103,6 +104,7 @@ def test_the_committed_model_reads_the_sample_zones():
     assert level.accuracy >= ACCURACY and level.wrong + level.false_positives <= MISTAKES, level
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("export", ["finder_640_openvino_model", "finder_640_int8_openvino_model"])
 def test_the_photo_size_exports_find_what_pytorch_finds_at_640(export: str):
     image = cv2.resize(cv2.imread(str(SAMPLES[1])), (640, 640))
@@ -139,6 +141,7 @@ def _quarter_turned(path: Path) -> tuple[np.ndarray, list[str], np.ndarray]:
     return np.ascontiguousarray(np.rot90(image)), cards, turned
 
 
+@pytest.mark.slow
 def test_cards_lying_sideways_are_read_as_well_as_upright_ones():
     """A side seat's cards in a photo of the table lie sideways. The sample zones turned a
     quarter turn: read only as they lie (and upside down) the committed reader reads fewer of

@@ -8,7 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.cards import ALL_CARDS
+
+# make check leaves these out: each starts the vision commands with their models, several times
+pytestmark = pytest.mark.slow
 
 SAMPLES = Path(__file__).parents[2] / "datasets" / "samples"
 

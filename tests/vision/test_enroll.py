@@ -131,6 +131,7 @@ def guandan(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
                           cwd=cwd)
 
 
+@pytest.mark.video
 def test_guandan_enroll_writes_a_deck_folder_that_detect_reads_with(photo, tmp_path):
     """The whole command on a picture (a short training: ``--rows``, ``--scenes``): the deck
     folder with the reader and the finder taught the deck, the contact sheet, a folder not

@@ -46,6 +46,7 @@ def test_a_table_records_its_detectors_doubt_in_the_header():
     assert taught.events[0].to_json()["doubt"] == 0.52
 
 
+@pytest.mark.slow
 def test_check_zones_are_read_and_each_reading_judged_against_the_labels(tmp_path):
     """The committed models on check zones of a real training design: readings with their
     right or wrong, mostly right (a design of the training families), and a threshold."""

@@ -21,6 +21,9 @@ from vision.synth.labels import parse_yolo
 from vision.synth.layout_photo import layout_photo
 from vision.synth.render_game import Renderer
 
+# make check leaves these out: both read a deck enrolled from a picture, built once for the module
+pytestmark = pytest.mark.slow
+
 SEED = 104  # a four-colour held-out deck
 PPC = 10.0
 

@@ -32,6 +32,9 @@ from vision.live.reader import CPU_CONFIG
 from vision.live.seat_reading import LOOK_FLOOR
 from vision.live.yolo_env import prepare
 
+# make check leaves these out: the finders compared with ultralytics' own, network by network
+pytestmark = pytest.mark.slow
+
 MODELS = Path(__file__).parents[2] / "models"
 SAMPLES = sorted((Path(__file__).parents[2] / "datasets" / "samples" / "images").glob("*.jpg"))
 

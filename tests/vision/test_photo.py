@@ -10,6 +10,9 @@ from vision.synth.scene import SceneConfig, render_scene
 from vision.synth.style import styles
 from vision.training.evaluate import ImageResult, card_level
 
+# make check leaves these out: whole photos searched at every scale
+pytestmark = pytest.mark.slow
+
 
 def test_a_photo_is_looked_at_whole_then_twice_as_fine_each_time_down_to_its_own_pixels():
     assert scales(320, 320, 320) == [1.0] and scales(640, 480, 640) == [1.0]

@@ -103,6 +103,7 @@ def guandan(*args: str) -> subprocess.CompletedProcess:
                           cwd=ROOT)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,option,what", [("quantize-reader", "--reader", "reader"),
                                                  ("quantize-boxes", "--boxes", "box refiner")])
 def test_the_command_says_what_is_wrong(command: str, option: str, what: str, tmp_path: Path):

@@ -16,6 +16,9 @@ from vision.live.reader import NOT_AN_INDEX
 from vision.training.reader_net import load_net
 from vision.training.reader_train import cut_sets, epochs_within, train_reader
 
+# make check leaves these out: they render and train, as the lent machine's script does
+pytestmark = pytest.mark.video
+
 ROOT = Path(__file__).parents[2]
 
 

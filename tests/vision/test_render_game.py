@@ -10,6 +10,7 @@ from vision.live.calibration import Calibration, rectify_zone
 from vision.synth.render_game import Renderer, render
 
 
+@pytest.mark.video
 def test_a_short_clip_has_its_truth_and_a_readable_table(tmp_path):
     meta = render(5, tmp_path, size=(1280, 720), max_events=5)
     assert meta["fps"] == 30

@@ -12,9 +12,14 @@ import threading
 import time
 import urllib.request
 
+import pytest
+
 from tests.hall.broker import needs_mosquitto
 from tests.ports import free_port
 from vision.synth.render_game import render
+
+# make check leaves these out: each runs the camera pipeline on a recording
+pytestmark = pytest.mark.video
 
 
 class Table:

@@ -6,9 +6,14 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from engine.record import parse_lines, replay
 from rulebook import profiles
 from vision.synth.render_game import render
+
+# make check leaves these out: scan reads rendered videos
+pytestmark = pytest.mark.video
 
 
 def test_scan_reads_a_rendered_game_into_a_record_that_replays(tmp_path):

@@ -183,6 +183,7 @@ def test_an_arm_casts_a_shadow_on_the_table(clean):
 
 
 @pytest.mark.video
+@pytest.mark.video
 def test_a_short_staged_hand_is_a_video_and_a_record(tmp_path):
     meta = render(8, tmp_path, size=SIZE, fps=15, max_events=8)
     assert json.loads((tmp_path / "meta.json").read_text(encoding="utf-8")) == meta
@@ -215,6 +216,7 @@ def test_render_stage_refuses_a_bad_option_in_one_line_in_both_languages(tmp_pat
     assert "no-such-deck" in capsys.readouterr().err and not (tmp_path / "game.mp4").exists()
 
 
+@pytest.mark.slow
 def test_drawing_only_what_moved_gives_the_frame_a_whole_drawing_gives():
     events, script = staged(6, max_events=6)
     setting = random_setting(6, (480, 270), noise=False)

@@ -23,6 +23,9 @@ from vision.live.suit_reader import SuitReader
 from vision.training.suit_quantize import quantize_suits
 from vision.training.suit_train import render_patches
 
+# make check leaves these out: the suit reader quantized and compared
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parents[2]
 SUITS = ROOT / "models" / "suits.onnx"
 

@@ -15,6 +15,9 @@ from vision.live.suit_fold import SURE, with_suits
 from vision.live.suit_reader import VIEW, SuitReader, View, suit_patch
 from vision.training.suit_train import build_net, export_onnx, measure, render_patches
 
+# make check leaves these out: the suit reader trained (marked video too) or measured
+pytestmark = pytest.mark.slow
+
 MODELS = __import__("pathlib").Path(__file__).resolve().parents[2] / "models"
 
 
@@ -62,6 +65,7 @@ def test_a_suit_reader_unsure_changes_nothing_and_a_sure_one_settles_spade_or_cl
     assert out[1, ALL_CARDS.index("HR")] / out[1, NOT_AN_INDEX] == pytest.approx(ratio)
 
 
+@pytest.mark.video
 def test_training_renders_rows_of_cards_and_writes_a_model_the_live_reader_loads(tmp_path):
     view = View((-0.2, -0.2, 2.0, 2.6), 40, 48)
     data = render_patches(6, seed=3, workers=1, progress=False, view=view)
@@ -78,6 +82,7 @@ def test_training_renders_rows_of_cards_and_writes_a_model_the_live_reader_loads
         SuitReader(tmp_path / "none.onnx")
 
 
+@pytest.mark.video
 def test_train_suits_renders_trains_measures_and_writes_the_model_and_its_figures(tmp_path):
     out = tmp_path / "suits.onnx"
     done = subprocess.run([sys.executable, "-m", "scorer.cli", "train-suits", "--scenes", "8", "--val-scenes", "4",

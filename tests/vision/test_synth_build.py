@@ -80,6 +80,7 @@ def test_every_image_has_a_sidecar_with_its_sharpness_and_each_labels_visibility
         assert 0 < meta["sharp_px_per_cm"] <= meta["px_per_cm"] * meta["camera_scale"] + 0.02
 
 
+@pytest.mark.slow
 def test_same_recipe_same_bytes_whatever_the_workers(smoke, tmp_path):
     out, _ = smoke
     again = tmp_path / "again"
@@ -170,6 +171,7 @@ def test_cli_errors_are_one_line_and_exit_2(tmp_path, capsys, setup, message):
         assert (out / "notes.txt").read_text() == "mine"
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_build_with_one_clean_line(tmp_path):
     """Ctrl+C reaches every process of the terminal's group: the workers leave it to the
     main process, which stops the pool and says so, with no traceback from anyone."""

@@ -3,12 +3,15 @@ loop goes through a play, a hand resting over it, a card knocked askew and the t
 
 import json
 
+import pytest
+
 from rulebook import profiles
 from table.runtime import TableRuntime
 from vision.live.camera import Frame
 from vision.live.trace import ZoneTrace
 
 
+@pytest.mark.video
 def test_the_trace_says_what_each_zone_was_in_and_why_a_play_was_recorded_or_not(detector, tmp_path):
     from vision.synth.render_game import Renderer, TableState
 

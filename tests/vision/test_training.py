@@ -18,6 +18,9 @@ from vision.training.evaluate import Legibility, label_for, read_labels, read_me
 from vision.training.reader_train import cut_patches, train_reader
 from vision.training.train import TrainError, combine, export, train
 
+# make check leaves these out: each trains the finder (pyproject.toml markers)
+pytestmark = pytest.mark.video
+
 RECIPE = Path(__file__).parents[2] / "datasets" / "smoke.yaml"
 
 

@@ -12,6 +12,9 @@ from vision.live.detector import CardDetector, DetectorError, committed_finder
 from vision.live.turns import VIEWS, boxes_back, merge, turned
 from vision.training.evaluate import card_level, run_detector
 
+# make check leaves these out: the sample zones read four ways round
+pytestmark = pytest.mark.slow
+
 SAMPLES = sorted((Path(__file__).parents[2] / "datasets" / "samples" / "images").glob("*.jpg"))
 
 

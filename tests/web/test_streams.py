@@ -148,6 +148,7 @@ def play_events(base: str, token: str) -> list[int]:
     return list(range(2, EVENTS + 2))
 
 
+@pytest.mark.slow
 def test_two_hundred_viewers_of_a_table_each_get_every_event_once_in_order(served):
     base, port, token = served
     pages: list[int] = []
@@ -170,6 +171,7 @@ def test_two_hundred_viewers_of_a_table_each_get_every_event_once_in_order(serve
         assert last["id"] == ids[-1]
 
 
+@pytest.mark.slow
 def test_the_tournaments_viewers_each_get_every_version_once(served):
     """Fifty followers, more than the server's threads, are the fresh server's first requests
     (pages reconnecting to a server just restarted): the loop serves them, as it serves
@@ -228,6 +230,7 @@ def results_in(version: str) -> int:
     return int(version.split(".")[1])
 
 
+@pytest.mark.slow
 def test_the_tournament_pages_viewers_are_pushed_what_they_show(served):
     """Each page's viewer is pushed the page's content in its language, each overlay the
     standings, every version in order up to the last (what a fresh load and the API then
@@ -273,6 +276,7 @@ def test_the_tournament_pages_viewers_are_pushed_what_they_show(served):
     assert "Standings" in json.loads(last[paths[-21]].pop())
 
 
+@pytest.mark.slow
 def test_delayed_viewers_see_every_event_the_delay_late_more_of_them_than_threads(served, db):
     """A streamer's delayed view (``?delay=S``, the OBS overlay's option) from the loop: 40
     viewers at one second and 10 at half a second, with four server threads, each see the
@@ -297,6 +301,7 @@ def test_delayed_viewers_see_every_event_the_delay_late_more_of_them_than_thread
         assert json.loads(updates[-1][2])["snapshot"]["id"] == last
 
 
+@pytest.mark.slow
 def test_the_halls_viewers_see_the_table_move_to_its_last_event(served):
     base, port, token = served
     seen = follow(port, "/api/hall/stream", 50, lambda: play_events(base, token))
@@ -428,6 +433,7 @@ def _page_pushes(data: bytes) -> list[int]:
     return [results_in(ident) for ident, _, _ in pushes]
 
 
+@pytest.mark.slow
 def test_a_follower_slow_to_read_its_pushes_is_sent_only_the_newest(big_field):
     """A page whose socket takes the pushes slowly (a phone on a poor link) gets, once it
     reads again, the newest page, not every one it missed: a burst of results costs it a

@@ -8,6 +8,8 @@ import json
 import re
 import urllib.request
 
+import pytest
+
 from engine.record import parse_lines
 from scorer.cli import DEMO_RECORD
 from tests.web.test_obs import post, sse_messages
@@ -34,6 +36,7 @@ def test_the_demo_ticker_as_json(client):
     assert highlights[0]["kind"] == "bomb" and highlights[0]["title"]["zh"] == "4张炸弹"
 
 
+@pytest.mark.slow
 def test_the_demo_ticker_streams_whole_and_resumes(server):
     with urllib.request.urlopen(server + "/api/tables/1/ticker?after=0&lang=en", timeout=10) as stream:
         got = sse_messages(stream, lambda m: m[-1][1]["kind"] == "result", timeout=20)
@@ -53,6 +56,7 @@ def test_the_demo_ticker_streams_whole_and_resumes(server):
     assert backlog[-1][1]["kind"] == "result" and int(backlog[0][2]) == total - 19
 
 
+@pytest.mark.slow
 def test_the_ticker_follows_the_demo_live(server, token):
     header, events = demo_events()
     post(server, "/api/tables", {"id": "live", "header": header | {"table": "live"}}, token)
