@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from engine.highlights import highlights
 from rulebook.commentary import TickerLine, highlight_json, ticker
 from rulebook.i18n import LANGS
 from web.i18n import refuse
+from web.services import hub, known_table
 from web.snapshot import TableView
 from web.sse import KEEPALIVE, KEEPALIVE_S, sse
 
@@ -29,14 +30,6 @@ bp = Blueprint("broadcast", __name__)
 TICKER_BACKLOG = 20
 
 
-def _hub():
-    return current_app.config["HUB"]
-
-
-def _known(table: str) -> None:
-    if not current_app.config["STORE"].has_table(table):
-        refuse(404, "unknown_table", table=table)
-    _hub().catch_up()
 
 
 # --- derived once per change of a table (Hub.derived) ------------------------------------
@@ -56,15 +49,15 @@ def _highlights_of(view: TableView) -> list[dict]:
 def table_highlights(table: str):
     """Every highlight of the table's match, oldest first, with its title and line in
     both languages."""
-    _known(table)
-    return jsonify(_hub().derived(table, _highlights_of) or [])
+    known_table(table)
+    return jsonify(hub().derived(table, _highlights_of) or [])
 
 
 @bp.get("/api/tables/<table>/ticker.json")
 def ticker_lines(table: str):
     """The whole ticker so far, oldest first."""
-    _known(table)
-    lines = _hub().derived(table, _ticker_of) or []
+    known_table(table)
+    lines = hub().derived(table, _ticker_of) or []
     return jsonify([line.to_json() | {"n": n} for n, line in enumerate(lines, start=1)])
 
 
@@ -81,17 +74,17 @@ def _after(count: int) -> int:
 @bp.get("/api/tables/<table>/ticker")
 def ticker_stream(table: str):
     """The commentary ticker as Server-Sent Events (the module's docstring)."""
-    _known(table)
-    hub = _hub()
+    known_table(table)
+    feed = hub()
     lang = request.args.get("lang")
     lang = lang if lang in LANGS else None
-    sent = _after(len(hub.derived(table, _ticker_of) or []))
+    sent = _after(len(feed.derived(table, _ticker_of) or []))
 
     def live():
         nonlocal sent
-        while not hub.stopped:
-            seen = hub.last_id
-            lines = hub.derived(table, _ticker_of) or []
+        while not feed.stopped:
+            seen = feed.last_id
+            lines = feed.derived(table, _ticker_of) or []
             sent = min(sent, len(lines))  # a correction took lines back: go on from there
             out = []
             for n in range(sent + 1, len(lines) + 1):
@@ -102,7 +95,7 @@ def ticker_stream(table: str):
             sent = len(lines)
             if out:
                 yield "".join(out)
-            if hub.wait(seen, KEEPALIVE_S) <= seen and not hub.stopped:
+            if feed.wait(seen, KEEPALIVE_S) <= seen and not feed.stopped:
                 yield KEEPALIVE
 
     return Response(stream_with_context(live()), mimetype="text/event-stream",

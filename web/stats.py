@@ -13,20 +13,13 @@ from flask import Blueprint, current_app, jsonify, render_template
 from engine.stats import PlayerStats, TableStats, match_stats
 from rulebook.i18n import LANGS, term
 from rulebook.stat_words import PLAYER_FIGURES, TABLE_FIGURES, figure, stat_labels, stat_word
-from web.i18n import page_terms, pick_lang, refuse
+from web.i18n import page_terms, pick_lang
+from web.services import hub, known_table
 from web.snapshot import TableView
 
 bp = Blueprint("stats", __name__)
 
 
-def _hub():
-    return current_app.config["HUB"]
-
-
-def _known(table: str) -> None:
-    if not current_app.config["STORE"].has_table(table):
-        refuse(404, "unknown_table", table=table)
-    _hub().catch_up()
 
 
 def _stats_of(view: TableView) -> tuple[dict[str, PlayerStats], TableStats] | None:
@@ -34,7 +27,7 @@ def _stats_of(view: TableView) -> tuple[dict[str, PlayerStats], TableStats] | No
 
 
 def _seat_names(table: str) -> dict[str, str]:
-    view = _hub().view(table)
+    view = hub().view(table)
     return dict(view.match.header.players) if view is not None and view.match is not None else {}
 
 
@@ -46,7 +39,7 @@ def _player_rows(table: str, seats: dict[str, PlayerStats]) -> list[dict]:
 
 def table_stats(table: str) -> dict:
     """A table's statistics: each seat's and the table's, with the figures' names."""
-    found = _hub().derived(table, _stats_of)
+    found = hub().derived(table, _stats_of)
     seats, whole = found if found is not None else ({}, TableStats())
     return {"table": table, "labels": stat_labels(), "players": _player_rows(table, seats),
             "table_stats": whole.to_json()}
@@ -59,7 +52,7 @@ def all_stats() -> dict:
     tables, total = [], TableStats()
     for row in current_app.config["STORE"].tables():
         table = row["id"]
-        found = _hub().derived(table, _stats_of)
+        found = hub().derived(table, _stats_of)
         if found is None:
             continue
         seats, whole = found
@@ -82,13 +75,13 @@ def all_stats() -> dict:
 
 @bp.get("/api/tables/<table>/stats")
 def table_stats_json(table: str):
-    _known(table)
+    known_table(table)
     return jsonify(table_stats(table))
 
 
 @bp.get("/api/stats")
 def all_stats_json():
-    _hub().catch_up()
+    hub().catch_up()
     return jsonify(all_stats())
 
 
@@ -102,7 +95,7 @@ def _page(data: dict, title: str, **more):
 
 @bp.get("/stats/<table>")
 def table_stats_page(table: str):
-    _known(table)
+    known_table(table)
     lang = pick_lang()
     data = table_stats(table)
     return _page(data, stat_word("stats_of", lang, table=table), one_table=table)
@@ -110,5 +103,5 @@ def table_stats_page(table: str):
 
 @bp.get("/stats")
 def all_stats_page():
-    _hub().catch_up()
+    hub().catch_up()
     return _page(all_stats(), stat_word("all_stats", pick_lang()), one_table=None)

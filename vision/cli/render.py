@@ -14,7 +14,7 @@ from vision.synth.art_faces import ArtError
 from vision.synth.render_game import render
 
 
-def _size(text: str) -> tuple[int, int]:
+def video_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
         if w < 320 or h < 240:
@@ -25,7 +25,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def cmd_render_game(args: Namespace) -> None:
-    size = _size(args.size)
+    size = video_size(args.size)
     out = Path(args.out)
     folder_for(args.out, "--out")
     bars = []

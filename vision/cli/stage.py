@@ -9,20 +9,11 @@ from argparse import Namespace
 from pathlib import Path
 
 from vision.cli.inputs import VisionError, folder_for, lang_option
+from vision.cli.render import video_size
 from vision.progress import progress_bar
 
 SIZES = ("1920x1080", "3840x2160", "1280x720")
 FPS = (30, 25, 15)
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-        if w < 320 or h < 240:
-            raise ValueError
-    except ValueError:
-        raise VisionError("size_form", text=text) from None
-    return w, h
 
 
 def _chance(text: str) -> float:
@@ -36,7 +27,7 @@ def _chance(text: str) -> float:
 
 
 def cmd_render_stage(args: Namespace) -> None:
-    size = _size(args.size)
+    size = video_size(args.size)
     mistakes = _chance(args.mistakes)
     if args.fps not in FPS:
         raise VisionError("stage_fps", fps=args.fps)
