@@ -8,8 +8,6 @@ replay scene."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 import urllib.request
 
@@ -17,7 +15,7 @@ import pytest
 
 from store.event_store import Store
 from tests.ports import free_port
-from tests.web.conftest import ARTIFACTS, header_json
+from tests.web.conftest import ARTIFACTS, header_json, start_serve
 from tests.web.obs_server import FakeObs
 from web.hub import Hub
 from web.obs import ObsClient, ObsCues, ObsError, ObsTarget
@@ -115,24 +113,6 @@ def test_highlights_of_events_received_long_ago_are_not_cued(tmp_path):
 
 # --- end to end: guandan serve --obs ------------------------------------------------------
 
-def serve_with(db: str, *options: str) -> tuple[subprocess.Popen, str]:
-    """``guandan serve`` on ``db`` with ``options``, answering: (process, base URL)."""
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "serve", "--db", db, "--port", str(port),
-                             "--threads", "8", *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(base + "/api/tables", timeout=2).read()
-            return proc, base
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                raise RuntimeError("the server did not start: " + proc.stdout.read().decode(errors="replace")) from None
-            time.sleep(0.1)
-
-
 def post(base: str, path: str, body: dict, token: str) -> dict:
     req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
                                  headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
@@ -170,7 +150,7 @@ def obs_server(tmp_path):
     store.add_table("t9", header_json("t9"))
     store.append("t9", [{"seq": 1, "t": 1, "type": "deal", "leader": "E"}])
     with FakeObs() as obs:
-        proc, base = serve_with(str(store.path), "--obs", obs.url, "--obs-password", obs.password,
+        proc, base = start_serve(str(store.path), 8, "--obs", obs.url, "--obs-password", obs.password,
                                 "--obs-replay-scene", "Replay", "--lang", "en")
         try:
             yield base, token, obs

@@ -112,9 +112,9 @@ class CameraCheck:
     def see(self, frame: Frame) -> None:
         for seat, change in self.seats.frame(frame, lambda _seat: None):
             if isinstance(change, Settled) and change.laid.cards:
-                self._settled(seat, change, frame)
+                self._settled(seat, change)
 
-    def _settled(self, seat: str, change: Settled, frame: Frame) -> None:
+    def _settled(self, seat: str, change: Settled) -> None:
         check = self.checks[seat]
         if not check.passed:
             check.read, check.confidence = change.laid.cards, change.laid.confidence
