@@ -14,7 +14,7 @@ from engine.event_base import Event, RecordError
 from engine.table_events import Pass, PlayCards
 
 #: the ``by`` of a correction the table's camera made itself, reading a hand's plays again
-#: together (``vision.live.recount``), not a referee
+#: together (``table.recount``), not a referee
 BY_CAMERA = "camera"
 #: the ``why`` of a camera's correction that takes cards a seat added to its row, before anyone
 #: acted, into the play it had just recorded (a row laid one card at a time)

@@ -55,7 +55,7 @@ class ScanWriter:
     """Writes a scan's record line by line (flushed: a killed scan keeps what it read), each
     event followed by the violations the engine found on it.
 
-    A correction (the camera reading the hand's plays again, ``vision.live.recount``) can
+    A correction (the camera reading the hand's plays again, ``table.recount``) can
     withdraw a violation already written, say a duplicate card that was an earlier play's
     misreading. Lines already written stay as they are until the scan ends; then, if any
     violation line no longer holds, ``rewrite`` writes the record again whole (to a new file

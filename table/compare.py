@@ -37,7 +37,7 @@ def matched_plays(truth: list[PlayCards], seen: list[PlayCards]) -> list[tuple[i
 
 def plays_of(events: list[Event]) -> list[PlayCards]:
     """The record's plays as it stands: each corrected one (by a referee, or by the camera
-    reading the hand again, ``vision.live.recount``) as corrected."""
+    reading the hand again, ``table.recount``) as corrected."""
     return [e for e in with_corrections(events) if isinstance(e, PlayCards)]
 
 

@@ -1,14 +1,14 @@
 """Mending misreads: a play read as it can have been laid, and the hand's plays read again.
 
 A reading that cannot be right — a third copy of a card, a row that is no combination — is
-read again from the reader's runners-up (``vision.live.deck``, ``vision.live.combination``),
+read again from the reader's runners-up (``table.deck``, ``table.combination``),
 at their lower confidence, and so is a straight flush with one card's suit in doubt (a rare
 bomb, likelier a straight with a club read for a spade) and a play that would not beat the
 one it is laid on where a runner-up of some weight beats it (a 大王 read as the 小王); the
 referee is told what was read and what was taken (``possible``).
 
 The hand's plays are read again together as each is committed (``HandReading``, over
-``vision.live.recount``): two decks hold two of each card, so when a card shows up a third
+``table.recount``): two decks hold two of each card, so when a card shows up a third
 time the likelier misread may be an earlier play's, and that play is corrected in the
 record (a ``correction`` by the camera; the referee is told) — into another rank only where
 the record, so corrected, raises no violation it did not (``HandReading.harmless``).
@@ -27,10 +27,10 @@ from engine.match import Match
 from engine.plays import Play
 from rulebook.alerts import Alert
 from table import passes
-from vision.live.combination import as_beating, as_combination, as_plain_straight
-from vision.live.deck import at_most_copies, within_deck
+from table.combination import as_beating, as_combination, as_plain_straight
+from table.deck import at_most_copies, within_deck
 from vision.live.grouping import Laid
-from vision.live.recount import HandCount, ReadPlay
+from table.recount import HandCount, ReadPlay
 from vision.live.seat_reading import SeatZone
 
 Tell = Callable[[Alert], None]
@@ -90,7 +90,7 @@ def choices(cards: tuple[str, ...], laid: Laid) -> tuple[tuple[tuple[str, float]
 
 
 class HandReading:
-    """The hand in play's plays as read (``count``, ``vision.live.recount``) and the hand
+    """The hand in play's plays as read (``count``, ``table.recount``) and the hand
     as it was dealt (``dealt``), kept in step with the record."""
 
     def __init__(self, corners_agree: bool = False) -> None:

@@ -193,7 +193,7 @@ class TableView:
             if confidence is not None and confidence < low:
                 items.append(("low_confidence", e.event.seat, "", {"confidence": confidence,
                                                                     "cards": list(e.event.cards)}))
-            # the camera corrected an earlier play (vision.live.recount): a referee should look at
+            # the camera corrected an earlier play (table.recount): a referee should look at
             # that play, whose own low-confidence alert the correction has replaced; not a play
             # whose row the camera saw grow (more cards laid to it before anyone acted)
             camera = isinstance(e.event, Correction) and e.event.by == BY_CAMERA and e.event.why != GREW

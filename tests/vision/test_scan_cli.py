@@ -65,7 +65,7 @@ def test_scan_takes_the_level_of_a_match_filmed_from_midway_and_refuses_a_bad_on
 
 
 def test_a_violation_a_correction_withdraws_is_not_left_in_the_scan_record(tmp_path):
-    """The camera corrects an earlier misread pair (vision.live.recount): the duplicate card the
+    """The camera corrects an earlier misread pair (table.recount): the duplicate card the
     engine saw meanwhile no longer holds, so the finished record does not claim it."""
     from engine.match import Match
     from scorer.table_cli import ScanWriter

@@ -138,7 +138,7 @@ def test_a_recorded_play_may_change_rank_only_where_the_hand_stays_without_new_v
 def test_an_earlier_misread_play_is_corrected_when_the_hand_read_together_says_so(detector):
     """Spade queens read as clubs (0.44 against 0.42), then the real club queens (0.50
     against 0.23): the first play is corrected in the record by the camera, the engine
-    judges on as corrected (no third club queen), and the referee is told (vision.live.recount)."""
+    judges on as corrected (no third club queen), and the referee is told (table.recount)."""
     from engine.events import Correction, Deal, Pass
     from rulebook.narration import account
     from vision.live.grouping import Laid

@@ -295,7 +295,7 @@ def test_a_camera_taught_the_deck_is_doubted_below_its_own_threshold(client, tok
 
 
 def test_a_camera_correction_puts_the_corrected_play_before_a_referee(client, token):
-    """The table's camera read the hand again and corrected an earlier play (vision.live.recount):
+    """The table's camera read the hand again and corrected an earlier play (table.recount):
     the referee's queue shows that play, with its evidence frame, until someone settles it."""
     auth = {"Authorization": f"Bearer {token}"}
     client.post("/api/tables", json={"id": "t10", "header": header_json()}, headers=auth)

@@ -83,7 +83,7 @@ class Detection:
     conf: float
     box: tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
     #: the reader's runners-up for this index, likeliest first, as (card, confidence): what it
-    #: is if it cannot be ``card`` (a third copy of a card, ``vision.live.deck``)
+    #: is if it cannot be ``card`` (a third copy of a card, ``table.deck``)
     others: tuple[tuple[str, float], ...] = ()
 
     def to_json(self) -> dict:

@@ -93,7 +93,7 @@ def _reading(corners: list[Detection], rivals: list[Detection]
     likeliest and runners-up, averaged), scaled to the card's own confidence. Taken at its
     surest reading instead, a name only one corner read could outweigh the card's own name,
     which the other corner's doubt had already lowered, and the hand's recount
-    (``vision.live.recount``) would change a card read right: a 2 of spades read S2 on one
+    (``table.recount``) would change a card read right: a 2 of spades read S2 on one
     corner and C2 on the other would keep C2 as a strong runner-up and be recounted to it
     (``tests/vision/test_grouping_tracker.py``)."""
     best = max(corners, key=lambda d: d.conf)

@@ -248,7 +248,7 @@ class IndexReader:
              suits: np.ndarray | None = None, sideways: bool = False) -> list[list[tuple[int, float]]]:
         """For each box its ``ranked`` likeliest classes, likeliest first, as (class,
         probability); class ``NOT_AN_INDEX`` for no index. The runners-up matter when the
-        likeliest is impossible, such as a third copy of a card (``vision.live.deck``). ``suits``:
+        likeliest is impossible, such as a third copy of a card (``table.deck``). ``suits``:
         the suit reader's N×4 opinion of the same boxes, folded in (``vision.live.suit_reader``).
         ``sideways``: the cards may lie any way round, so read each index also a quarter
         turn round where its neighbours read surer so (``sideways``)."""

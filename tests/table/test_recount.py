@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from vision.live.recount import HandCount, ReadPlay, cheapest_assignment
+from table.recount import HandCount, ReadPlay, cheapest_assignment
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -89,7 +89,7 @@ def test_a_recorded_play_changes_rank_only_where_the_record_stays_sound():
     count.add(play(None, ("C3", 0.9)))
     count.add(play(None, ("C3", 0.9)))
     assert count.settle() == []  # no judge given: a rank is never changed
-    count = HandCount("2")  # a straight taken for the flush it was read as (vision.live.combination)
+    count = HandCount("2")  # a straight taken for the flush it was read as (table.combination)
     count.add(play(4, ("S3", 0.9), ("S4", 0.9), ("S5", 0.9), ("S6", 0.9), ("C7", 0.3, ("S7", 0.6))))
     assert count.settle(lambda seq, cards: True) == []  # the likelier flush is another type: never
 
@@ -126,7 +126,7 @@ def test_a_play_read_but_never_recorded_gives_way_to_the_next():
 def test_a_play_taken_otherwise_after_all_is_counted_as_taken():
     count = HandCount("2")
     count.add(play(None, ("S3", 0.6, ("C3", 0.3)), ("S5", 0.4, ("S4", 0.35))))
-    count.amend(("S3", "S4"))  # no combination as read: vision.live.combination took a runner-up
+    count.amend(("S3", "S4"))  # no combination as read: table.combination took a runner-up
     assert count.plays[0].cards == ("S3", "S4") and count.plays[0].choices  # still read again later
     count.amend(("S3",))  # a copy dropped: its places no longer line up
     assert count.plays[0].cards == ("S3",) and count.plays[0].choices == ()

@@ -5,8 +5,8 @@ or a play that beats, are taken."""
 from collections import Counter
 
 from engine.plays import classify
-from vision.live.combination import as_beating, as_combination, as_plain_straight
-from vision.live.deck import Reread
+from table.combination import as_beating, as_combination, as_plain_straight
+from table.deck import Reread
 
 NONE: tuple = ()
 

@@ -4,7 +4,7 @@ Players lay combinations; a row of cards that forms none (four cards in a row th
 bomb, a "straight" with a gap) is far likelier one misread index — a 6 taken for a 9, a 7
 for a J — than a player laying nonsense. So when the cards as read form no combination,
 the reading that swaps the fewest cards (one, else two) for runners-up of the reader's,
-each at least ``vision.live.deck.RUNNER_UP`` likely and none making a third copy of a card, and
+each at least ``table.deck.RUNNER_UP`` likely and none making a third copy of a card, and
 that forms a combination, is taken; of several, the one whose swapped cards are likeliest.
 The play then carries the swapped cards' confidence, so a referee is asked to check it.
 
@@ -24,7 +24,7 @@ from itertools import combinations, product
 
 from engine.cards import COPIES, rank_of
 from engine.plays import STRAIGHT, STRAIGHT_FLUSH, Play, beats, classify
-from vision.live.deck import RUNNER_UP, Reread
+from table.deck import RUNNER_UP, Reread
 
 MOST_SWAPS = 2
 

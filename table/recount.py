@@ -1,6 +1,6 @@
 """Two decks over a whole hand: the hand's suits read again together, each card at most twice.
 
-``vision.live.deck`` stops a play from making a third copy of a card, but it can only change the
+``table.deck`` stops a play from making a third copy of a card, but it can only change the
 play being read. When the reader takes a pair of spade queens for clubs early in a hand, the
 two real club queens later on are the "third and fourth" and are taken as spades: one
 misreading becomes two wrong plays. Read together, the hand says which story is likelier:
@@ -36,7 +36,7 @@ import numpy as np
 from engine.cards import COPIES, InvalidCard
 from engine.plays import classify
 
-#: the least confidence a runner-up needs to be considered. Lower than ``vision.live.deck``'s
+#: the least confidence a runner-up needs to be considered. Lower than ``table.deck``'s
 #: ``RUNNER_UP`` (0.1), which takes a runner-up outright: here it is weighed against the whole
 #: hand. On games 200–202, 300 and the benchmark's six whole hands (1080p, and 720p) 0.05 read
 #: one play more than 0.1 (a bomb of aces, one read 0.67 spade and 0.08 club) and 0.02 no more.
@@ -96,8 +96,8 @@ class HandCount:
         self.plays.append(play)
 
     def amend(self, cards: tuple[str, ...]) -> None:
-        """The play being recorded is taken as ``cards`` after all (``vision.live.deck``,
-        ``vision.live.combination``): counted so, and read again later only if each card is
+        """The play being recorded is taken as ``cards`` after all (``table.deck``,
+        ``table.combination``): counted so, and read again later only if each card is
         still one of what its place was read as."""
         for play in self.plays:
             if play.seq is None and play.cards != cards:

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from vision.live.deck import Reread, within_deck
+from table.deck import Reread, within_deck
 
 
 def test_a_play_within_the_deck_is_left_as_read():
@@ -44,7 +44,7 @@ def test_a_runner_up_too_unlikely_is_not_taken_the_earlier_copy_may_be_the_misre
 
 
 def test_copies_beyond_two_in_one_play_are_left_out_so_the_record_can_hold_it():
-    from vision.live.deck import at_most_copies
+    from table.deck import at_most_copies
 
     assert at_most_copies(("S3", "H4", "S3", "S3")) == (("S3", "H4", "S3"), ("S3",))
     assert at_most_copies(("S3", "S3", "D9")) == (("S3", "S3", "D9"), ())
