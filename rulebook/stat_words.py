@@ -48,6 +48,12 @@ STAT_WORDS: dict[str, tuple[str, str]] = {
                    "think time: from the seat's turn (the deal, the tribute and return, or the play or pass before) "
                    "to its play or pass, the referee's pauses left out; a play a referee put in later is not timed"),
     "unnamed": ("{table}桌{seat}家", "table {table}, {seat}"),
+    # a tournament's page: its matches only, each named by round and table (R-N)
+    "tournament_stats": ("{name} 技术统计", "{name}: statistics"),
+    "matches_heading": ("比赛", "Matches"),
+    "match": ("比赛（轮-桌）", "match (round-table)"),
+    "without_record": ("另有 {n} 场成绩没有比赛记录（手工录入或弃权），未计入统计",
+                       "{n} more results have no game record (typed or forfeited) and are not counted"),
 }
 
 #: the figures each list shows, in order

@@ -276,6 +276,7 @@ PAGE: dict[str, tuple[str, str]] = {
     "standings": ("成绩名次表", "Standings"), "draw": ("第{n}轮对阵", "Round {n} draw"),
     "history": ("各组合战绩", "Each pair's history"), "sheets": ("积分记录表（打印）", "Score sheets (print)"),
     "standings_print": ("名次表（打印）", "Standings (print)"), "state": ("状态", "State"),
+    "stats": ("技术统计", "Statistics"),
     "result": ("成绩", "Result"), "confirm": ("确认成绩", "confirm"), "no_draw": ("尚未编排", "not drawn yet"),
     "opponent": ("对手", "Opponent"), "round_col": ("轮次", "Round"), "entered_by": ("录入", "Entered by"),
     "round_of": ("第{n}轮（共{of}轮）", "round {n} of {of}"), "page_of": ("第{n}/{of}页", "page {n} of {of}"),

@@ -36,4 +36,9 @@ def broadcast_paths() -> dict:
         "/api/stats": _get(
             "every table's statistics and each player's over the tables they played (by the name in the "
             "records' headers), with the figures' names in zh and en"),
+        "/api/tournaments/{tid}/stats": _get(
+            "a tournament's statistics, its matches only: the records kept with its results (tables named R-N, "
+            "round R's table N), each player's over them, the total, and how many results have no record "
+            "(without_record: typed or forfeited, not counted)",
+            [{"name": "tid", "in": "path", "required": True, "schema": {"type": "integer"}}]),
     }

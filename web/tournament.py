@@ -171,6 +171,14 @@ def _store(tid: int) -> TournamentStore:
     return _watch().store
 
 
+def derived(tid: int, key: str, build: Callable[[TournamentStore], str]) -> str:
+    """What ``build`` makes of tournament ``tid``'s store (404: no such tournament here),
+    made once per change of the tournament and shared: for the other parts of the site that
+    read the tournament (its statistics, ``web.stats``)."""
+    store = _store(tid)
+    return _watch().cached(("derived", key), lambda: build(store))
+
+
 def _live_tables() -> set[str]:
     """The hall's tables (the hub follows the store; catching up is one indexed query)."""
     hub = current_app.config["HUB"]
