@@ -5,13 +5,18 @@ read again from the reader's runners-up (``table.deck``, ``table.combination``),
 at their lower confidence, and so is a straight flush with one card's suit in doubt (a rare
 bomb, likelier a straight with a club read for a spade) and a play that would not beat the
 one it is laid on where a runner-up of some weight beats it (a 大王 read as the 小王); the
-referee is told what was read and what was taken (``possible``).
+referee is to be told what was read and what was taken (``possible``).
 
 The hand's plays are read again together as each is committed (``HandReading``, over
 ``table.recount``): two decks hold two of each card, so when a card shows up a third
 time the likelier misread may be an earlier play's, and that play is corrected in the
 record (a ``correction`` by the camera; the referee is told) — into another rank only where
 the record, so corrected, raises no violation it did not (``HandReading.harmless``).
+
+Nothing here writes the record or tells anyone: each step returns what it found — the
+corrections and alerts with it (``Recounted``, ``PlayRead``) — and the runtime records and
+tells them, the corrections before the play is read on (``HandReading.play`` reads it
+against the hand as corrected).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from engine.events import BY_CAMERA, Correction, Deal, Event, Missed, PlayCards, RecordError, with_corrections
 from engine.hand import HAND_EVENTS, Hand
@@ -29,47 +35,92 @@ from rulebook.alerts import Alert
 from table import passes
 from table.combination import as_beating, as_combination, as_plain_straight
 from table.deck import at_most_copies, within_deck
-from vision.live.grouping import Laid
 from table.recount import HandCount, ReadPlay
+from vision.live.grouping import Laid
 from vision.live.seat_reading import SeatZone
 
-Tell = Callable[[Alert], None]
 #: runner-ups kept per card of a play, for the referee to pick from (more are never likely)
 RUNNER_UPS = 3
 
 
+@dataclass(frozen=True)
+class Mended:
+    """A play as it can have been laid (``possible``): its cards, the confidences of what
+    was changed, and what the referee is to be told of each change."""
+
+    cards: tuple[str, ...]
+    doubts: tuple[float, ...]
+    alerts: tuple[Alert, ...]
+
+
+@dataclass(frozen=True)
+class CameraFix:
+    """An earlier play of the hand that the hand, read together, takes as other cards: a
+    correction of event ``target`` for the record (by the camera, why ``recount``), and the
+    referee's word of it."""
+
+    target: int
+    cards: tuple[str, ...]
+    alert: Alert
+
+
+@dataclass(frozen=True)
+class Recounted:
+    """The play ``seat`` is laying, read as ``read``, as the hand read together takes it
+    (``HandReading.recount``): its ``cards``, the confidences of what was changed, the
+    earlier plays to correct first (``fixes``, in order) and what the referee is to be
+    told of the play itself."""
+
+    seat: str
+    read: tuple[str, ...]
+    cards: tuple[str, ...]
+    doubts: tuple[float, ...] = ()
+    fixes: tuple[CameraFix, ...] = ()
+    alerts: tuple[Alert, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayRead:
+    """A play as the table records it (the fields of its ``PlayCards``), and what the
+    referee is to be told of how it was read."""
+
+    fields: dict
+    alerts: tuple[Alert, ...]
+
+
 def possible(seat: str, read: tuple[str, ...], laid: Laid, level: str, seen: Counter,
-             laid_on: Callable[[tuple[str, ...]], Play | None], tell: Tell) -> tuple[tuple[str, ...], list[float]]:
+             laid_on: Callable[[tuple[str, ...]], Play | None]) -> Mended:
     """The play as it can have been laid, and the confidences of what was changed: a third
     copy of a card, a row that is no combination and a straight flush with a suit in doubt
     take the reader's runners-up (``laid.others_of``); copies beyond two with none are left
     out (no record holds them); cards that would not beat ``laid_on(cards)`` take a
-    runner-up that does. The referee is told of every change."""
+    runner-up that does. Every change comes with its alert for the referee."""
     others = laid.others_of
+    alerts: list[Alert] = []
     cards, rereads = within_deck(read, [others(c) for c in read], seen)
     for r in dict.fromkeys(rereads):  # two copies taken alike: told once
-        tell(Alert.of("third_copy", seat=seat, read=r.read, taken=r.taken, confidence=r.confidence))
+        alerts.append(Alert.of("third_copy", seat=seat, read=r.read, taken=r.taken, confidence=r.confidence))
     doubts = [r.confidence for r in rereads]
     cards, dropped = at_most_copies(cards)
     if dropped:
-        tell(Alert.of("too_many_copies", seat=seat, read=" ".join(read), dropped=" ".join(dropped)))
+        alerts.append(Alert.of("too_many_copies", seat=seat, read=" ".join(read), dropped=" ".join(dropped)))
         doubts.append(0.0)  # the record does not say what lay there
     before = cards
     cards, mended = as_combination(cards, [others(c) for c in cards], level, seen)
     if mended:
-        tell(Alert.of("no_combination", seat=seat, read=" ".join(before), taken=" ".join(cards),
-                      confidence=min(r.confidence for r in mended)))
+        alerts.append(Alert.of("no_combination", seat=seat, read=" ".join(before), taken=" ".join(cards),
+                               confidence=min(r.confidence for r in mended)))
     before = cards
     cards, unflushed = as_plain_straight(cards, [others(c) for c in cards], level, seen)
     if unflushed:
-        tell(Alert.of("unlikely_flush", seat=seat, read=" ".join(before), taken=" ".join(cards),
-                      confidence=unflushed[0].confidence))
+        alerts.append(Alert.of("unlikely_flush", seat=seat, read=" ".join(before), taken=" ".join(cards),
+                               confidence=unflushed[0].confidence))
     before, on = cards, laid_on(cards)
     cards, lifted = as_beating(cards, [others(c) for c in cards], level, seen, on)
     if lifted:
-        tell(Alert.of("would_not_beat", seat=seat, read=" ".join(before), on=" ".join(on.cards),
-                      taken=" ".join(cards), confidence=min(r.confidence for r in lifted)))
-    return cards, doubts + [r.confidence for r in mended + unflushed + lifted]
+        alerts.append(Alert.of("would_not_beat", seat=seat, read=" ".join(before), on=" ".join(on.cards),
+                               taken=" ".join(cards), confidence=min(r.confidence for r in lifted)))
+    return Mended(cards, tuple(doubts + [r.confidence for r in mended + unflushed + lifted]), tuple(alerts))
 
 
 def choices(cards: tuple[str, ...], laid: Laid) -> tuple[tuple[tuple[str, float], ...], ...]:
@@ -94,7 +145,7 @@ class HandReading:
     as it was dealt (``dealt``), kept in step with the record."""
 
     def __init__(self, corners_agree: bool = False) -> None:
-        #: a card's corners are heard together for the play's confidence (``play_fields``)
+        #: a card's corners are heard together for the play's confidence (``play``)
         self.corners_agree = corners_agree
         self.count: HandCount | None = None
         self.dealt: Hand | None = None
@@ -136,13 +187,13 @@ class HandReading:
             if event.cards and mine:
                 self.count.add(ReadPlay(event.target, event.cards, ()))
 
-    def play_fields(self, seat: str, read: tuple[str, ...], zone: SeatZone, match: Match, tell: Tell,
-                    correct: Callable[[int, tuple[str, ...]], None], lying: passes.Lying) -> dict:
-        """The fields of the play ``seat`` laid, read as ``read`` in ``zone``: the hand read
-        again (which may correct earlier plays: the match first), then the play as it can
-        have been laid, its confidence the least of its cards' and of what was changed,
-        each card's runner-ups (``choices``, for the referee's console) and its reading from
-        the order laid (``engine.layout``).
+    def play(self, recounted: Recounted, zone: SeatZone, match: Match, lying: passes.Lying) -> PlayRead:
+        """The play ``recounted.seat`` laid in ``zone``, as the hand read it again
+        (``recount``; its corrections of earlier plays already in ``match``): the play as it
+        can have been laid on the table as it stands (``lying``: the seats whose zones hold
+        their cards, for the passes before it), its confidence the least of its cards' and of
+        what was changed, each card's runner-ups (``choices``, for the referee's console) and
+        its reading from the order laid (``engine.layout``).
 
         With a reader taught this deck (``corners_agree``), a card is as sure as its corners
         say together (``vision.live.grouping``): the last card of a row shows two, and one
@@ -151,13 +202,13 @@ class HandReading:
         would be plays read right. With the zero-shot models a card is as sure as its least
         sure corner: a print they have never seen misleads them alike at both, and heard
         together the corners would let a misread joker through unflagged."""
-        laid = zone.tracker.stable
-        cards, doubts = self.recount(seat, read, laid, match, tell, correct)
+        seat, read, laid = recounted.seat, recounted.read, zone.tracker.stable
         hand = match.hand
         level = hand.level if hand else "2"
         seen = hand.tracker.seen if hand is not None and hand.outcome is None else Counter()
-        cards, more = possible(seat, cards, laid, level, seen,
-                               lambda now: passes.laid_on(match.hand, seat, now, lying, match.next_seq), tell)
+        mended = possible(seat, recounted.cards, laid, level, seen,
+                          lambda now: passes.laid_on(match.hand, seat, now, lying, match.next_seq))
+        cards = mended.cards
         if self.count is not None:
             self.count.amend(cards)
         reading = reading_from_layout(cards, level)
@@ -165,36 +216,36 @@ class HandReading:
             conf = [c for name, c in zip(laid.cards, laid.confidences, strict=True) if name in read]
         else:
             conf = [d.conf for d in zone.detections if d.card in read]
-        conf += doubts + more
+        conf += [*recounted.doubts, *mended.doubts]
         fields: dict = {"seat": seat, "cards": cards, "confidence": round(min(conf), 3) if conf else 0.0,
                         "choices": choices(cards, laid)}
         if reading is not None:
             fields["reading"] = (reading.type, reading.rank)
-        return fields
+        return PlayRead(fields, mended.alerts)
 
-    def recount(self, seat: str, read: tuple[str, ...], laid: Laid, match: Match, tell: Tell,
-                correct: Callable[[int, tuple[str, ...]], None]) -> tuple[tuple[str, ...], list[float]]:
-        """The hand's plays read again with this one as read: earlier plays whose likeliest
-        cards changed are corrected in the record (``correct(seq, cards)``), and this play is
-        taken as the hand reads it, with the confidences of what was changed. Every change
-        is put to the referee."""
+    def recount(self, seat: str, read: tuple[str, ...], laid: Laid, match: Match) -> Recounted:
+        """The hand's plays read again with ``seat``'s, read as ``read`` (``laid``: the zone's
+        reading, for each card's runner-ups): earlier plays whose likeliest cards changed
+        are to be corrected in the record (``fixes``), and this play is taken as the hand
+        reads it, with the confidences of what was changed. Every change is put to the
+        referee."""
         if self.count is None:
-            return read, []
+            return Recounted(seat, read, read)
         choices = tuple(((name, laid.confidence_of(name)), *laid.others_of(name)) for name in read)
         self.count.add(ReadPlay(None, read, choices))
-        cards, doubts = read, []
+        cards, doubts, fixes, alerts = read, (), [], []
         for change in self.count.settle(lambda target, now: self.harmless(match, target, now)):
             if change.seq is None:
-                tell(Alert.of("recount_now", seat=seat, was=" ".join(change.was), now=" ".join(change.now)))
+                alerts.append(Alert.of("recount_now", seat=seat, was=" ".join(change.was), now=" ".join(change.now)))
                 cards = change.now
-                doubts = [dict(slot).get(now, 0.0)
-                          for slot, was, now in zip(choices, change.was, change.now, strict=True) if now != was]
+                doubts = tuple(dict(slot).get(now, 0.0)
+                               for slot, was, now in zip(choices, change.was, change.now, strict=True) if now != was)
                 continue
             target = next(e.event for e in match.history if e.event.seq == change.seq)
-            correct(change.seq, change.now)
-            tell(Alert.of("recount", target=change.seq, seat=target.seat, was=" ".join(change.was),
-                          now=" ".join(change.now)))
-        return cards, doubts
+            fixes.append(CameraFix(change.seq, change.now,
+                                   Alert.of("recount", target=change.seq, seat=target.seat, was=" ".join(change.was),
+                                            now=" ".join(change.now))))
+        return Recounted(seat, read, cards, doubts, tuple(fixes), tuple(alerts))
 
     def harmless(self, match: Match, target: int, cards: tuple[str, ...]) -> bool:
         """Whether event ``target`` of the hand in play, corrected to ``cards``, leaves the

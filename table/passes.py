@@ -9,21 +9,21 @@ trick (else a partner's lead after a winner went out would be taken as played on
 winner's cards, passes short). With the trick still lying there, cards that cannot
 beat it are a play under it, for the engine to flag.
 
-Pure: each function takes the hand, and ``lying(seat)`` — whether that seat's zone still
-holds the cards it played — and works on copies of the hand.
+Pure: each function takes the hand, and ``lying`` — the seats whose zones still hold the
+cards they played — and works on copies of the hand.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 
 from engine.cards import InvalidCard
 from engine.events import Pass
 from engine.hand import Hand
 from engine.plays import Play, beats, classify
 
-Lying = Callable[[str], bool]
+#: the seats whose zones still hold the cards they played
+Lying = frozenset[str]
 
 
 def passes_for(hand: Hand | None, seat: str, lying: Lying, next_seq: int) -> tuple[list[str], Hand | None]:
@@ -31,7 +31,7 @@ def passes_for(hand: Hand | None, seat: str, lying: Lying, next_seq: int) -> tup
     have (None: no trick is on, nobody passes); ``next_seq``: the record's next seq."""
     if hand is None or hand.phase != "play" or hand.top is None:
         return [], None
-    if not lying(hand.top[0]):
+    if hand.top[0] not in lying:
         passed, trial = pass_on(hand, seat, next_seq, whole_round=True)
         if trial.top is None and trial.turn == seat:
             return passed, trial
@@ -78,7 +78,7 @@ def may_lay(hand: Hand, seat: str, lying: Lying, next_seq: int) -> bool:
     still lies in its zone (what covers it there is a hand, not a new lead)."""
     if hand.top is None:
         return hand.turn in (None, seat)
-    if hand.top[0] == seat and lying(seat):
+    if hand.top[0] == seat and seat in lying:
         return False
     trial = passes_for(hand, seat, lying, next_seq)[1]
     return trial is not None and trial.turn == seat

@@ -1,6 +1,8 @@
 """The live table: camera frames and clock presses in, a checked game record out.
 
-Each frame is read seat by seat (``vision.live.seat_reading``); a play that has settled in
+Each frame is read seat by seat (``vision.live.seat_reading``), which returns what it saw;
+the runtime tells what the camera noticed, says whether a covered zone's seat may lay now,
+and acts on each seat's changes before the next seat is read. A play that has settled in
 its zone is committed — at once without a clock, at the seat's button press with one
 (``hardware.runner``, through ``clock_turns``) — read as it can have been laid
 (``table.mending``), with the passes before it that a camera cannot see
@@ -53,7 +55,7 @@ from table.pace import Pace
 from table.record_link import KeptInList, RecordLink
 from vision.live.camera import Frame
 from vision.live.detector import CardDetector
-from vision.live.seat_reading import SeatReading
+from vision.live.seat_reading import SeatReading, ZoneLook
 from vision.live.tracker import Cleared, Settled
 
 OUTSIDE_S = 0.5  # how often (in frame time) the record is checked for a referee's acts
@@ -93,7 +95,7 @@ class TableRuntime:
         self.events: list[Event] = [self.match.header]
         self.link = link or KeptInList()
         self.tell = alert or (lambda _alert: None)  # the operator's console
-        self.seats = SeatReading(detector, self.alert)
+        self.seats = SeatReading(detector)
         self.auto_commit = auto_commit
         self.reading = HandReading(corners_agree=detector.own_deck)
         self.handovers = Handovers(self.alert)
@@ -136,6 +138,10 @@ class TableRuntime:
             values = dict(alert.values)
             seat = values.get("seat")
             self.record(CameraNote, code=alert.code, values=values, seat=seat if seat in PLAY_ORDER else None)
+
+    def _alert_all(self, alerts: tuple[Alert, ...]) -> None:
+        for alert in alerts:
+            self.alert(alert)
 
     def record(self, cls, **fields) -> Event:
         """Record an event of the table's: judged by the match, then written under the next
@@ -188,17 +194,34 @@ class TableRuntime:
             if frame.t >= self._outside_at + OUTSIDE_S:
                 self._outside_at = frame.t
                 self._take_in()
-            self.seats.watch_for_freeze(frame)
+            frozen = self.seats.watch_for_freeze(frame)
+            if frozen is not None:
+                self.alert(frozen)
             report = self.pace.see(frame.number, frame.t)  # a node too slow for its camera (table.pace)
             if report is not None:
                 self.alert(Alert.of(report.code, fps=report.fps, camera_fps=report.camera_fps,
                                     seconds=report.seconds))
-            for seat, change in self.seats.frame(frame, self._may_name):
-                if isinstance(change, Settled) and change.new and (self.auto_commit or self._between_hands()):
-                    self._commit(seat)
-                elif self.seats.trace is not None:
-                    self._trace_left(seat, change)
+            sight = self.seats.calibrate(frame)
+            self._alert_all(sight.alerts)
+            if sight.calibrated:
+                for seat in PLAY_ORDER:
+                    self._settle(self.seats.look(frame, seat))
             return self.events[before:]
+
+    def _settle(self, look: ZoneLook) -> None:
+        """One seat's zone in this frame: what the camera noticed there is told; a covered
+        zone on a still look not yet searched is searched for a card the reader cannot name
+        where its seat may lay now (``_ruled_out``); a play that has settled is committed —
+        all before the next seat is read, which sees it."""
+        seat = look.seat
+        self._alert_all(look.alerts)
+        reading = self.seats.settle(look, self._ruled_out(seat) if look.searchable else None)
+        self._alert_all(reading.alerts)
+        for change in reading.changes:
+            if isinstance(change, Settled) and change.new and (self.auto_commit or self._between_hands()):
+                self._commit(seat)
+            elif self.seats.trace is not None:
+                self._trace_left(seat, change)
 
     def _trace_left(self, seat: str, change: Settled | Cleared) -> None:
         """Why a zone's change was not recorded, in its trace (``vision.live.trace``)."""
@@ -212,15 +235,16 @@ class TableRuntime:
             self.seats.trace.decided(seat, frame.t, frame.number, "nothing_new", cards=list(change.laid.cards),
                                      committed=committed)
 
-    def _lying(self, seat: str) -> bool:
-        return bool(self.seats.zones[seat].tracker.on_table)
+    def _lying(self) -> passes.Lying:
+        """The seats whose zones still hold the cards they played."""
+        return frozenset(seat for seat, zone in self.seats.zones.items() if zone.tracker.on_table)
 
-    def _may_name(self, seat: str) -> list[str] | None:
+    def _ruled_out(self, seat: str) -> list[str] | None:
         """For a covered zone: the cards it cannot hold (both copies seen), or None where
         ``seat`` may not lay now."""
         hand = self.match.hand
         if hand is None or hand.outcome is not None or hand.phase != "play" or not passes.may_lay(
-                hand, seat, self._lying, self.match.next_seq):
+                hand, seat, self._lying(), self.match.next_seq):
             return None
         return [c for c in ALL_CARDS if hand.tracker.seen[c] >= COPIES]
 
@@ -243,11 +267,18 @@ class TableRuntime:
             return True
 
     def _play_fields(self, seat: str, cards: tuple[str, ...]) -> dict:
-        return self.reading.play_fields(seat, cards, self.seats.zones[seat], self.match, self.alert, self._correct,
-                                        self._lying)
-
-    def _correct(self, target: int, cards: tuple[str, ...]) -> None:
-        self.record(Correction, target=target, cards=cards, by=BY_CAMERA, why="recount")
+        """The fields of the play ``seat`` laid, read as ``cards``: the hand read again first,
+        whose corrections of earlier plays are recorded before the play is read on against
+        the hand as corrected (``table.mending``); what the referee should hear is told."""
+        zone = self.seats.zones[seat]
+        recounted = self.reading.recount(seat, cards, zone.tracker.stable, self.match)
+        for fix in recounted.fixes:
+            self.record(Correction, target=fix.target, cards=fix.cards, by=BY_CAMERA, why="recount")
+            self.alert(fix.alert)
+        self._alert_all(recounted.alerts)
+        read = self.reading.play(recounted, zone, self.match, self._lying())
+        self._alert_all(read.alerts)
+        return read.fields
 
     def _between_hands(self) -> bool:
         """Tribute and return are due, or a hand is over and the next one's tribute may come."""
@@ -305,7 +336,7 @@ class TableRuntime:
 
     def _passes_before(self, seat: str) -> None:
         """Seats the turn went past without laying anything knocked (``table.passes``)."""
-        for turn in passes.passes_for(self.match.hand, seat, self._lying, self.match.next_seq)[0]:
+        for turn in passes.passes_for(self.match.hand, seat, self._lying(), self.match.next_seq)[0]:
             self.record(Pass, seat=turn)
 
     def keep_evidence(self, seat: str, seq: int) -> None:

@@ -276,7 +276,7 @@ def test_a_card_the_reader_cannot_name_is_taken_from_its_marks_and_the_cards_not
     image = renderer.camera(renderer.view(renderer.table(TableState(rows={"S": ["SB"], "E": [], "W": [], "N": []}))))
     drawn = rectify_zone(image, Calibration.from_image(image), "S")
 
-    def covered(stored: list, under: tuple[str, ...] = ()) -> tuple[TableRuntime, list[Alert], bool, int]:
+    def covered(stored: list, under: tuple[str, ...] = ()) -> tuple[TableRuntime, list[Alert], Alert | None, int]:
         """South's zone covered, as the frame loop finds it (``under``: cards South laid there
         before, committed): whether the runtime named a card, and how many events the record
         held before."""
@@ -286,8 +286,10 @@ def test_a_card_the_reader_cannot_name_is_taken_from_its_marks_and_the_cards_not
         zone = rt.seats.zones["S"]
         zone.tracker.count_as_laid(under)
         zone.looks, zone.read_thumb = [[] for _ in range(LOOKS)], thumbnail(drawn)
-        named = rt.seats.unread("S", lambda: drawn, rt._may_name)
-        assert not rt.seats.unread("S", lambda: drawn, rt._may_name)  # each still look is searched once
+        named = rt.seats.unread("S", lambda: drawn, rt._ruled_out("S"))
+        if named is not None:  # told as the frame loop tells it: a camera note for the referee too
+            rt.alert(named)
+        assert not rt.seats.unread("S", lambda: drawn, rt._ruled_out("S"))  # each still look is searched once
         return rt, alerts, named, before
 
     rt, alerts, named, before = covered(record_until(both_out))

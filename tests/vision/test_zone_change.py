@@ -49,7 +49,7 @@ class Table:
         from vision.synth.render_game import Renderer
 
         self.renderer = Renderer(seed, (1920, 1080))
-        self.seats = SeatReading(detector, tell=lambda alert: None)
+        self.seats = SeatReading(detector)
         self.t, self.n = 0.0, 0
 
     def show(self, state, seconds: float, exposure: float = 1.0, mark=None) -> list:
@@ -61,7 +61,7 @@ class Table:
             cv2.fillConvexPoly(image, corners.round().astype(np.int32), colour)
         changes = []
         for _ in range(int(seconds * 10)):
-            for seat, change in self.seats.frame(Frame(image, self.t, self.n), lambda seat: None):
+            for seat, change in self.seats.frame(Frame(image, self.t, self.n)).changes():
                 if seat == "S":
                     changes.append(change)
                     if isinstance(change, Settled) and change.new:
@@ -133,11 +133,11 @@ def test_a_flickering_lamp_is_no_motion_and_a_passing_shadow_is_not_the_empty_lo
     cloth = rng.normal(90, 2, (32, 64)).clip(0, 255).astype(np.int16)
     zone = SeatZone(ZoneTracker("S"), previous=cloth)
     assert not SeatReading._moving(zone, (cloth * 1.08).astype(np.int16))
-    seats = SeatReading(detector=None, tell=lambda alert: None)
+    seats = SeatReading(detector=None)
     zone = seats.zones["S"]
     zone.bare = cloth
     shaded = cloth.copy()
     shaded[0:3, 0:3] = cloth[0:3, 0:3] // 2  # a soft shadow's corner over nine cells, fewer than covers it
     drifted = (shaded + 1).astype(np.int16)
-    assert not seats._covered("S", zone, 1.0, drifted)
+    assert not seats._covered("S", zone, 1.0, drifted, [])
     assert (zone.bare[0:3, 0:3] == cloth[0:3, 0:3]).all() and (zone.bare[5:, 5:] == drifted[5:, 5:]).all()

@@ -71,8 +71,8 @@ def test_a_play_the_table_commits_carries_its_choices_into_the_record():
     reading.recorded(deal, match)
     zone = SeatZone(ZoneTracker("E"))
     zone.tracker.stable = Laid(("S8", "H8"), (0.9, 0.55), (), ((("S6", 0.3),), (("H6", 0.41),)))
-    fields = reading.play_fields("E", ("S8", "H8"), zone, match, lambda alert: None, lambda *fix: None,
-                                 lambda seat: False)
+    recounted = reading.recount("E", ("S8", "H8"), zone.tracker.stable, match)
+    fields = reading.play(recounted, zone, match, frozenset()).fields
     line = PlayCards(seq=2, t=2.0, **fields).to_json()
     assert line["choices"] == [[["S8", 0.9], ["S6", 0.3]], [["H8", 0.55], ["H6", 0.41]]]
     assert event_from_json(line).choices == fields["choices"]

@@ -106,11 +106,15 @@ class CameraCheck:
     time is up; ``checks`` says per seat what was read and what the zone looked like."""
 
     def __init__(self, detector: CardDetector, tell=lambda alert: None) -> None:
-        self.seats = SeatReading(detector, tell)
+        self.seats = SeatReading(detector)
+        self.tell = tell  # hears what the camera notices (markers lost, a coarse camera)
         self.checks = {seat: SeatCheck(seat, row) for seat, row in ROWS.items()}
 
     def see(self, frame: Frame) -> None:
-        for seat, change in self.seats.frame(frame, lambda _seat: None):
+        reading = self.seats.frame(frame)
+        for alert in reading.alerts:
+            self.tell(alert)
+        for seat, change in reading.changes():
             if isinstance(change, Settled) and change.laid.cards:
                 self._settled(seat, change)
 

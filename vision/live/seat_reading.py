@@ -11,8 +11,15 @@ A still zone where nothing is read but which does not look empty is covered (a h
 cup): it waits, and after ``COVERED_ALERT_S`` the referee hears of it. On its seat's turn
 such a zone may hold a card the reader cannot name (``vision.live.unread``): whoever runs
 the table says which cards it may not be. What the camera itself notices — markers lost,
-a coarse camera, a frozen feed, a covered zone — is told as an ``Alert`` (a code and
-values, worded by whoever prints it).
+a coarse camera, a frozen feed, a covered zone — is an ``Alert`` (a code and values, worded
+by whoever prints it).
+
+It returns what it saw and decides nothing about the game: each step hands back a small
+value (``TableSight``, ``ZoneLook``, ``ZoneReading``) with the camera's alerts in it, and
+whoever keeps the record acts on it seat by seat — a play recorded for one seat is seen by
+the next seat's reading in the same frame, and only it says whether a covered zone's seat
+may lay now (``SeatReading.settle``). ``SeatReading.frame`` reads a whole frame for callers
+with no record to keep (the camera check).
 """
 
 from __future__ import annotations
@@ -71,9 +78,60 @@ LOOK_FLOOR = 0.1
 POOLED = 0.15
 FROZEN_S = 5.0  # a live camera's sensor noise makes every frame differ: this long the same is a frozen feed
 
-#: for a covered zone on its seat's turn, the cards it cannot hold (the hand has shown both
-#: copies), or None where the seat may not lay now (``SeatReading.frame``)
-MayName = Callable[[str], "list[str] | None"]
+
+@dataclass(frozen=True)
+class TableSight:
+    """What a frame showed of the table as a whole: whether its zones can be read (the
+    markers give a calibration) and what the camera noticed (markers lost, the camera
+    bumped, or too coarse for its cards)."""
+
+    calibrated: bool
+    alerts: tuple[Alert, ...] = ()
+
+
+@dataclass(frozen=True)
+class ZoneLook:
+    """A seat's zone in one frame before its tracker hears of it: moving, or still and
+    ``covered`` (nothing read, yet not bare), and what the camera noticed there (a zone
+    covered too long). ``searchable``: covered on a still look not yet searched for a card
+    the reader cannot name; whether its seat may lay now, and which cards the zone cannot
+    hold, is for whoever keeps the record to say (``SeatReading.settle``). The frame, the
+    zone's thumbnail and its picture are kept for that step."""
+
+    seat: str
+    moving: bool
+    covered: bool
+    searchable: bool
+    alerts: tuple[Alert, ...]
+    frame: Frame = field(repr=False, compare=False)
+    thumb: np.ndarray = field(repr=False, compare=False)
+    draw: Callable[[], np.ndarray] = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class ZoneReading:
+    """What one frame made of a seat's zone: its tracker's changes (``Settled``: cards lie
+    still; ``Cleared``: the trick was turned over) and what the camera noticed in settling
+    it (a card the reader cannot name, taken from its marks)."""
+
+    seat: str
+    changes: tuple[Settled | Cleared, ...]
+    alerts: tuple[Alert, ...] = ()
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    """A whole frame read with no record kept (``SeatReading.frame``): what the camera
+    noticed, and each seat's zone in the order of play (none while it is not calibrated)."""
+
+    alerts: tuple[Alert, ...]
+    zones: tuple[ZoneReading, ...]
+
+    def changes(self) -> Iterator[tuple[str, Settled | Cleared]]:
+        """Each zone's changes with its seat, in the order of play."""
+        for zone in self.zones:
+            for change in zone.changes:
+                yield zone.seat, change
 
 
 @dataclass
@@ -98,13 +156,13 @@ class SeatZone:
 
 
 class SeatReading:
-    """The table's four zones over time, read with ``detector``; ``tell`` hears what the
-    camera notices. Zone trackers do not commit by themselves: whoever keeps the record
-    commits a zone (``zones[seat].tracker.commit()``) when a play is due."""
+    """The table's four zones over time, read with ``detector``. Zone trackers do not commit
+    by themselves: whoever keeps the record commits a zone (``zones[seat].tracker.commit()``)
+    when a play is due. A frame is read in steps — ``calibrate``, then for each seat in the
+    order of play ``look`` and ``settle`` — or whole, with nobody to decide, by ``frame``."""
 
-    def __init__(self, detector: CardDetector, tell: Callable[[Alert], None]) -> None:
+    def __init__(self, detector: CardDetector) -> None:
         self.detector = detector
-        self.tell = tell
         self.calibration: Calibration | None = None
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
         self.inks = DeckInks()  # the deck's inks, learnt from its reads (vision.live.inks)
@@ -124,33 +182,58 @@ class SeatReading:
         if suits is not None:
             suits.probabilities(np.full((1, suits.view.height, suits.view.width, 3), 128, np.uint8))
 
-    def frame(self, frame: Frame, may_name: MayName) -> Iterator[tuple[str, Settled | Cleared]]:
-        """Read one frame: each seat's tracker changes, seat by seat in the order of play. A
-        generator, so what the caller does with one seat's change (record a play) is seen
-        by the next seat's reading in the same frame."""
-        if not self._calibrated(frame):
-            return
+    def frame(self, frame: Frame) -> FrameReading:
+        """Read one whole frame for a caller that keeps no record (the camera check): every
+        step, seat by seat, with no covered zone searched for a card the reader cannot name
+        (nobody says whose turn it is)."""
+        sight = self.calibrate(frame)
+        if not sight.calibrated:
+            return FrameReading(sight.alerts, ())
+        alerts, zones = list(sight.alerts), []
         for seat in PLAY_ORDER:
-            zone = self.zones[seat]
-            image = rectify_zone(frame.image, self.calibration, seat)
-            thumb = thumbnail(image)
-            moving = self._moving(zone, thumb)
-            zone.previous = thumb
-            draw = self._drawer(frame, seat, image)
-            if not moving:
-                self._read(seat, zone, draw, thumb)
-            covered = not moving and self._covered(seat, zone, frame.t, thumb)
-            if covered and self.unread(seat, draw, may_name):
-                covered = False
-            if self.trace is not None:
-                state = "moving" if moving else "covered" if covered else "cards" if zone.laid.cards else "empty"
-                self.trace.look(seat, frame.t, frame.number, state, zone.laid.cards, zone.laid.confidence,
-                                zone.changed, zone.floor.level,
-                                lambda draw=draw, zone=zone: draw_detections(draw(), zone.detections))
-            for change in zone.tracker.update(frame.t, zone.laid, moving or covered):
-                if isinstance(change, Cleared):  # how it lies empty now, a pile at its edge and all
-                    zone.bare, zone.footprint = thumb, None
-                yield seat, change
+            look = self.look(frame, seat)
+            reading = self.settle(look)
+            alerts += [*look.alerts, *reading.alerts]
+            zones.append(reading)
+        return FrameReading(tuple(alerts), tuple(zones))
+
+    def look(self, frame: Frame, seat: str) -> ZoneLook:
+        """The seat's zone in ``frame`` (the table calibrated): whether it moves, its cards
+        read where it lies still, and whether it is covered."""
+        zone = self.zones[seat]
+        image = rectify_zone(frame.image, self.calibration, seat)
+        thumb = thumbnail(image)
+        moving = self._moving(zone, thumb)
+        zone.previous = thumb
+        draw = self._drawer(frame, seat, image)
+        if not moving:
+            self._read(seat, zone, draw, thumb)
+        alerts: list[Alert] = []
+        covered = not moving and self._covered(seat, zone, frame.t, thumb, alerts)
+        return ZoneLook(seat, moving, covered, covered and self._searchable(zone), tuple(alerts), frame, thumb, draw)
+
+    def settle(self, look: ZoneLook, ruled_out: list[str] | None = None) -> ZoneReading:
+        """The seat's tracker told of ``look``: a zone covered on a still look not yet
+        searched (``look.searchable``) may hold a card the reader cannot name — searched
+        when ``ruled_out`` says which cards it cannot be (None: its seat may not lay now;
+        ``unread``) — and the tracker's changes come back. A cleared zone's look now is its
+        empty look."""
+        seat, zone, frame = look.seat, self.zones[look.seat], look.frame
+        covered, alerts = look.covered, ()
+        if covered:
+            named = self.unread(seat, look.draw, ruled_out)
+            if named is not None:
+                covered, alerts = False, (named,)
+        if self.trace is not None:
+            state = "moving" if look.moving else "covered" if covered else "cards" if zone.laid.cards else "empty"
+            self.trace.look(seat, frame.t, frame.number, state, zone.laid.cards, zone.laid.confidence,
+                            zone.changed, zone.floor.level,
+                            lambda draw=look.draw, zone=zone: draw_detections(draw(), zone.detections))
+        changes = tuple(zone.tracker.update(frame.t, zone.laid, look.moving or covered))
+        for change in changes:
+            if isinstance(change, Cleared):  # how it lies empty now, a pile at its edge and all
+                zone.bare, zone.footprint = look.thumb, None
+        return ZoneReading(seat, changes, alerts)
 
     def _drawer(self, frame: Frame, seat: str, image: np.ndarray) -> Callable[[], np.ndarray]:
         """The seat's zone as it is read, drawn when first asked for in this frame: ``image``
@@ -202,7 +285,7 @@ class SeatReading:
         zone.floor.observe(zone.previous, thumb)
         return False
 
-    def watch_for_freeze(self, frame: Frame) -> None:
+    def watch_for_freeze(self, frame: Frame) -> Alert | None:
         """A camera or capture card that hangs can keep sending its last picture: the table
         would look still while the game goes on. Say so, and say when it moves again."""
         picture = frame.image[::23, ::23].tobytes()
@@ -210,13 +293,14 @@ class SeatReading:
             self._picture, self._same_since = picture, frame.t
             if self._frozen:
                 self._frozen = False
-                self.tell(Alert.of("camera_moves_again"))
-            return
+                return Alert.of("camera_moves_again")
+            return None
         if not self._frozen and frame.t - self._same_since >= FROZEN_S:
             self._frozen = True
-            self.tell(Alert.of("camera_frozen", seconds=FROZEN_S))
+            return Alert.of("camera_frozen", seconds=FROZEN_S)
+        return None
 
-    def _covered(self, seat: str, zone: SeatZone, t: float, thumb: np.ndarray) -> bool:
+    def _covered(self, seat: str, zone: SeatZone, t: float, thumb: np.ndarray, alerts: list[Alert]) -> bool:
         """No card read in a still zone that does not look empty either: a hand left over the
         cards, a cup, the trick turned face down where it lay. That is not the trick being
         cleared (which would make the cards count as new when it lifts); the zone waits, and
@@ -226,7 +310,8 @@ class SeatReading:
         they lay on (``footprint``) look as they did before the cards came; a pile at the
         zone's edge or a neighbour's card in its corner leaves a cleared zone cleared. Once it
         has lain so long enough for the tracker to call it cleared, how it looks then is its
-        empty look (``frame``), not a passing frame of the cards being swept away."""
+        empty look (``settle``), not a passing frame of the cards being swept away. What the
+        referee should hear of goes into ``alerts``."""
         floor = zone.floor.level
         if zone.laid.cards:
             zone.covered_since = None
@@ -251,42 +336,47 @@ class SeatReading:
             zone.covered_since, zone.covered_told = t, False
         elif t - zone.covered_since >= COVERED_MAX_S:
             zone.bare, zone.covered_since, zone.footprint = thumb, None, None
-            self.tell(Alert.of("zone_new_bare", seat=seat, seconds=COVERED_MAX_S))
+            alerts.append(Alert.of("zone_new_bare", seat=seat, seconds=COVERED_MAX_S))
             return False
         elif hides and t - zone.covered_since >= COVERED_ALERT_S and not zone.covered_told:
             zone.covered_told = True
-            self.tell(Alert.of("zone_covered", seat=seat, seconds=COVERED_ALERT_S,
-                               cards=" ".join(sorted(zone.tracker.on_table.elements()))))
+            alerts.append(Alert.of("zone_covered", seat=seat, seconds=COVERED_ALERT_S,
+                                   cards=" ".join(sorted(zone.tracker.on_table.elements()))))
         return True
 
-    def unread(self, seat: str, draw: Callable[[], np.ndarray], may_name: MayName) -> bool:
+    @staticmethod
+    def _searchable(zone: SeatZone) -> bool:
+        """Whether the zone's still look, read ``LOOKS`` times, is yet to be searched for a
+        card the reader cannot name."""
+        return len(zone.looks) >= LOOKS and zone.unread_for is not zone.read_thumb
+
+    def unread(self, seat: str, draw: Callable[[], np.ndarray], ruled_out: list[str] | None) -> Alert | None:
         """A covered zone — still, not bare, its looks read nothing — when its seat may lay
-        now: is it a card the reader cannot name (``vision.live.unread``)? If the zone's marks
-        say which card (not one of those ``may_name`` rules out), it is taken as laid there,
-        for the tracker to commit as any play, and the referee is asked to check it. Each
-        still look of the zone is searched once: a hand resting there, then lifting off a
-        card, is two."""
+        now (``ruled_out`` not None): is it a card the reader cannot name
+        (``vision.live.unread``)? If the zone's marks say which card (not one of
+        ``ruled_out``: the hand has shown both copies), it is taken as laid there, for the
+        tracker to commit as any play, and the referee is to be asked to check it (the alert
+        returned). Each still look of the zone is searched once, its seat's turn or not: a
+        hand resting there, then lifting off a card, is two."""
         zone = self.zones[seat]
-        if len(zone.looks) < LOOKS or zone.unread_for is zone.read_thumb:
-            return False
+        if not self._searchable(zone):
+            return None
         zone.unread_for = zone.read_thumb
-        ruled_out = may_name(seat)
         if ruled_out is None:
-            return False
+            return None
         # what its seat laid there before lies under it still, unread (tigullio's 小王 over E's
         # C7, whose index read 0.08): never named (a card the reader named once is no unreadable
         # one), and counted, so that the card named is one beyond them
         under = tuple(zone.tracker.on_table.elements())
         card = unread_card(self.detector, draw(), [*ruled_out, *under])
         if card is None:
-            return False
+            return None
         zone.detections = [card]
         named = group_cards(zone.detections)
         zone.laid = Laid(under + named.cards, (1.0,) * len(under) + named.confidences, named.stray,
                          ((),) * len(under) + named.others)
         zone.covered_since = None
-        self.tell(Alert.of("unread_card", seat=seat, card=card.card, confidence=card.conf))
-        return True
+        return Alert.of("unread_card", seat=seat, card=card.card, confidence=card.conf)
 
     def evidence(self, seat: str, image: np.ndarray) -> np.ndarray:
         """A frame as evidence of ``seat``'s play: the seat's zone as last read, its readings
@@ -300,33 +390,37 @@ class SeatReading:
             picture[:h, :w] = read[:h, :w]
         return picture
 
-    def _calibrated(self, frame: Frame) -> bool:
+    def calibrate(self, frame: Frame) -> TableSight:
+        """The table's calibration for ``frame``: found from the markers on the first frames,
+        checked again every ``RECHECK_S`` for a bumped camera (every zone then starts afresh),
+        kept while the markers are hidden for a moment."""
         due = frame.t - self._checked_at >= RECHECK_S
         if self.calibration is not None and not due:
-            return True
+            return TableSight(True)
         self._checked_at = frame.t
         if self.calibration is not None and not self.calibration.moved(frame.image):
-            return True
+            return TableSight(True)
         try:
             fresh = Calibration.from_image(frame.image)
         except CalibrationError as exc:
             if self.calibration is None:
-                self.tell(Alert.of(exc.code, **exc.values))
-                return False
-            return True  # markers hidden for now: keep the last calibration
+                return TableSight(False, (Alert.of(exc.code, **exc.values),))
+            return TableSight(True)  # markers hidden for now: keep the last calibration
+        alerts = []
         if self.calibration is not None:
-            self.tell(Alert.of("camera_moved"))
+            alerts.append(Alert.of("camera_moved"))
             for zone in self.zones.values():
                 zone.previous = zone.read_image = zone.read_thumb = zone.bare = zone.footprint = None
         self.calibration = fresh
-        self._check_resolution()
-        return True
+        coarse = self._coarse()
+        return TableSight(True, tuple(alerts) + ((coarse,) if coarse is not None else ()))
 
-    def _check_resolution(self) -> None:
-        """A camera too far away or too coarse for its cards to be read: say so once per
+    def _coarse(self) -> Alert | None:
+        """A camera too far away or too coarse for its cards to be read: said once per
         calibration, not on every misread play (``vision.live.calibration.MIN_PX_PER_CM``)."""
         resolution = self.calibration.zone_resolution()
         seat = min(resolution, key=resolution.get)
         if resolution[seat] < MIN_PX_PER_CM:
-            self.tell(Alert.of("zone_coarse", seat=seat, px=resolution[seat], least=MIN_PX_PER_CM,
-                               good=GOOD_PX_PER_CM))
+            return Alert.of("zone_coarse", seat=seat, px=resolution[seat], least=MIN_PX_PER_CM,
+                            good=GOOD_PX_PER_CM)
+        return None
