@@ -6,8 +6,9 @@ As with python-chess (``import chess; chess.Board()``), the engine's vocabulary 
 under one name; each module behind it has one job (docs/engine.md lists them).
 
 A card is a string, suit then rank (``"S5"``, ``"HT"``; ``"SB"`` and ``"HR"`` are the
-jokers). The level being played sets the order of ranks and the wildcard (逢人配, the heart
-level card), so whatever reads cards takes the level:
+jokers), typed ``Card``; a seat is its letter, typed ``Seat``. The level being played sets
+the order of ranks and the wildcard (逢人配, the heart level card), so whatever reads cards
+takes the level:
 
 >>> import engine
 >>> engine.classify(["S9", "H9"], "2")
@@ -50,6 +51,7 @@ from engine.cards import (
     RANKS,
     SMALL_JOKER,
     SUITS,
+    Card,
     InvalidCard,
     card_key,
     card_order,
@@ -94,6 +96,7 @@ from engine.hand import Hand, Outcome, correct_tributes, return_allowed
 from engine.layout import laid_out, reading_from_layout
 from engine.legal import legal_plays
 from engine.match import Entry, Match, Result, match_result
+from engine.phases import Action, Awaiting, Phase
 from engine.plays import (
     BOMB,
     JOKER_RANK,
@@ -109,6 +112,8 @@ from engine.plays import (
     TYPES,
     InvalidPlay,
     Play,
+    PlayType,
+    Reading,
     beats,
     classify,
     parse_play,
@@ -116,24 +121,40 @@ from engine.plays import (
 )
 from engine.profile import Profile, ProfileError
 from engine.record import Record, dumps, parse_lines, read_line, replay, violation_line
-from engine.seats import PLAY_ORDER, SEATS, SIDES, next_seat, other_side, partner, prev_seat, seats_of, side_of
+from engine.seats import (
+    PLAY_ORDER,
+    SEATS,
+    SIDES,
+    Seat,
+    Side,
+    next_seat,
+    other_side,
+    partner,
+    prev_seat,
+    seat_or_none,
+    seats_of,
+    side_of,
+    side_or_none,
+)
 from engine.standings import Score, Standing
 from engine.timing import TableClock
 from engine.tournament import Pair, Tournament, TournamentError, arrange, planned_rounds
+from engine.trick import Top, Turn
 from engine.violations import Violation
 
 __all__ = [
     # cards (engine.cards)
     "ALL_CARDS", "BIG_JOKER", "DECK_SIZE", "HAND_SIZE", "JOKERS", "RANKS", "SMALL_JOKER", "SUITS",
-    "InvalidCard", "card_key", "card_order", "full_deck", "is_joker", "parse_card", "parse_cards",
+    "Card", "InvalidCard", "card_key", "card_order", "full_deck", "is_joker", "parse_card", "parse_cards",
     "parse_level", "rank_of", "sort_cards", "suit_of", "wildcard",
     # plays (engine.plays, engine.legal, engine.layout)
     "BOMB", "JOKER_RANK", "PAIR", "PASS", "SINGLE", "STRAIGHT", "STRAIGHT_FLUSH", "THREE_PAIR",
-    "THREE_WITH_TWO", "TRIPS", "TWO_TRIPS", "TYPES", "InvalidPlay", "Play", "beats", "classify",
+    "THREE_WITH_TWO", "TRIPS", "TWO_TRIPS", "TYPES", "InvalidPlay", "Play", "PlayType", "Reading", "beats",
+    "classify",
     "parse_play", "strength", "legal_plays", "laid_out", "reading_from_layout",
     # seats (engine.seats)
-    "PLAY_ORDER", "SEATS", "SIDES", "next_seat", "other_side", "partner", "prev_seat", "seats_of",
-    "side_of",
+    "PLAY_ORDER", "SEATS", "SIDES", "Seat", "Side", "next_seat", "other_side", "partner", "prev_seat",
+    "seat_or_none", "seats_of", "side_of", "side_or_none",
     # rule profiles (engine.profile)
     "Profile", "ProfileError",
     # the record's events (engine.events)
@@ -144,7 +165,7 @@ __all__ = [
     "Record", "dumps", "parse_lines", "read_line", "replay", "violation_line",
     # a hand, a match, what went wrong (engine.hand, engine.match, engine.violations)
     "Hand", "Outcome", "correct_tributes", "return_allowed", "Entry", "Match", "Result", "match_result",
-    "Violation",
+    "Violation", "Action", "Awaiting", "Phase", "Top", "Turn",
     # around the table (engine.card_count, engine.timing, engine.bots)
     "CardTracker", "TableClock", "self_play",
     # tournaments (engine.tournament, engine.standings)

@@ -10,59 +10,59 @@ from __future__ import annotations
 
 import random
 
-from engine.cards import card_order, full_deck, sort_cards
+from engine.cards import Card, card_order, full_deck, rank_of, sort_cards
 from engine.events import Deal, Event, GiveBack, Header, Pass, PlayCards, Report, TimeCalled, Tribute
 from engine.hand import OVER, RETURN, TRIBUTE, Hand, correct_tributes, return_allowed
 from engine.legal import legal_plays
 from engine.match import Match
-from engine.plays import Play, strength
+from engine.plays import Play, Reading, strength
 from engine.profile import Profile
-from engine.seats import PLAY_ORDER, partner, side_of
+from engine.seats import PLAY_ORDER, Seat, partner, side_of
 
 
-def deal(rng: random.Random) -> dict[str, tuple[str, ...]]:
+def deal(rng: random.Random) -> dict[Seat, tuple[Card, ...]]:
     """Shuffle two decks and give 27 cards to each seat."""
     deck = full_deck()
     rng.shuffle(deck)
     return {s: sort_cards(deck[i * 27:(i + 1) * 27]) for i, s in enumerate(PLAY_ORDER)}
 
 
-def choose_play(hand: Hand, seat: str, rng: random.Random) -> Play | None:
+def choose_play(hand: Hand, seat: Seat, rng: random.Random) -> Play | None:
     """A plain bot's choice for ``seat`` (``None``: pass)."""
     held = list(hand.holdings[seat].elements())
     top = hand.top
-    if top is None or top[0] == seat:
+    if top is None or top.seat == seat:
         plays = legal_plays(held, None, hand.level)
         plain = [p for p in plays if not p.is_bomb] or plays
         weakest = min(strength(p, hand.level)[2] for p in plain)
         low = [p for p in plain if strength(p, hand.level)[2] == weakest]
         longest = max(len(p.cards) for p in low)
         return rng.choice([p for p in low if len(p.cards) == longest])
-    if side_of(top[0]) == side_of(seat) and rng.random() < 0.9:
+    if side_of(top.seat) == side_of(seat) and rng.random() < 0.9:
         return None
-    plays = legal_plays(held, top[1], hand.level)
+    plays = legal_plays(held, top.play, hand.level)
     if not plays:
         return None
     plain = [p for p in plays if not p.is_bomb]
     if plain:
         return plain[0]
-    if rng.random() < 0.35 or hand.counts[top[0]] <= 5:
+    if rng.random() < 0.35 or hand.counts[top.seat] <= 5:
         return plays[0]
     return None
 
 
-def wrong_play(hand: Hand, seat: str) -> Play | None:
+def wrong_play(hand: Hand, seat: Seat) -> Play | None:
     """A mistake a player makes: on a single, laying a lower single it holds (出错牌 — it
     does not beat); ``None`` when no such card is held."""
     top = hand.top
-    if top is None or top[0] == seat or top[1].type != "Single":
+    if top is None or top.seat == seat or top.play.type != "Single":
         return None
     lower = sorted((c for c in set(hand.holdings[seat].elements()) if card_order(c, hand.level) <
-                    card_order(top[1].cards[0], hand.level)), key=lambda c: card_order(c, hand.level))
-    return Play("Single", lower[0][1], (lower[0],)) if lower else None
+                    card_order(top.play.cards[0], hand.level)), key=lambda c: card_order(c, hand.level))
+    return Play("Single", rank_of(lower[0]), (lower[0],)) if lower else None
 
 
-def _return_card(hand: Hand, seat: str, to: str) -> str:
+def _return_card(hand: Hand, seat: Seat, to: Seat) -> Card:
     relation = "partner" if partner(seat) == to else "opponent"
     rule = getattr(hand.profile.tribute, f"return_to_{relation}")
     held = sorted(hand.holdings[seat].elements(), key=lambda c: (card_order(c, hand.level), c))
@@ -104,7 +104,7 @@ def self_play(profile: Profile, rng: random.Random, max_hands: int = 12,
         first = not match.hands
         push(Deal(*stamp(), hands=deal(rng), leader=rng.choice(PLAY_ORDER) if first else None))
         hand = match.hand
-        while hand.phase != OVER:
+        while hand is not None and hand.phase != OVER:
             if hand.phase == TRIBUTE:
                 for s in hand.tributers:
                     card = rng.choice(correct_tributes(hand.holdings[s].elements(), hand.level))
@@ -121,7 +121,7 @@ def self_play(profile: Profile, rng: random.Random, max_hands: int = 12,
             if play is None:
                 push(Pass(*stamp(), seat=seat))
                 continue
-            push(PlayCards(*stamp(), seat=seat, cards=play.cards, reading=(play.type, play.rank)))
+            push(PlayCards(*stamp(), seat=seat, cards=play.cards, reading=Reading(play.type, play.rank)))
             if seat in hand.report_due and rng.random() >= forget_report:
                 push(Report(*stamp(), seat=seat, count=hand.counts[seat]))
     return events

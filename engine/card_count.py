@@ -9,8 +9,24 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import TypedDict
 
-from engine.cards import ALL_CARDS, BIG_JOKER, COPIES, RANKS, SMALL_JOKER, rank_of, wildcard
+from engine.cards import ALL_CARDS, BIG_JOKER, COPIES, RANKS, SMALL_JOKER, Card, rank_of, wildcard
+
+
+class TrackerSummary(TypedDict):
+    """What an overlay shows of the cards not yet played (``CardTracker.summary``)."""
+
+    big_jokers: int
+    small_jokers: int
+    wildcards: int
+    #: the level rank's cards that are no wildcard
+    level_cards: int
+    #: rank → copies unseen (jokers apart)
+    by_rank: dict[str, int]
+    #: the ranks with a bomb's worth (four or more) still unseen
+    bomb_ranks: list[str]
+    unseen: int
 
 
 class CardTracker:
@@ -25,16 +41,16 @@ class CardTracker:
 
     def __init__(self, level: str) -> None:
         self.level = level
-        self.seen: Counter = Counter()
+        self.seen: Counter[Card] = Counter()
 
-    def add(self, cards: Iterable[str]) -> None:
+    def add(self, cards: Iterable[Card]) -> None:
         self.seen.update(cards)
 
-    def unseen(self) -> Counter:
+    def unseen(self) -> Counter[Card]:
         """Copies of each card not yet played (0, 1 or 2)."""
         return Counter({c: max(0, COPIES - self.seen[c]) for c in ALL_CARDS})
 
-    def summary(self) -> dict:
+    def summary(self) -> TrackerSummary:
         """The figures an overlay shows: jokers, level cards, wildcards, ranks by count."""
         un = self.unseen()
         wild = wildcard(self.level)

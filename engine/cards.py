@@ -3,7 +3,9 @@
 A card is its platform string (DESIGN §3): suit then rank, suits ``S H C D``, ranks
 ``2-9 T J Q K A``; ``SB`` is the small joker and ``HR`` the big joker. Plain strings keep
 the engine's values identical to what bots, records and the web exchange, and make
-dictionary look-ups the only cost of asking a card's rank or suit.
+dictionary look-ups the only cost of asking a card's rank or suit. To the type checker a
+card is a ``Card`` (a ``NewType`` of ``str``, nothing at run time): only ``parse_card`` and
+``parse_cards`` make one from text, so a string that was never checked is not a card.
 
 Two orders matter (RULES.md, "Levels"):
 
@@ -17,17 +19,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import NewType
 
 from engine.coded import Coded
 
+#: a card of two Guandan decks, as its platform string (``"S5"``, ``"HT"``, ``"SB"``)
+Card = NewType("Card", str)
+
 SUITS = "SHCD"
 RANKS = "23456789TJQKA"
-SMALL_JOKER = "SB"
-BIG_JOKER = "HR"
+SMALL_JOKER = Card("SB")
+BIG_JOKER = Card("HR")
 JOKERS = (SMALL_JOKER, BIG_JOKER)
 
 #: Every distinct card, in the engine's canonical order (by rank, then suit, jokers last).
-ALL_CARDS: tuple[str, ...] = tuple(s + r for r in RANKS for s in SUITS) + JOKERS
+ALL_CARDS: tuple[Card, ...] = tuple(Card(s + r) for r in RANKS for s in SUITS) + JOKERS
 #: Two decks: every distinct card twice.
 COPIES = 2
 DECK_SIZE = len(ALL_CARDS) * COPIES  # 108
@@ -37,9 +43,11 @@ HAND_SIZE = 27
 NATURAL: dict[str, int] = {r: i + 2 for i, r in enumerate(RANKS)}
 NATURAL.update({"B": 15, "R": 16})
 
-_RANK_OF = {c: c[1] for c in ALL_CARDS}
-_SUIT_OF = {c: c[0] for c in ALL_CARDS}
-_INDEX = {c: i for i, c in enumerate(ALL_CARDS)}
+_RANK_OF: dict[Card, str] = {c: c[1] for c in ALL_CARDS}
+_SUIT_OF: dict[Card, str] = {c: c[0] for c in ALL_CARDS}
+_INDEX: dict[Card, int] = {c: i for i, c in enumerate(ALL_CARDS)}
+#: each card by its text: a string found here is a ``Card`` without a cast
+_NAMED: dict[str, Card] = {c: c for c in ALL_CARDS}
 
 _RANK_ALIASES = {"10": "T"}
 
@@ -58,17 +66,17 @@ class InvalidCard(Coded, ValueError):
     }
 
 
-def rank_of(card: str) -> str:
+def rank_of(card: Card) -> str:
     """The card's rank letter; ``B``/``R`` for the small/big joker."""
     return _RANK_OF[card]
 
 
-def suit_of(card: str) -> str:
+def suit_of(card: Card) -> str:
     """The card's suit letter (jokers carry ``S``/``H`` as in the platform strings)."""
     return _SUIT_OF[card]
 
 
-def is_joker(card: str) -> bool:
+def is_joker(card: Card) -> bool:
     return card in JOKERS
 
 
@@ -77,11 +85,11 @@ def is_joker(card: str) -> bool:
 card_key = _INDEX.__getitem__
 
 
-def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
+def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=_INDEX.__getitem__))
 
 
-def parse_card(text: object) -> str:
+def parse_card(text: object) -> Card:
     """Validate one card string and return it in canonical form.
 
     Accepts the platform form (``"S5"``, ``"HT"``, ``"SB"``) and, for people typing,
@@ -97,14 +105,15 @@ def parse_card(text: object) -> str:
     if not isinstance(text, str):
         raise InvalidCard("card_not_text", text=text)
     s = text.strip().upper()
-    if s in _INDEX:
-        return s
+    card = _NAMED.get(s)
+    if card is not None:
+        return card
     if len(s) >= 2 and s[0] in SUITS and s[1:] in _RANK_ALIASES:
-        return s[0] + _RANK_ALIASES[s[1:]]
+        return _NAMED[s[0] + _RANK_ALIASES[s[1:]]]
     raise InvalidCard("card_unknown", text=text)
 
 
-def parse_cards(items: Iterable[object]) -> tuple[str, ...]:
+def parse_cards(items: Iterable[object]) -> tuple[Card, ...]:
     """Validate a group of cards from one set of two decks (no card more than twice)."""
     if isinstance(items, str):
         raise InvalidCard("cards_one_string", text=items)
@@ -113,7 +122,7 @@ def parse_cards(items: Iterable[object]) -> tuple[str, ...]:
     return cards
 
 
-def check_copies(cards: Iterable[str]) -> None:
+def check_copies(cards: Iterable[Card]) -> None:
     """Raise ``InvalidCard`` when a card appears more often than two decks hold it."""
     for card, n in Counter(cards).items():
         if n > COPIES:
@@ -129,9 +138,9 @@ def parse_level(text: object) -> str:
     return s
 
 
-def wildcard(level: str) -> str:
+def wildcard(level: str) -> Card:
     """The wildcard (逢人配) of a level: the heart level card."""
-    return "H" + level
+    return Card("H" + level)
 
 
 def order(rank: str, level: str) -> int:
@@ -145,7 +154,7 @@ def order(rank: str, level: str) -> int:
     return NATURAL[rank]
 
 
-def card_order(card: str, level: str) -> int:
+def card_order(card: Card, level: str) -> int:
     """``order`` of the card's rank: at level 2 a 2 outranks an ace.
 
     >>> card_order("SA", "2"), card_order("H2", "2"), card_order("HR", "2")
@@ -154,6 +163,6 @@ def card_order(card: str, level: str) -> int:
     return order(_RANK_OF[card], level)
 
 
-def full_deck() -> list[str]:
+def full_deck() -> list[Card]:
     """The 108 cards of two decks, in canonical order."""
     return [c for c in ALL_CARDS for _ in range(COPIES)]

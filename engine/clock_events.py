@@ -6,11 +6,16 @@ resume. What a press means — end of turn, out of turn, a call — is derived o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from engine.event_base import Event
+from engine.seats import Seat
 
 #: the actions the clock times (``Hand.awaiting`` names them alike)
-CLOCK_ACTIONS = ("tribute", "return", "first_lead", "play")
+ClockAction = Literal["tribute", "return", "first_lead", "play"]
+CLOCK_ACTIONS: tuple[ClockAction, ...] = ("tribute", "return", "first_lead", "play")
+#: a button of the table clock: a seat's, or the referee's call button ``R``
+Button = Literal["E", "S", "W", "N", "R"]
 
 
 @dataclass(frozen=True)
@@ -18,10 +23,10 @@ class Press(Event):
     """A button on the table clock: a seat's (E S W N) or the referee call button (R).
     What a press means — end of turn, out of turn, a call — is derived on replay."""
 
-    seat: str = "E"
+    seat: Button = "E"
     type = "press"
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {"seat": self.seat}
 
 
@@ -30,14 +35,14 @@ class Overrun(Event):
     """The clock saw ``seat`` run past its limit for ``action`` (读秒 overrun), and the
     profile's escalation made it ``penalty`` (the referee confirms or dismisses it)."""
 
-    seat: str = "E"
-    action: str = "play"
+    seat: Seat = "E"
+    action: ClockAction = "play"
     limit: int = 0
     elapsed: float = 0.0
     penalty: str = "warning"
     type = "clock_overrun"
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {"seat": self.seat, "action": self.action, "limit": self.limit,
                 "elapsed": self.elapsed, "penalty": self.penalty}
 
@@ -49,7 +54,7 @@ class Pause(Event):
     reason: str = ""
     type = "pause"
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {"reason": self.reason}
 
 

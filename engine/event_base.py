@@ -86,20 +86,23 @@ class RecordError(Coded, ValueError):
         **InvalidCard.ENGLISH,
     }
 
-    def __init__(self, code: str, /, *, seq: int | None = None, **values: object) -> None:
+    def __init__(self, code: str, /, **values: object) -> None:
+        seq = values.pop("seq", None)  # not one of the words' values: where the fault lies
         super().__init__(code, **values)
-        self.seq = seq
+        self.seq = seq if isinstance(seq, int) else None
 
     @property
     def line(self) -> int | None:
         """The record's line (1-based) the error was found at, when known."""
-        return self.values["line"] if self.code == AT_LINE else None
+        line = self.values.get("line") if self.code == AT_LINE else None
+        return line if isinstance(line, int) else None
 
     @property
     def without_line(self) -> RecordError:
         """What was wrong, without where: for a caller whose lines are not its reader's (the
         API checks events it was sent against the stored record)."""
-        return self.values["why"] if self.code == AT_LINE else self
+        why = self.values.get("why") if self.code == AT_LINE else None
+        return why if isinstance(why, RecordError) else self
 
 
 @dataclass(frozen=True)
@@ -111,10 +114,10 @@ class Event:
 
     type = ""  # each subclass names its JSON type
 
-    def to_json(self) -> dict:
-        out: dict = {"seq": self.seq, "t": self.t, "type": self.type}
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"seq": self.seq, "t": self.t, "type": self.type}
         out.update(self._fields())
         return out
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {}

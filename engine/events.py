@@ -25,10 +25,12 @@ engine.event_base.RecordError: 'seat' must be one of E, S, W, N, got 'X'
 
 from __future__ import annotations
 
-from engine.cards import InvalidCard, parse_card, parse_cards, parse_level
-from engine.clock_events import CLOCK_ACTIONS, Overrun, Pause, Press, Resume
+from typing import TypedDict, TypeVar
+
+from engine.cards import Card, InvalidCard, parse_card, parse_cards, parse_level
+from engine.clock_events import CLOCK_ACTIONS, Button, ClockAction, Overrun, Pause, Press, Resume
 from engine.event_base import Event, RecordError
-from engine.plays import TYPES
+from engine.plays import Reading, play_type_or_none
 from engine.referee_events import (
     BY_CAMERA,
     GREW,
@@ -41,7 +43,7 @@ from engine.referee_events import (
     Struck,
     with_corrections,
 )
-from engine.seats import SEATS, SIDES
+from engine.seats import SEATS, SIDES, Seat, Side, seat_or_none, side_or_none
 from engine.table_events import (
     FORMAT,
     Deal,
@@ -71,30 +73,54 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
-def _seat(data: dict, key: str = "seat") -> str:
+T = TypeVar("T")
+
+
+class _Base(TypedDict):
+    """The fields every event has, read from its line."""
+
+    seq: int
+    t: float
+
+
+def _seat(data: dict[str, object], key: str = "seat") -> Seat:
     value = data.get(key)
-    if value not in SEATS:
+    seat = seat_or_none(value)
+    if seat is None:
         raise RecordError("field_seat", key=key, got=value)
-    return value
+    return seat
 
 
-def _card(data: dict, key: str = "card") -> str:
+def _side(data: dict[str, object], key: str = "side") -> Side:
+    value = data.get(key)
+    side = side_or_none(value)
+    if side is None:
+        raise RecordError("field_side", key=key, got=value)
+    return side
+
+
+def _card(data: dict[str, object], key: str = "card") -> Card:
     try:
         return parse_card(data.get(key))
     except InvalidCard as exc:
         raise RecordError("field_card", key=key, why=exc) from None
 
 
-def _cards(value) -> tuple[str, ...]:
+def _refused(exc: InvalidCard) -> RecordError:
+    """A card or level refused in a record line, in the card's own words."""
+    return RecordError(exc.code, **exc.values)
+
+
+def _cards(value: object) -> tuple[Card, ...]:
     if not isinstance(value, list):
         raise RecordError("cards_not_list", got=value)
     try:
         return parse_cards(value)
     except InvalidCard as exc:  # the card's own words
-        raise RecordError(exc.code, **exc.values) from None
+        raise _refused(exc) from None
 
 
-def _choices(value, count: int) -> tuple[tuple[tuple[str, float], ...], ...] | None:
+def _choices(value: object, count: int) -> tuple[tuple[tuple[Card, float], ...], ...] | None:
     """A play's ``choices``: one list per card of ``[card, confidence]`` pairs (the card as
     recorded, then its runner-ups), or None when the line has none."""
     if value is None:
@@ -111,14 +137,14 @@ def _choices(value, count: int) -> tuple[tuple[tuple[str, float], ...], ...] | N
     return tuple(out)
 
 
-def _target(data: dict, key: str) -> int:
+def _target(data: dict[str, object], key: str) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise RecordError("field_target", key=key, got=value)
     return value
 
 
-def _referee_act(cls, base: dict, data: dict) -> Event:
+def _referee_act(cls: type[Event], base: _Base, data: dict[str, object]) -> Event:
     """A referee's act: who (``by``, required) and why, and what it changes."""
     by = data.get("by")
     if not isinstance(by, str) or not by:
@@ -133,14 +159,12 @@ def _referee_act(cls, base: dict, data: dict) -> Event:
             raise RecordError("void_cards")
         return Correction(**base, target=_target(data, "target"), cards=cards, void=void, **who)
     if cls is Missed:
-        before = data.get("before")
-        if before is not None and (_target(data, "before") >= base["seq"]):
+        before = None if data.get("before") is None else _target(data, "before")
+        if before is not None and before >= base["seq"]:
             raise RecordError("field_target", key="before", got=before)
         return Missed(**base, seat=_seat(data), cards=_cards(data.get("cards", [])), before=before, **who)
     if cls is LevelAdjust:
-        side, levels = data.get("side"), data.get("levels")
-        if side not in SIDES:
-            raise RecordError("field_side", key="side", got=side)
+        side, levels = _side(data), data.get("levels")
         if isinstance(levels, bool) or not isinstance(levels, int) or not -12 <= levels <= 12 or not levels:
             raise RecordError("adjust_levels", got=levels)
         return LevelAdjust(**base, side=side, levels=levels, **who)
@@ -152,11 +176,21 @@ def _referee_act(cls, base: dict, data: dict) -> Event:
         return Penalty(**base, seat=_seat(data), penalty=penalty,
                        alert=None if alert is None else _target(data, "alert"), **who)
     action = data.get("action")
-    if action not in ("ack", "dismiss"):
+    if action != "ack" and action != "dismiss":
         raise RecordError("alert_action", got=action)
     if action == "dismiss" and not who["why"]:
         raise RecordError("dismiss_why")
     return AlertDone(**base, alert=_target(data, "alert"), action=action, **who)
+
+
+_REFEREE_ACTS: tuple[type[Event], ...] = (Correction, Missed, LevelAdjust, Penalty, AlertDone)
+_BUTTONS: dict[str, Button] = {b: b for b in (*SEATS, "R")}
+_CLOCK_ACTIONS: dict[str, ClockAction] = {a: a for a in CLOCK_ACTIONS}
+
+
+def _named(names: dict[str, T], value: object) -> T | None:
+    """The name ``value`` is among ``names``, typed as they are; None when it is none of them."""
+    return names.get(value) if isinstance(value, str) else None
 
 
 def event_from_json(data: object) -> Event:
@@ -164,7 +198,7 @@ def event_from_json(data: object) -> Event:
     if not isinstance(data, dict):
         raise RecordError("not_object")
     kind = data.get("type")
-    cls = EVENT_TYPES.get(kind)
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise RecordError("event_type", got=kind, known=", ".join(EVENT_TYPES))
     seq, t = data.get("seq"), data.get("t")
@@ -172,26 +206,28 @@ def event_from_json(data: object) -> Event:
         raise RecordError("field_seq", got=seq)
     if isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0:
         raise RecordError("field_t", got=t)
-    base = {"seq": seq, "t": float(t)}
+    base: _Base = {"seq": seq, "t": float(t)}
     if cls is Header:
         if data.get("format") != FORMAT:
             raise RecordError("record_format", got=data.get("format"), expected=FORMAT)
         levels = data.get("start_levels", {"EW": "2", "NS": "2"})
         if not isinstance(levels, dict) or set(levels) != set(SIDES):
             raise RecordError("start_levels")
+        start_levels: dict[Side, str] = {}
         try:
-            levels = {s: parse_level(v) for s, v in levels.items()}
+            for key, value in levels.items():  # in the line's order, as it is written back
+                side = side_or_none(key)
+                if side is not None:
+                    start_levels[side] = parse_level(value)
         except InvalidCard as exc:  # the level's own words
-            raise RecordError(exc.code, **exc.values) from None
+            raise _refused(exc) from None
         profile = data.get("profile")
         if not isinstance(profile, str) or not profile:
             raise RecordError("header_profile")
         players = data.get("players", {})
         if not isinstance(players, dict):
             raise RecordError("header_players")
-        declarers = data.get("declarers", "EW")
-        if declarers not in SIDES:
-            raise RecordError("field_side", key="declarers", got=declarers)
+        declarers = _side(data, "declarers") if "declarers" in data else "EW"
         heard = data.get("reports_heard", True)
         if not isinstance(heard, bool):
             raise RecordError("reports_heard")
@@ -199,39 +235,39 @@ def event_from_json(data: object) -> Event:
         if doubt is not None and (isinstance(doubt, bool) or not isinstance(doubt, (int, float)) or not 0 < doubt <= 1):
             raise RecordError("header_doubt", got=doubt)
         return Header(**base, profile=profile, table=str(data.get("table", "")), players=players,
-                      start_levels=levels, declarers=declarers, reports_heard=heard,
+                      start_levels=start_levels, declarers=declarers, reports_heard=heard,
                       doubt=None if doubt is None else float(doubt))
     if cls is Deal:
-        hands = data.get("hands")
-        if hands is not None:
-            if not isinstance(hands, dict) or set(hands) != set(SEATS):
+        given = data.get("hands")
+        hands = None
+        if given is not None:
+            if not isinstance(given, dict) or set(given) != set(SEATS):
                 raise RecordError("deal_hands")
-            hands = {s: _cards(hands[s]) for s in SEATS}
-        leader = data.get("leader")
-        if leader is not None:
-            leader = _seat(data, "leader")
+            hands = {s: _cards(given[s]) for s in SEATS}
+        leader = _seat(data, "leader") if data.get("leader") is not None else None
         return Deal(**base, hands=hands, leader=leader)
-    if cls in (Tribute, GiveBack):
+    if cls is Tribute or cls is GiveBack:
         to = _seat(data, "to") if data.get("to") is not None else None
         seat = _seat(data)
         if to == seat:
             raise RecordError("to_own_seat", event=kind, seat=seat)
         return cls(**base, seat=seat, card=_card(data), to=to)
     if cls is Resist:
-        seats = data.get("seats")
-        if not isinstance(seats, list) or not seats or any(s not in SEATS for s in seats):
+        named = data.get("seats")
+        seats = tuple(seat_or_none(s) for s in named) if isinstance(named, list) else ()
+        if not seats or any(s is None for s in seats):
             raise RecordError("resist_seats")
-        return Resist(**base, seats=tuple(seats))
+        return Resist(**base, seats=tuple(s for s in seats if s is not None))
     if cls is PlayCards:
         cards = _cards(data.get("cards"))
         if not cards:
             raise RecordError("play_no_cards")
-        reading = data.get("reading")
-        if reading is not None:
-            if (not isinstance(reading, list) or len(reading) != 2 or reading[0] not in TYPES
-                    or not isinstance(reading[1], str)):
-                raise RecordError("play_reading", got=reading)
-            reading = (reading[0], reading[1].upper())
+        said, reading = data.get("reading"), None
+        if said is not None:
+            kind_read = play_type_or_none(said[0]) if isinstance(said, list) and len(said) == 2 else None
+            if kind_read is None or not isinstance(said[1], str):
+                raise RecordError("play_reading", got=said)
+            reading = Reading(kind_read, said[1].upper())
         confidence = data.get("confidence")
         if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float))
                                        or not 0 <= confidence <= 1):
@@ -247,21 +283,18 @@ def event_from_json(data: object) -> Event:
             raise RecordError("report_count", got=count)
         return Report(**base, seat=_seat(data), count=count)
     if cls is Forfeit:
-        side = data.get("side")
-        if side not in SIDES:
-            raise RecordError("field_side", key="side", got=side)
-        return Forfeit(**base, side=side, reason=str(data.get("reason", "")), by=str(data.get("by", "")))
-    if cls in (Correction, Missed, LevelAdjust, Penalty, AlertDone):
+        return Forfeit(**base, side=_side(data), reason=str(data.get("reason", "")), by=str(data.get("by", "")))
+    if cls in _REFEREE_ACTS:
         return _referee_act(cls, base, data)
     if cls is Press:
-        seat = data.get("seat")
-        if seat not in SEATS + ("R",):
-            raise RecordError("press_seat", got=seat)
-        return Press(**base, seat=seat)
+        button = _named(_BUTTONS, data.get("seat"))
+        if button is None:
+            raise RecordError("press_seat", got=data.get("seat"))
+        return Press(**base, seat=button)
     if cls is Overrun:
-        action, limit, elapsed = data.get("action"), data.get("limit"), data.get("elapsed")
-        if action not in CLOCK_ACTIONS:
-            raise RecordError("overrun_action", actions=", ".join(CLOCK_ACTIONS), got=action)
+        action, limit, elapsed = _named(_CLOCK_ACTIONS, data.get("action")), data.get("limit"), data.get("elapsed")
+        if action is None:
+            raise RecordError("overrun_action", actions=", ".join(CLOCK_ACTIONS), got=data.get("action"))
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise RecordError("overrun_limit", got=limit)
         if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or elapsed < 0:
@@ -269,15 +302,14 @@ def event_from_json(data: object) -> Event:
         return Overrun(**base, seat=_seat(data), action=action, limit=limit, elapsed=float(elapsed),
                        penalty=str(data.get("penalty", "warning")))
     if cls is CameraNote:
-        code, values, seat = data.get("code"), data.get("values", {}), data.get("seat")
+        code, values = data.get("code"), data.get("values", {})
         if not isinstance(code, str) or not code:
             raise RecordError("note_code")
         if not isinstance(values, dict) or not all(
                 isinstance(v, (str, int, float, bool)) or v is None for v in values.values()):
             raise RecordError("note_values", got=values)
-        if seat is not None and seat not in SEATS:
-            raise RecordError("field_seat", key="seat", got=seat)
-        return CameraNote(**base, code=code, values=values, seat=seat)
+        about = _seat(data) if data.get("seat") is not None else None
+        return CameraNote(**base, code=code, values=values, seat=about)
     if cls is Pause:
         return Pause(**base, reason=str(data.get("reason", "")))
     if cls is Resume:

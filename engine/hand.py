@@ -14,18 +14,20 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.card_count import CardTracker
-from engine.cards import DECK_SIZE, HAND_SIZE, full_deck
+from engine.cards import DECK_SIZE, HAND_SIZE, Card, full_deck
+from engine.event_base import Event
 from engine.events import Deal, GiveBack, Pass, PlayCards, Report, Resist, Tribute
 from engine.legal import legal_plays
-from engine.phases import OVER, PLAY, RETURN, TRIBUTE, Outcome
-from engine.plays import Play, beats, classify, strength
+from engine.phases import FIRST_LEAD, OVER, PLAY, RETURN, TRIBUTE, Action, Awaiting, Outcome, Phase
+from engine.plays import Play, Reading, beats, classify, strength
 from engine.profile import Profile
-from engine.seats import PLAY_ORDER, next_seat, partner, side_of
+from engine.seats import PLAY_ORDER, Seat, Side, next_seat, partner, side_of
 from engine.tribute import TributeExchange, correct_tributes, return_allowed
+from engine.trick import Top, Turn
 from engine.violations import Violation
 
-__all__ = ["HAND_EVENTS", "OVER", "PLAY", "RETURN", "TRIBUTE", "Hand", "Outcome", "correct_tributes",
-           "return_allowed"]
+__all__ = ["HAND_EVENTS", "OVER", "PLAY", "RETURN", "TRIBUTE", "Awaiting", "Hand", "Outcome", "Top", "Turn",
+           "correct_tributes", "return_allowed"]
 
 #: the events ``Hand.push`` takes (a match routes the rest to itself)
 HAND_EVENTS = (PlayCards, Pass, Report, Tribute, GiveBack, Resist)
@@ -46,10 +48,12 @@ class Hand(TributeExchange):
     >>> [(v.code, v.seat, v.detail) for v in hand.violations]
     [('out_of_turn', 'W', {'expected': 'N'})]
     >>> hand.awaiting()
-    ('play', ('N',))
+    Awaiting(action='play', seats=('N',))
+    >>> hand.top
+    Top(seat='E', play=Play(type='Pair', rank='3', cards=('S3', 'H3')))
     """
 
-    def __init__(self, number: int, level: str, declarers: str, profile: Profile,
+    def __init__(self, number: int, level: str, declarers: Side, profile: Profile,
                  deal: Deal, previous: Outcome | None, reports_heard: bool = True) -> None:
         self.number = number
         self.reports_heard = reports_heard
@@ -58,39 +62,41 @@ class Hand(TributeExchange):
         self.profile = profile
         self.previous = previous
         self.violations: list[Violation] = []
-        self.known = deal.hands is not None
-        self.holdings: dict[str, Counter] = (
-            {s: Counter(deal.hands[s]) for s in PLAY_ORDER} if self.known else {}
-        )
-        self.counts = {s: len(deal.hands[s]) if self.known else HAND_SIZE for s in PLAY_ORDER}
-        self.played_by: dict[str, Counter] = {s: Counter() for s in PLAY_ORDER}
+        hands = deal.hands
+        self.known = hands is not None
+        self.holdings: dict[Seat, Counter[Card]] = {}
+        self.counts: dict[Seat, int] = {s: HAND_SIZE for s in PLAY_ORDER}
+        if hands is not None:
+            self.holdings = {s: Counter(hands[s]) for s in PLAY_ORDER}
+            self.counts = {s: len(hands[s]) for s in PLAY_ORDER}
+        self.played_by: dict[Seat, Counter[Card]] = {s: Counter() for s in PLAY_ORDER}
         self.tracker = CardTracker(level)
-        self.tributes: dict[str, str] = {}  # tributer → card
-        self.declared_receivers: dict[str, tuple[str, int]] = {}  # tributer → (to, seq)
-        self.receivers: dict[str, str] = {}  # tributer → receiver
-        self.returns: dict[str, str] = {}  # receiver → card given back
+        self.tributes: dict[Seat, Card] = {}  # tributer → card
+        self.declared_receivers: dict[Seat, tuple[Seat, int]] = {}  # tributer → (to, seq)
+        self.receivers: dict[Seat, Seat] = {}  # tributer → receiver
+        self.returns: dict[Seat, Card] = {}  # receiver → card given back
         self.resisted = False
-        self.tributers: list[str] = []
-        self.turn: str | None = None
-        self.leader: str | None = None
-        self.top: tuple[str, Play] | None = None
+        self.tributers: list[Seat] = []
+        self.turn: Seat | None = None
+        self.leader: Seat | None = None
+        #: the play the next must beat, and who laid it; None on a lead
+        self.top: Top | None = None
         self.passes = 0
-        #: what each seat did in the trick on the table, in order: (seat, reading or None
-        #: for a pass or an unreadable play, cards laid, seq); the last trick once it ends
-        self.trick: list[tuple[str, Play | None, tuple[str, ...], int]] = []
-        self.last_trick: list[tuple[str, Play | None, tuple[str, ...], int]] = []
-        self.finished: list[str] = []
-        self.report_due: dict[str, int] = {}
-        self.reported: set[str] = set()
+        #: what each seat did in the trick on the table, in order; the last trick once it ends
+        self.trick: list[Turn] = []
+        self.last_trick: list[Turn] = []
+        self.finished: list[Seat] = []
+        self.report_due: dict[Seat, int] = {}
+        self.reported: set[Seat] = set()
         self.first_play_made = False
         self.outcome: Outcome | None = None
-        self.phase = PLAY
+        self.phase: Phase = PLAY
         self._check_deal(deal)
         self._start(deal)
 
     # --- set-up -------------------------------------------------------------------------
 
-    def _flag(self, code: str, seat: str | None, seq: int | None, **detail) -> None:
+    def _flag(self, code: str, seat: Seat | None, seq: int | None, **detail: object) -> None:
         self.violations.append(Violation(code, seat, seq, detail))
 
     def _check_deal(self, deal: Deal) -> None:
@@ -115,7 +121,7 @@ class Hand(TributeExchange):
 
     # --- events -------------------------------------------------------------------------
 
-    def push(self, event) -> Play | None:
+    def push(self, event: Event) -> Play | None:
         """Apply one table event of this hand; for a play, return the reading taken."""
         if self.phase == OVER:
             seat = getattr(event, "seat", None)
@@ -144,16 +150,16 @@ class Hand(TributeExchange):
             self._flag("missed_report", seat, seq, count=count)
         self.report_due.clear()
 
-    def _active(self) -> list[str]:
+    def _active(self) -> list[Seat]:
         return [s for s in PLAY_ORDER if s not in self.finished]
 
-    def _next_active(self, seat: str) -> str:
+    def _next_active(self, seat: Seat) -> Seat:
         s = next_seat(seat)
         while s in self.finished:
             s = next_seat(s)
         return s
 
-    def _in_turn(self, seat: str, seq: int) -> bool:
+    def _in_turn(self, seat: Seat, seq: int) -> bool:
         if seat in self.finished:
             self._flag("play_after_out", seat, seq)
             return False
@@ -163,7 +169,7 @@ class Hand(TributeExchange):
             self.turn = self.leader = seat
             return True
         if self.turn is None:  # first lead of the match, or tributers choosing
-            allowed = self.tributers if self.previous is not None else list(PLAY_ORDER)
+            allowed: list[Seat] = self.tributers if self.previous is not None else list(PLAY_ORDER)
             if seat not in allowed:
                 self._flag("out_of_turn", seat, seq, expected=allowed)
                 return False
@@ -174,7 +180,7 @@ class Hand(TributeExchange):
             return False
         return True
 
-    def choose_reading(self, readings: list[Play], declared: tuple[str, str] | None) -> Play | None:
+    def choose_reading(self, readings: list[Play], declared: Reading | None) -> Play | None:
         """The reading a play is taken as: the declared (or laid-out) one; otherwise the
         lowest that beats the play on the table; on a lead, the profile's default."""
         if declared is not None:
@@ -184,7 +190,7 @@ class Hand(TributeExchange):
             return None
         if not readings:
             return None
-        top = self.top[1] if self.top else None
+        top = self.top.play if self.top else None
         if top is not None:
             winning = [r for r in readings if beats(r, top, self.level)]
             if winning:
@@ -204,15 +210,15 @@ class Hand(TributeExchange):
         if not readings:
             self._flag("not_a_combination", seat, ev.seq, cards=list(ev.cards))
         elif play is None:
-            self._flag("not_a_combination", seat, ev.seq, cards=list(ev.cards), declared=list(ev.reading))
-        elif self.top is not None and not beats(play, self.top[1], self.level):
+            self._flag("not_a_combination", seat, ev.seq, cards=list(ev.cards), declared=list(ev.reading or ()))
+        elif self.top is not None and not beats(play, self.top.play, self.level):
             legal = False
-            self._flag("does_not_beat", seat, ev.seq, play=play.to_json(), on=self.top[1].to_json())
+            self._flag("does_not_beat", seat, ev.seq, play=play.to_json(), on=self.top.play.to_json())
         self._take_cards(seat, ev)
-        self.trick.append((seat, play, tuple(ev.cards), ev.seq))
+        self.trick.append(Turn(seat, play, tuple(ev.cards), ev.seq))
         self.first_play_made = True
-        if legal:
-            self.top = (seat, play)
+        if legal and play is not None:
+            self.top = Top(seat, play)
             self.passes = 0
         elif in_turn and self.counts[seat] > 0:
             # laid but not taking the trick: the turn moves on as a pass (a player who went
@@ -231,7 +237,7 @@ class Hand(TributeExchange):
         self._maybe_end_trick()
         return play
 
-    def _take_cards(self, seat: str, ev: PlayCards) -> None:
+    def _take_cards(self, seat: Seat, ev: PlayCards) -> None:
         cards = Counter(ev.cards)
         if self.known:
             missing = cards - self.holdings[seat]
@@ -256,14 +262,14 @@ class Hand(TributeExchange):
             self._flag("pass_on_lead", ev.seat, ev.seq)
             return
         self.passes += 1
-        self.trick.append((ev.seat, None, (), ev.seq))
+        self.trick.append(Turn(ev.seat, None, (), ev.seq))
         self.turn = self._next_active(ev.seat)
         self._maybe_end_trick()
 
     def _maybe_end_trick(self) -> None:
         if self.top is None:
             return
-        top_seat = self.top[0]
+        top_seat = self.top.seat
         needed = len([s for s in self._active() if s != top_seat])
         if self.passes < needed:
             return
@@ -326,25 +332,25 @@ class Hand(TributeExchange):
 
     # --- questions ----------------------------------------------------------------------
 
-    def awaiting(self) -> tuple[str, tuple[str, ...]]:
-        """What the hand waits for and from whom: ("tribute"|"return"|"first_lead"|"play"|
-        "over", seats). The table clock runs on this."""
+    def awaiting(self) -> Awaiting:
+        """What the hand waits for (tribute, return, the first lead, a play, or nothing: over)
+        and from whom. The table clock runs on this."""
         if self.phase == TRIBUTE:
-            return TRIBUTE, tuple(s for s in self.tributers if s not in self.tributes)
+            return Awaiting(TRIBUTE, tuple(s for s in self.tributers if s not in self.tributes))
         if self.phase == RETURN:
-            return RETURN, tuple(r for r in self.receivers.values() if r not in self.returns)
+            return Awaiting(RETURN, tuple(r for r in self.receivers.values() if r not in self.returns))
         if self.phase == OVER:
-            return OVER, ()
-        kind = "first_lead" if not self.first_play_made else "play"
+            return Awaiting(OVER, ())
+        kind: Action = FIRST_LEAD if not self.first_play_made else PLAY
         if self.turn is None:
-            return kind, tuple(self.tributers) if self.previous else PLAY_ORDER
-        return kind, (self.turn,)
+            return Awaiting(kind, tuple(self.tributers) if self.previous else PLAY_ORDER)
+        return Awaiting(kind, (self.turn,))
 
     def legal_plays(self) -> list[Play]:
         """Every legal play of the seat on turn (known hands only; a pass is not listed)."""
         if not self.known or self.phase != PLAY or self.turn is None:
             return []
-        prev = self.top[1] if self.top else None
-        if self.top and self.top[0] == self.turn:
+        prev = self.top.play if self.top else None
+        if self.top and self.top.seat == self.turn:
             prev = None
         return legal_plays(list(self.holdings[self.turn].elements()), prev, self.level)

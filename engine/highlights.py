@@ -22,11 +22,13 @@ event it happened at (``seq``, ``t``); ``rulebook.commentary`` words it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from engine.events import Deal, PlayCards, Resist
 from engine.match import Entry, Match
 from engine.plays import JOKER_RANK, STRAIGHT_FLUSH, Play
-from engine.seats import partner, side_of
+from engine.seats import Seat, Side, partner, side_of
+from engine.trick import Top
 
 BOMB = "bomb"
 JOKER_BOMB = "joker_bomb"  # 天王炸: the four jokers
@@ -38,6 +40,28 @@ PASS_A = "pass_a"  # 过A
 KINDS = (BOMB, JOKER_BOMB, STRAIGHT_FLUSH_KIND, JIEFENG, DOUBLE_DOWN, RESIST, PASS_A)
 
 
+class TopJson(TypedDict):
+    """The play on the table as JSON: who laid it and the play's ``[type, rank, cards]``."""
+
+    seat: Seat
+    play: list[object]
+
+
+class HighlightJson(TypedDict):
+    """A highlight as the pages and the broadcast API have it (``Highlight.to_json``)."""
+
+    kind: str
+    seq: int
+    t: float
+    hand: int | None
+    seat: Seat | None
+    side: Side | None
+    seats: list[Seat]
+    size: int
+    play: list[object] | None
+    on: TopJson | None
+
+
 @dataclass(frozen=True)
 class Highlight:
     """One highlight: what (``kind``), when (the event's ``seq`` and ``t``, its ``hand``)
@@ -45,17 +69,17 @@ class Highlight:
     it is for (the bomber's, the winners of a double down, the side resisting or passing A);
     ``seats``: the others concerned (the partner who went out, the two who finished last,
     the seats resisting); ``play`` and ``on``: the bomb or straight flush and the play on the
-    table it beat, as (seat, reading), None on a lead."""
+    table it beat, None on a lead."""
 
     kind: str
     seq: int
     t: float
     hand: int | None
-    seat: str | None = None
-    side: str | None = None
-    seats: tuple[str, ...] = ()
+    seat: Seat | None = None
+    side: Side | None = None
+    seats: tuple[Seat, ...] = ()
     play: Play | None = None
-    on: tuple[str, Play] | None = None
+    on: Top | None = None
 
     @property
     def size(self) -> int:
@@ -67,11 +91,19 @@ class Highlight:
         """What tells one highlight from another in a match: its kind and its event."""
         return self.kind, self.seq
 
-    def to_json(self) -> dict:
+    def to_json(self) -> HighlightJson:
         return {"kind": self.kind, "seq": self.seq, "t": self.t, "hand": self.hand, "seat": self.seat,
                 "side": self.side, "seats": list(self.seats), "size": self.size,
                 "play": self.play.to_json() if self.play is not None else None,
-                "on": {"seat": self.on[0], "play": self.on[1].to_json()} if self.on is not None else None}
+                "on": {"seat": self.on.seat, "play": self.on.play.to_json()} if self.on is not None else None}
+
+
+class _At(TypedDict):
+    """When a highlight happened: its event and hand."""
+
+    seq: int
+    t: float
+    hand: int | None
 
 
 def highlights(match: Match) -> list[Highlight]:
@@ -84,15 +116,15 @@ def entry_highlights(match: Match, entry: Entry) -> list[Highlight]:
     make a bomb, a double down and a pass of A at once)."""
     ev = entry.event
     hand = match.hands[entry.hand - 1] if entry.hand and entry.hand <= len(match.hands) else None
-    at = {"seq": ev.seq, "t": ev.t, "hand": entry.hand}
+    at = _At(seq=ev.seq, t=ev.t, hand=entry.hand)
     out: list[Highlight] = []
     if isinstance(ev, PlayCards) and entry.reading is not None and entry.reading.is_bomb and not entry.violations:
         play = entry.reading
         kind = (STRAIGHT_FLUSH_KIND if play.type == STRAIGHT_FLUSH
                 else JOKER_BOMB if play.rank == JOKER_RANK else BOMB)
         out.append(Highlight(kind, **at, seat=ev.seat, side=side_of(ev.seat), play=play, on=entry.on))
-    if entry.leads is not None and entry.on is not None and entry.leads == partner(entry.on[0]):
-        out.append(Highlight(JIEFENG, **at, seat=entry.leads, side=side_of(entry.leads), seats=(entry.on[0],)))
+    if entry.leads is not None and entry.on is not None and entry.leads == partner(entry.on.seat):
+        out.append(Highlight(JIEFENG, **at, seat=entry.leads, side=side_of(entry.leads), seats=(entry.on.seat,)))
     if hand is not None and hand.resisted and hand.tributers:
         # known hands resist at the deal; hidden ones when the table says so (a ``resist`` line)
         resisted_here = (isinstance(ev, Deal) and hand.known) or (

@@ -11,7 +11,9 @@ filmed.
 
 from __future__ import annotations
 
-from engine.cards import NATURAL, parse_cards, parse_level, rank_of, wildcard
+from collections.abc import Iterable
+
+from engine.cards import NATURAL, Card, parse_cards, parse_level, rank_of, wildcard
 from engine.plays import SEQUENCE_SHAPES, SEQUENCES, START_VALUE, Play, classify
 
 
@@ -22,7 +24,7 @@ def _slots(play: Play) -> list[int]:
     return [start + i for i in range(length) for _ in range(per)]
 
 
-def _fits(laid: tuple[str, ...], play: Play, wild: str) -> bool:
+def _fits(laid: tuple[Card, ...], play: Play, wild: Card) -> bool:
     slots = _slots(play)
     for order in (slots, slots[::-1]):
         ok = True
@@ -38,7 +40,7 @@ def _fits(laid: tuple[str, ...], play: Play, wild: str) -> bool:
     return False
 
 
-def reading_from_layout(cards, level) -> Play | None:
+def reading_from_layout(cards: Iterable[object], level: object) -> Play | None:
     """The one reading the laid order gives, or ``None`` when it does not decide.
 
     >>> print(reading_from_layout(["H2", "S4", "C5", "D6", "S7"], "2"))  # H2 laid where the 3 goes
@@ -59,7 +61,7 @@ def reading_from_layout(cards, level) -> Play | None:
     return fitting[0] if len(kinds) == 1 else None
 
 
-def laid_out(play: Play, level) -> tuple[str, ...]:
+def laid_out(play: Play, level: object) -> tuple[Card, ...]:
     """``play``'s cards in the order a player lays them to show this reading: a sequence
     from its lowest place up, each wildcard in the place of the card it stands for (so
     ``reading_from_layout`` reads the same play back); any other play as it is.
@@ -72,7 +74,7 @@ def laid_out(play: Play, level) -> tuple[str, ...]:
     wild = wildcard(parse_level(level))
     naturals = [c for c in play.cards if c != wild]
     wilds = [c for c in play.cards if c == wild]
-    out = []
+    out: list[Card] = []
     for value in _slots(play):
         card = next((c for c in naturals if NATURAL[rank_of(c)] == value or (value == 1 and NATURAL[rank_of(c)] == 14)),
                     None)

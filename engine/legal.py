@@ -10,7 +10,9 @@ tests compare it with brute force through ``classify`` on small hands.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations, product
+from typing import cast
 
 from engine.cards import (
     BIG_JOKER,
@@ -18,6 +20,7 @@ from engine.cards import (
     RANKS,
     SMALL_JOKER,
     SUITS,
+    Card,
     card_key,
     card_order,
     order,
@@ -25,7 +28,6 @@ from engine.cards import (
     parse_level,
     rank_of,
     sort_cards,
-    suit_of,
     wildcard,
 )
 from engine.plays import (
@@ -42,6 +44,7 @@ from engine.plays import (
     TRIPS,
     TWO_TRIPS,
     Play,
+    PlayType,
     beats,
     rank_value,
     strength,
@@ -55,45 +58,48 @@ _WINDOW_RANKS = {start: ["A" if v in (1, 14) else RANKS[v - 2] for v in range(st
 class _Hand:
     """The hand taken apart the way the generator needs it."""
 
-    def __init__(self, cards: tuple[str, ...], level: str) -> None:
+    def __init__(self, cards: tuple[Card, ...], level: str) -> None:
         self.level = level
         self.wild = wildcard(level)
         self.w = cards.count(self.wild)
         self.jokers = Counter(c for c in cards if c in (SMALL_JOKER, BIG_JOKER))
-        by_rank: dict[str, Counter] = {r: Counter() for r in RANKS}
+        #: each rank's natural cards and how many of each, in canonical (suit) order as
+        #: ``cards`` come sorted
+        by_rank: dict[str, Counter[Card]] = {r: Counter() for r in RANKS}
         for c in cards:
             if c != self.wild and c not in (SMALL_JOKER, BIG_JOKER):
-                by_rank[rank_of(c)][suit_of(c)] += 1
+                by_rank[rank_of(c)][c] += 1
         self.by_rank = by_rank
-        self._subsets: dict[tuple[str, int], list[tuple[str, ...]]] = {}
-        self._groups: dict[tuple[str, int, int], list[tuple[tuple[str, ...], int]]] = {}
-        self._pairs: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
+        self._subsets: dict[tuple[str, int], list[tuple[Card, ...]]] = {}
+        self._groups: dict[tuple[str, int, int], list[tuple[tuple[Card, ...], int]]] = {}
+        self._pairs: dict[int, list[tuple[str, tuple[Card, ...]]]] = {}
 
     def naturals(self, rank: str) -> int:
         return sum(self.by_rank[rank].values())
 
-    def subsets(self, rank: str, k: int) -> list[tuple[str, ...]]:
+    def subsets(self, rank: str, k: int) -> list[tuple[Card, ...]]:
         """Distinct sub-multisets of ``k`` natural cards of ``rank`` (no wildcards)."""
         key = (rank, k)
         cached = self._subsets.get(key)
         if cached is None:
             cached = []
-            suits = [s for s in SUITS if self.by_rank[rank][s]]
-            self._fill(rank, suits, 0, k, (), cached)
+            held = self.by_rank[rank]
+            self._fill(held, list(held), 0, k, (), cached)
             self._subsets[key] = cached
         return cached
 
-    def _fill(self, rank, suits, i, k, acc, out) -> None:
+    def _fill(self, held: Counter[Card], cards: list[Card], i: int, k: int, acc: tuple[Card, ...],
+              out: list[tuple[Card, ...]]) -> None:
         if k == 0:
             out.append(acc)
             return
-        if i == len(suits):
+        if i == len(cards):
             return
-        s = suits[i]
-        for take in range(min(k, self.by_rank[rank][s]), -1, -1):
-            self._fill(rank, suits, i + 1, k - take, acc + (s + rank,) * take, out)
+        c = cards[i]
+        for take in range(min(k, held[c]), -1, -1):
+            self._fill(held, cards, i + 1, k - take, acc + (c,) * take, out)
 
-    def groups(self, rank: str, size: int, max_wild: int) -> list[tuple[tuple[str, ...], int]]:
+    def groups(self, rank: str, size: int, max_wild: int) -> list[tuple[tuple[Card, ...], int]]:
         """Ways to make ``size`` cards of ``rank``: (cards, wildcards used), ≥1 natural."""
         key = (rank, size, max_wild)
         if key in self._groups:
@@ -108,7 +114,7 @@ class _Hand:
         return out
 
 
-def legal_plays(hand, prev: Play | None, level) -> list[Play]:
+def legal_plays(hand: Iterable[object], prev: Play | None, level: object) -> list[Play]:
     """Every distinct play ``hand`` may make on ``prev`` (``None`` or PASS: a lead).
 
     On a lead that is every combination the hand holds; otherwise every play that
@@ -131,12 +137,12 @@ def legal_plays(hand, prev: Play | None, level) -> list[Play]:
     cards = sort_cards(parse_cards(hand))
     h = _Hand(cards, level)
     lead = prev is None or prev.is_pass
-    want = None if lead or prev.is_bomb else prev.type
-    above = 0 if want is None else rank_value(prev, level)
+    want = None if prev is None or lead or prev.is_bomb else prev.type
+    above = 0 if prev is None or want is None else rank_value(prev, level)
     found: dict[Play, None] = {}  # an ordered set
     if want is None or want == SINGLE:
         _singles(h, cards, above, found)
-    for type_, size in ((PAIR, 2), (TRIPS, 3)):
+    for type_, size in _OF_A_RANK:
         if want is None or want == type_:
             _of_a_rank(h, type_, size, above, found)
     if want is None or want == THREE_PAIR:
@@ -151,16 +157,19 @@ def legal_plays(hand, prev: Play | None, level) -> list[Play]:
     _bombs(h, bombs)
     _straight_flushes(h, bombs)
     ordered = sorted(bombs, key=lambda p: (strength(p, level), [card_key(c) for c in p.cards]))
-    if not lead and prev.is_bomb:
+    if prev is not None and not lead and prev.is_bomb:
         return [p for p in ordered if beats(p, prev, level)]
     return list(found) + ordered
 
 
 _KEY = card_key
-_new = tuple.__new__  # builds a Play without the Python-level __new__: this is the hot path
+#: builds a Play without the Python-level __new__: this is the hot path
+_new = cast(Callable[[type[Play], tuple[PlayType, str, tuple[Card, ...]]], Play], tuple.__new__)
+#: the plays of cards of one rank below bombs, and their size
+_OF_A_RANK: tuple[tuple[PlayType, int], ...] = ((PAIR, 2), (TRIPS, 3))
 
 
-def _add(found: dict, type_: str, rank: str, cards: tuple[str, ...]) -> None:
+def _add(found: dict[Play, None], type_: PlayType, rank: str, cards: tuple[Card, ...]) -> None:
     found[_new(Play, (type_, rank, tuple(sorted(cards, key=_KEY))))] = None
 
 
@@ -169,13 +178,13 @@ def _ranks_up(h: _Hand, above: int) -> list[str]:
     return [r for r in sorted(RANKS, key=lambda r: order(r, h.level)) if order(r, h.level) > above]
 
 
-def _singles(h: _Hand, cards: tuple[str, ...], above: int, found: dict) -> None:
+def _singles(h: _Hand, cards: tuple[Card, ...], above: int, found: dict[Play, None]) -> None:
     for c in sorted(set(cards), key=lambda c: (card_order(c, h.level), card_key(c))):
         if card_order(c, h.level) > above:
             _add(found, SINGLE, rank_of(c), (c,))
 
 
-def _of_a_rank(h: _Hand, type_: str, size: int, above: int, found: dict) -> None:
+def _of_a_rank(h: _Hand, type_: PlayType, size: int, above: int, found: dict[Play, None]) -> None:
     for r in _ranks_up(h, above):
         for group, _ in h.groups(r, size, h.w):
             _add(found, type_, r, group)
@@ -187,7 +196,7 @@ def _of_a_rank(h: _Hand, type_: str, size: int, above: int, found: dict) -> None
                 _add(found, PAIR, rank, (joker, joker))
 
 
-def _bombs(h: _Hand, found: dict) -> None:
+def _bombs(h: _Hand, found: dict[Play, None]) -> None:
     for r in RANKS:
         for size in range(4, h.naturals(r) + h.w + 1):
             for group, _ in h.groups(r, size, h.w):
@@ -196,7 +205,7 @@ def _bombs(h: _Hand, found: dict) -> None:
         _add(found, BOMB, JOKER_RANK, (SMALL_JOKER,) * 2 + (BIG_JOKER,) * 2)
 
 
-def _pair_options(h: _Hand, wilds: int) -> list[tuple[str, tuple[str, ...]]]:
+def _pair_options(h: _Hand, wilds: int) -> list[tuple[str, tuple[Card, ...]]]:
     """Every pair a full house may carry using up to ``wilds`` wildcards, with its rank
     ("" for two wildcards, which stand for a pair of any other rank)."""
     cached = h._pairs.get(wilds)
@@ -209,7 +218,7 @@ def _pair_options(h: _Hand, wilds: int) -> list[tuple[str, tuple[str, ...]]]:
     return cached
 
 
-def _full_houses(h: _Hand, above: int, found: dict) -> None:
+def _full_houses(h: _Hand, above: int, found: dict[Play, None]) -> None:
     for t in _ranks_up(h, above):
         for triple, used in h.groups(t, 3, h.w):
             for rank, pair in _pair_options(h, h.w - used):
@@ -222,21 +231,21 @@ def _full_houses(h: _Hand, above: int, found: dict) -> None:
                 found[_new(Play, (THREE_WITH_TWO, t, cards))] = None
 
 
-def _window_fills(h: _Hand, start: int, suits: str):
+def _window_fills(h: _Hand, start: int, suits: str) -> Iterator[tuple[tuple[Card, ...], int]]:
     """Every way to fill a five-rank window with natural cards of ``suits`` and wildcards:
     yields (cards in window order, wildcards used). Wildcard positions are chosen first, so
     no combination using too many wildcards is ever built."""
-    naturals = [[s + r for s in suits if h.by_rank[r][s]] for r in _WINDOW_RANKS[start]]
+    naturals = [[c for c in h.by_rank[r] if c[0] in suits] for r in _WINDOW_RANKS[start]]
     empty = {i for i, opts in enumerate(naturals) if not opts}
     for used in range(len(empty), h.w + 1):
         for wild_at in combinations(range(5), used):
             if empty.issubset(wild_at):
-                options = [(h.wild,) if i in wild_at else naturals[i] for i in range(5)]
+                options: list[Sequence[Card]] = [(h.wild,) if i in wild_at else naturals[i] for i in range(5)]
                 for combo in product(*options):
                     yield combo, used
 
 
-def _straights(h: _Hand, above: int, found: dict) -> None:
+def _straights(h: _Hand, above: int, found: dict[Play, None]) -> None:
     """Plain straights: five consecutive ranks, not all of one suit (a wildcard may take
     another suit, so any straight using one is also plain)."""
     for start in range(above + 1, 11):
@@ -250,7 +259,7 @@ def _straights(h: _Hand, above: int, found: dict) -> None:
                 found[_new(Play, (STRAIGHT, rank, combo))] = None
 
 
-def _straight_flushes(h: _Hand, found: dict) -> None:
+def _straight_flushes(h: _Hand, found: dict[Play, None]) -> None:
     """Straight flushes (同花顺), suit by suit; wildcards take the suit."""
     for suit in SUITS:
         for start in range(1, 11):
@@ -259,7 +268,7 @@ def _straight_flushes(h: _Hand, found: dict) -> None:
                 _add(found, STRAIGHT_FLUSH, rank, combo)
 
 
-def _multi_sequences(h: _Hand, type_: str, above: int, found: dict) -> None:
+def _multi_sequences(h: _Hand, type_: PlayType, above: int, found: dict[Play, None]) -> None:
     """Tubes (三连对) and plates (钢板): each rank of the window as a group, wildcards allowed."""
     per, length, last_start = SEQUENCE_SHAPES[type_]
     for start in range(above + 1, last_start + 1):

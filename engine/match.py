@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from engine.cards import NATURAL, RANKS
 from engine.events import (
@@ -36,7 +37,8 @@ from engine.events import (
 from engine.hand import Hand, Outcome
 from engine.plays import Play
 from engine.profile import Profile
-from engine.seats import SIDES, other_side, side_of
+from engine.seats import SIDES, Seat, Side, other_side, side_of
+from engine.trick import Top
 from engine.violations import Violation
 
 LEVELS = RANKS  # 2 … A
@@ -56,40 +58,52 @@ class Entry:
     violations: list[Violation] = field(default_factory=list)
     #: for the last event of a hand: how it ended and the levels after it
     outcome: Outcome | None = None
-    upgrade: tuple[str, int] | None = None
-    levels: dict | None = None
+    upgrade: tuple[Side, int] | None = None
+    levels: dict[Side, str] | None = None
     #: the referee call button was pressed
     referee_call: bool = False
     #: the referee's line that put in this play or pass the camera missed (``event`` is the
     #: play or pass it stands for, under the line's seq)
     missed: Missed | None = None
-    #: for a play or pass: the play on the table it met, as (seat, reading); None on a lead
-    on: tuple[str, Play] | None = None
+    #: for a play or pass: the play on the table it met; None on a lead
+    on: Top | None = None
     #: for the event that ended a trick: who leads the next (the partner of a player who
     #: went out with the trick's last play: 接风)
-    leads: str | None = None
+    leads: Seat | None = None
 
     @property
     def line(self) -> Event:
         """The event as its record line has it."""
-        if isinstance(self.event, Struck):
+        if isinstance(self.event, Struck) and self.event.struck is not None:
             return self.event.struck
         return self.missed or self.event
+
+
+class ResultJson(TypedDict):
+    """A match result as the pages and the tournament's API have it (``Result.to_json``)."""
+
+    winner: Side | None
+    reason: str
+    levels: dict[Side, str]
+    points: dict[Side, int]
+    small_points: dict[Side, int]
+    level_points: dict[Side, int]
+    upgrades: dict[Side, int]
 
 
 @dataclass(frozen=True)
 class Result:
     """The match result and the scores the tournament needs."""
 
-    winner: str | None  # "EW", "NS", or None for a draw
+    winner: Side | None  # None for a draw
     reason: str  # "passed_a", "time", "forfeit", "extra_hand", "first_to_level", "draw"
-    levels: dict
-    points: dict
-    small_points: dict
-    level_points: dict
-    upgrades: dict
+    levels: dict[Side, str]
+    points: dict[Side, int]
+    small_points: dict[Side, int]
+    level_points: dict[Side, int]
+    upgrades: dict[Side, int]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> ResultJson:
         return {"winner": self.winner, "reason": self.reason, "levels": self.levels,
                 "points": self.points, "small_points": self.small_points,
                 "level_points": self.level_points, "upgrades": self.upgrades}
@@ -100,8 +114,8 @@ def level_at(index: int) -> str:
     return "A" if index >= PASSED else LEVELS[index]
 
 
-def match_result(profile: Profile, winner: str | None, reason: str, level_index: dict[str, int],
-                 upgrades: dict[str, int]) -> Result:
+def match_result(profile: Profile, winner: Side | None, reason: str, level_index: dict[Side, int],
+                 upgrades: dict[Side, int]) -> Result:
     """Score a finished match from both sides' final level indices (``PASSED`` = passed A).
 
     A pure function of the final state, so that a match played on a camera table and one
@@ -112,7 +126,7 @@ def match_result(profile: Profile, winner: str | None, reason: str, level_index:
     """
     m = profile.match
     levels = {s: level_at(level_index[s]) for s in SIDES}
-    if reason == "forfeit":
+    if reason == "forfeit" and winner is not None:
         award = m.forfeit
         loser = other_side(winner)
         return Result(
@@ -153,14 +167,14 @@ class Match:
         self.profile = profile
         self.header = header or Header(seq=0, t=0.0, profile=profile.name)
         start = self.header.start_levels
-        self.level_index = {s: LEVELS.index(start[s]) for s in SIDES}
+        self.level_index: dict[Side, int] = {s: LEVELS.index(start[s]) for s in SIDES}
         self.start_index = dict(self.level_index)
-        self.passed_a: str | None = None
-        self.a_failures = {s: 0 for s in SIDES}
-        self.gained = {s: 0 for s in SIDES}
+        self.passed_a: Side | None = None
+        self.a_failures: dict[Side, int] = {s: 0 for s in SIDES}
+        self.gained: dict[Side, int] = {s: 0 for s in SIDES}
         #: hand number at which each side first reached its current level (ties by "first_to_level")
-        self.reached_at = {s: 0 for s in SIDES}
-        self.declarers = self.header.declarers  # whose level the next hand is played at
+        self.reached_at: dict[Side, int] = {s: 0 for s in SIDES}
+        self.declarers: Side = self.header.declarers  # whose level the next hand is played at
         self.hands: list[Hand] = []
         self.hand: Hand | None = None
         self.last_outcome: Outcome | None = None
@@ -175,11 +189,11 @@ class Match:
 
     # --- levels -------------------------------------------------------------------------
 
-    def level_of(self, side: str) -> str:
+    def level_of(self, side: Side) -> str:
         return level_at(self.level_index[side])
 
     @property
-    def levels(self) -> dict:
+    def levels(self) -> dict[Side, str]:
         return {s: self.level_of(s) for s in SIDES}
 
     @property
@@ -265,8 +279,8 @@ class Match:
         entry.violations = hand.violations[before:]
         if entry.on is not None and hand.top is None and hand.outcome is None:
             entry.leads = hand.leader  # the trick it met has ended
-        if self.hand.outcome is not None:
-            self._hand_over(entry)
+        if hand.outcome is not None:
+            self._hand_over(entry, hand, hand.outcome)
 
     def _correct(self, event: Correction) -> Entry:
         """A correction acts in its place, as a replay of the record takes it
@@ -322,7 +336,7 @@ class Match:
         self.__dict__.update(fresh.__dict__)
         return self.history[-1]
 
-    def _adjust(self, side: str, levels: int) -> None:
+    def _adjust(self, side: Side, levels: int) -> None:
         """A referee's level change: within 2 … A (passing A is only ever played)."""
         if self.level_index[side] >= PASSED:
             return
@@ -365,13 +379,11 @@ class Match:
         entry.hand = number
         entry.violations = list(self.hand.violations)
 
-    def _hand_over(self, entry: Entry) -> None:
-        hand = self.hand
-        outcome = hand.outcome
+    def _hand_over(self, entry: Entry, hand: Hand, outcome: Outcome) -> None:
         entry.outcome = outcome
         side = outcome.winner_side
         gain = self.profile.levels.upgrades[str(outcome.partner_place)]
-        entry.upgrade = (side, self._upgrade(side, gain, hand))
+        entry.upgrade = (side, self._upgrade(side, gain, hand, outcome))
         self.last_outcome = outcome
         self.declarers = side
         entry.levels = self.levels
@@ -382,13 +394,13 @@ class Match:
         elif self.time_called:
             self._finish_on_time()
 
-    def _upgrade(self, side: str, gain: int, hand: Hand) -> int:
+    def _upgrade(self, side: Side, gain: int, hand: Hand, outcome: Outcome) -> int:
         """Move the winning side up; returns the levels actually gained."""
         a = LEVELS.index("A")
         declarers_at_a = self.level_index[hand.declarers] == a and hand.level == "A"
         idx = self.level_index[side]
         if declarers_at_a and side == hand.declarers:
-            place = hand.outcome.partner_place
+            place = outcome.partner_place
             if place in self.profile.levels.pass_a_partner_places:
                 self.level_index[side] = PASSED
                 self.passed_a = side
@@ -411,7 +423,7 @@ class Match:
         self.gained[side] += target - idx
         return target - idx
 
-    def _fail_a(self, side: str) -> None:
+    def _fail_a(self, side: Side) -> None:
         self.a_failures[side] += 1
         limit = self.profile.levels.a_failure_limit
         if limit and self.a_failures[side] >= limit:
@@ -439,11 +451,11 @@ class Match:
         if tie == "extra_hand":
             self.extra_hand = True  # one more hand decides
         elif tie == "first_to_level" and self.reached_at["EW"] != self.reached_at["NS"]:
-            self._finish(min(SIDES, key=lambda s: self.reached_at[s]), "first_to_level")
+            self._finish("EW" if self.reached_at["EW"] < self.reached_at["NS"] else "NS", "first_to_level")
         else:
             self._finish(None, "draw")
 
-    def _finish(self, winner: str | None, reason: str) -> None:
+    def _finish(self, winner: Side | None, reason: str) -> None:
         self.result = match_result(self.profile, winner, reason, self.level_index, dict(self.gained))
 
     def fork(self) -> Match:

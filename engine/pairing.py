@@ -82,7 +82,7 @@ def swiss_draw(order: Sequence[str], met: Mapping[str, set[str]], byes: Mapping[
         for w in _nearest_first(v, n):
             if w not in played[v]:
                 yield w
-        if v in eligible:
+        if v in eligible and bye_vertex is not None:
             yield bye_vertex
 
     def joinable(a: int, b: int) -> bool:
@@ -160,14 +160,15 @@ def round_robin(group: Sequence[str]) -> list[list[tuple[str, str | None]]]:
     m = len(ring)
     rounds = []
     for r in range(m - 1):
-        games = []
+        games: list[tuple[str, str | None]] = []
         for i in range(m // 2):
             a, b = ring[i], ring[m - 1 - i]
             if i == 0 and r % 2:
                 a, b = b, a  # the fixed pair changes sides every other round
             if a is None:
                 a, b = b, a
-            games.append((a, b))
+            if a is not None:  # one of the two always is a pair: the ring holds one None at most
+                games.append((a, b))
         rounds.append(games)
         ring = [ring[0], ring[-1], *ring[1:-1]]
     return rounds

@@ -17,13 +17,15 @@ other non-joker reading, so other readings would never be chosen.
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Final, Literal, NamedTuple
 
 from engine.cards import (
     BIG_JOKER,
     NATURAL,
     RANKS,
     SMALL_JOKER,
+    Card,
     order,
     parse_cards,
     parse_level,
@@ -34,18 +36,25 @@ from engine.cards import (
 )
 from engine.coded import Coded
 
-SINGLE = "Single"
-PAIR = "Pair"
-TRIPS = "Trips"
-THREE_PAIR = "ThreePair"
-THREE_WITH_TWO = "ThreeWithTwo"
-TWO_TRIPS = "TwoTrips"
-STRAIGHT = "Straight"
-STRAIGHT_FLUSH = "StraightFlush"
-BOMB = "Bomb"
-PASS_TYPE = "PASS"
+#: a play's type as the platform writes it (DESIGN §3): one of the nine combinations, or
+#: ``PASS``; a ``Literal`` so that the values stay the strings of the wire and the record
+PlayType = Literal["Single", "Pair", "Trips", "ThreePair", "ThreeWithTwo", "TwoTrips", "Straight",
+                   "StraightFlush", "Bomb", "PASS"]
 
-TYPES = (SINGLE, PAIR, TRIPS, THREE_PAIR, THREE_WITH_TWO, TWO_TRIPS, STRAIGHT, STRAIGHT_FLUSH, BOMB)
+SINGLE: Final = "Single"
+PAIR: Final = "Pair"
+TRIPS: Final = "Trips"
+THREE_PAIR: Final = "ThreePair"
+THREE_WITH_TWO: Final = "ThreeWithTwo"
+TWO_TRIPS: Final = "TwoTrips"
+STRAIGHT: Final = "Straight"
+STRAIGHT_FLUSH: Final = "StraightFlush"
+BOMB: Final = "Bomb"
+PASS_TYPE: Final = "PASS"
+
+TYPES: tuple[PlayType, ...] = (SINGLE, PAIR, TRIPS, THREE_PAIR, THREE_WITH_TWO, TWO_TRIPS, STRAIGHT,
+                               STRAIGHT_FLUSH, BOMB)
+_TYPE_NAMED: dict[str, PlayType] = {t: t for t in TYPES}
 #: Sequence types: their rank is the lowest card's, compared in the natural order.
 SEQUENCES = frozenset((THREE_PAIR, TWO_TRIPS, STRAIGHT, STRAIGHT_FLUSH))
 JOKER_RANK = "JOKER"
@@ -55,7 +64,7 @@ START_RANK = {1: "A", **{NATURAL[r]: r for r in RANKS}}
 START_VALUE = {"A": 1, **{r: NATURAL[r] for r in RANKS if r != "A"}}
 
 #: (cards per rank, number of ranks, highest window start) of each sequence type.
-SEQUENCE_SHAPES = {
+SEQUENCE_SHAPES: dict[PlayType, tuple[int, int, int]] = {
     STRAIGHT: (1, 5, 10),
     STRAIGHT_FLUSH: (1, 5, 10),
     THREE_PAIR: (2, 3, 12),
@@ -82,9 +91,9 @@ class Play(NamedTuple):
     thousands per hand, and tuples are built and hashed in C.
     """
 
-    type: str
+    type: PlayType
     rank: str
-    cards: tuple[str, ...]
+    cards: tuple[Card, ...]
 
     @property
     def is_pass(self) -> bool:
@@ -94,7 +103,7 @@ class Play(NamedTuple):
     def is_bomb(self) -> bool:
         return self.type in (BOMB, STRAIGHT_FLUSH)
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[object]:
         if self.is_pass:
             return [PASS_TYPE, PASS_TYPE, PASS_TYPE]
         return [self.type, self.rank, list(self.cards)]
@@ -108,7 +117,20 @@ class Play(NamedTuple):
 PASS = Play(PASS_TYPE, PASS_TYPE, ())
 
 
-def classify(cards, level) -> list[Play]:
+class Reading(NamedTuple):
+    """A play's type and rank without its cards: what a player declares, or the camera reads
+    from the order the cards were laid in (``PlayCards.reading``, ``[type, rank]`` in JSON)."""
+
+    type: PlayType
+    rank: str
+
+
+def play_type_or_none(value: object) -> PlayType | None:
+    """``value`` as one of the nine combination types, or None when it names none."""
+    return _TYPE_NAMED.get(value) if isinstance(value, str) else None
+
+
+def classify(cards: Iterable[object], level: object) -> list[Play]:
     """Every reading of ``cards`` as a combination under ``level``; empty if none.
 
     Raises ``InvalidCard`` for strings that are not cards or a card seen three times.
@@ -127,13 +149,13 @@ def classify(cards, level) -> list[Play]:
     return [Play(t, r, cards) for t, r in sorted(_readings(cards, level), key=_reading_key)]
 
 
-def _reading_key(reading: tuple[str, str]) -> tuple[int, int]:
+def _reading_key(reading: tuple[PlayType, str]) -> tuple[int, int]:
     t, r = reading
     value = START_VALUE[r] if t in SEQUENCES else NATURAL.get(r, 99)
     return TYPES.index(t), value
 
 
-def _readings(cards: tuple[str, ...], level: str) -> set[tuple[str, str]]:
+def _readings(cards: tuple[Card, ...], level: str) -> set[tuple[PlayType, str]]:
     """The (type, rank) readings of canonical ``cards`` — the pattern side of the engine.
 
     Deliberately independent of the generator in ``engine.legal``: the property tests
@@ -146,7 +168,7 @@ def _readings(cards: tuple[str, ...], level: str) -> set[tuple[str, str]]:
     jokers = [c for c in naturals if c in (SMALL_JOKER, BIG_JOKER)]
     plain = [c for c in naturals if c not in (SMALL_JOKER, BIG_JOKER)]
     counts = Counter(rank_of(c) for c in plain)
-    out: set[tuple[str, str]] = set()
+    out: set[tuple[PlayType, str]] = set()
     if n == 0:
         return out
     if n == 1:
@@ -176,7 +198,8 @@ def _readings(cards: tuple[str, ...], level: str) -> set[tuple[str, str]]:
     return out
 
 
-def _joker_readings(n, jokers, plain, counts, w, out) -> None:
+def _joker_readings(n: int, jokers: list[Card], plain: list[Card], counts: Counter[str], w: int,
+                    out: set[tuple[PlayType, str]]) -> None:
     """Jokers take part only in singles, joker pairs, the joker bomb and a full house's pair."""
     jc = Counter(jokers)
     if n == 2 and len(jc) == 1 and len(jokers) == 2:
@@ -189,7 +212,7 @@ def _joker_readings(n, jokers, plain, counts, w, out) -> None:
             out.add((THREE_WITH_TWO, r))
 
 
-def _full_house_readings(counts: Counter, w: int, out: set) -> None:
+def _full_house_readings(counts: Counter[str], w: int, out: set[tuple[PlayType, str]]) -> None:
     """Triple + pair of another rank (三带二), compared by the triple only."""
     for t, ct in counts.items():
         if ct > 3:
@@ -215,7 +238,8 @@ def _positions(rank: str, start: int, length: int) -> int | None:
     return None
 
 
-def _sequence_readings(type_: str, plain: list[str], counts: Counter, out: set, w: int) -> None:
+def _sequence_readings(type_: PlayType, plain: list[Card], counts: Counter[str], out: set[tuple[PlayType, str]],
+                       w: int) -> None:
     per, length, last_start = SEQUENCE_SHAPES[type_]
     for start in range(1, last_start + 1):
         filled = [0] * length
@@ -263,14 +287,14 @@ def rank_value(play: Play, level: str) -> int:
     return order(play.rank, level)
 
 
-def strength(play: Play, level: str) -> tuple:
+def strength(play: Play, level: str) -> tuple[int, float, int]:
     """A sort key: bombs above everything, then by tier and rank; others by type and rank."""
     if play.is_bomb:
         return (1, bomb_tier(play), rank_value(play, level))
     return (0, TYPES.index(play.type), rank_value(play, level))
 
 
-def beats(play: Play, prev: Play | None, level) -> bool:
+def beats(play: Play, prev: Play | None, level: object) -> bool:
     """True when ``play`` may be laid on ``prev`` (``None`` or ``PASS``: a lead).
 
     A non-bomb beats only a higher play of the same type (every type has a fixed size);
@@ -299,7 +323,7 @@ def beats(play: Play, prev: Play | None, level) -> bool:
     return rank_value(play, level) > rank_value(prev, level)
 
 
-def parse_play(value, level) -> Play:
+def parse_play(value: object, level: object) -> Play:
     """A play from JSON: a ``[type, rank, cards]`` triple (checked against ``classify``)
     or the PASS triple. Raises ``InvalidPlay`` when the triple is not a reading."""
     if not isinstance(value, (list, tuple)) or len(value) != 3:

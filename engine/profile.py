@@ -225,7 +225,8 @@ PENALTIES = ("warning", "violation", "foul", "level_loss", "match_loss", "disqua
 TIEBREAKS = ("points", "wins", "upgrades", "level_points", "small_points", "lot")
 
 
-def _build(cls, data, source: str, prefix: str):
+def _build(cls: typing.Any, data: object, source: str, prefix: str) -> typing.Any:
+    """An instance of the dataclass ``cls`` from a TOML table, its fields checked by their hints."""
     if not isinstance(data, dict):
         raise ProfileError("profile_not_table", source=source, key=prefix.rstrip(".") or "(top)", value=data)
     hints = typing.get_type_hints(cls)
@@ -242,7 +243,7 @@ def _build(cls, data, source: str, prefix: str):
     return cls(**values)
 
 
-def _convert(hint, value, source: str, key: str):
+def _convert(hint: typing.Any, value: object, source: str, key: str) -> object:
     origin = typing.get_origin(hint)
     if dataclasses.is_dataclass(hint):
         return _build(hint, value, source, key + ".")

@@ -26,7 +26,10 @@ class Record:
 
     @property
     def header(self) -> Header:
-        return self.events[0]
+        header = self.events[0]
+        if not isinstance(header, Header):  # parse_lines makes none so
+            raise RecordError("header_first_line")
+        return header
 
 
 #: a derived line a scanner writes after the event that caused a violation; not an event
@@ -113,7 +116,7 @@ def replay(record: Record, profile_for: Callable[[str], Profile]) -> Match:
     try:
         in_place = with_corrections(record.events)[1:]
     except RecordError as exc:
-        raise _at(exc, line_of.get(exc.seq)) from None
+        raise _at(exc, line_of.get(exc.seq) if exc.seq is not None else None) from None
     for event in in_place:
         try:
             match.push(event)

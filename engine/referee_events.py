@@ -9,8 +9,11 @@ rewritten: ``with_corrections`` gives the events as the table really went, for r
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
+from engine.cards import Card
 from engine.event_base import Event, RecordError
+from engine.seats import Seat, Side
 from engine.table_events import Pass, PlayCards
 
 #: the ``by`` of a correction the table's camera made itself, reading a hand's plays again
@@ -29,14 +32,14 @@ class Correction(Event):
     The original line stays in the record; replay uses the latest correction in its place."""
 
     target: int = 0
-    cards: tuple[str, ...] = ()
+    cards: tuple[Card, ...] = ()
     by: str = ""
     why: str = ""
     void: bool = False
     type = "correction"
 
-    def _fields(self) -> dict:
-        out = {"target": self.target, "cards": list(self.cards), "by": self.by, "why": self.why}
+    def _fields(self) -> dict[str, object]:
+        out: dict[str, object] = {"target": self.target, "cards": list(self.cards), "by": self.by, "why": self.why}
         if self.void:
             out["void"] = True
         return out
@@ -47,12 +50,12 @@ class Struck(Event):
     """A play or pass a correction voided, as replay takes it (``with_corrections``): kept
     in its place for the log, acting on nothing. Never a line of a record."""
 
-    struck: Event | None = None
+    struck: PlayCards | Pass | Missed | None = None
     type = "struck"
 
     @property
-    def seat(self) -> str:
-        return self.struck.seat
+    def seat(self) -> Seat | None:
+        return self.struck.seat if self.struck is not None else None
 
 
 @dataclass(frozen=True)
@@ -63,15 +66,15 @@ class Missed(Event):
     record had held it all along; its own line stays where it was written, with who put it
     in and why (``with_corrections``). A later correction may target it by its own seq."""
 
-    seat: str = "E"
-    cards: tuple[str, ...] = ()
+    seat: Seat = "E"
+    cards: tuple[Card, ...] = ()
     before: int | None = None
     by: str = ""
     why: str = ""
     type = "missed"
 
-    def _fields(self) -> dict:
-        out: dict = {"seat": self.seat, "cards": list(self.cards), "by": self.by, "why": self.why}
+    def _fields(self) -> dict[str, object]:
+        out: dict[str, object] = {"seat": self.seat, "cards": list(self.cards), "by": self.by, "why": self.why}
         if self.before is not None:
             out["before"] = self.before
         return out
@@ -87,13 +90,13 @@ class Missed(Event):
 class LevelAdjust(Event):
     """A referee moves a side's level (降级 / 升级 as a penalty or a correction)."""
 
-    side: str = "EW"
+    side: Side = "EW"
     levels: int = 0
     by: str = ""
     why: str = ""
     type = "level_adjust"
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {"side": self.side, "levels": self.levels, "by": self.by, "why": self.why}
 
 
@@ -101,14 +104,14 @@ class LevelAdjust(Event):
 class Penalty(Event):
     """A referee applies a penalty to a seat, usually the one an alert proposed."""
 
-    seat: str = "E"
+    seat: Seat = "E"
     penalty: str = "warning"
     alert: int | None = None
     by: str = ""
     why: str = ""
     type = "penalty"
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {"seat": self.seat, "penalty": self.penalty, "alert": self.alert, "by": self.by, "why": self.why}
 
 
@@ -120,12 +123,12 @@ class CameraNote(Event):
     queue shows it (a card it could not read, a reading it mended), with the means to act."""
 
     code: str = ""
-    values: dict = field(default_factory=dict)
-    seat: str | None = None
+    values: dict[str, str | int | float | bool | None] = field(default_factory=dict)
+    seat: Seat | None = None
     type = "camera_note"
 
-    def _fields(self) -> dict:
-        out: dict = {"code": self.code, "values": dict(self.values)}
+    def _fields(self) -> dict[str, object]:
+        out: dict[str, object] = {"code": self.code, "values": dict(self.values)}
         if self.seat is not None:
             out["seat"] = self.seat
         return out
@@ -136,12 +139,12 @@ class AlertDone(Event):
     """A referee acknowledges an alert (event ``alert``) or dismisses it with a reason."""
 
     alert: int = 0
-    action: str = "ack"
+    action: Literal["ack", "dismiss"] = "ack"
     by: str = ""
     why: str = ""
     type = "alert_done"
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {"alert": self.alert, "action": self.action, "by": self.by, "why": self.why}
 
 

@@ -27,11 +27,12 @@ adds two players' or two tables' (a player over a tournament's matches).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Self
 
 from engine.events import Deal, GiveBack, Pass, Pause, PlayCards, Resist, Resume, Tribute
 from engine.highlights import DOUBLE_DOWN, JIEFENG, JOKER_BOMB, RESIST, STRAIGHT_FLUSH_KIND, highlights
 from engine.match import Match
-from engine.seats import PLAY_ORDER
+from engine.seats import PLAY_ORDER, Seat
 
 #: the events that give the next seat its turn
 _TURN_STARTS = (Deal, Tribute, GiveBack, Resist, PlayCards, Pass)
@@ -41,7 +42,11 @@ _TURN_STARTS = (Deal, Tribute, GiveBack, Resist, PlayCards, Pass)
 class _Counts:
     """Counters that add up field by field."""
 
-    def __add__(self, other):
+    if TYPE_CHECKING:  # fields of every kind of counts (declared here, they would come first)
+        timed: int = 0
+        think_total: float = 0.0
+
+    def __add__(self, other: Self) -> Self:
         out = type(self)()
         for f in fields(self):
             a, b = getattr(self, f.name), getattr(other, f.name)
@@ -59,7 +64,7 @@ class _Counts:
         """Seconds a play or pass took on average; None with none timed."""
         return round(self.think_total / self.timed, 1) if self.timed else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["think_total"] = round(self.think_total, 1)
         out["think_average"] = self.think_average
@@ -94,7 +99,7 @@ class PlayerStats(_Counts):
         """Hands finished first (上游) of hands finished; None before any."""
         return round(self.places[0] / self.hands, 3) if self.hands else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return super().to_json() | {"first_out": self.first_out, "first_out_rate": self.first_out_rate}
 
 
@@ -117,9 +122,9 @@ class TableStats(_Counts):
     seconds: float = 0.0  # from the record's start to its last event
 
 
-def think_times(match: Match) -> list[tuple[str, float, int]]:
+def think_times(match: Match) -> list[tuple[Seat, float, int]]:
     """Each timed play or pass as (seat, seconds, seq), in the record's order."""
-    out = []
+    out: list[tuple[Seat, float, int]] = []
     turn_from: float | None = None
     paused_at: float | None = None
     paused = 0.0
@@ -140,9 +145,9 @@ def think_times(match: Match) -> list[tuple[str, float, int]]:
     return out
 
 
-def match_stats(match: Match) -> tuple[dict[str, PlayerStats], TableStats]:
+def match_stats(match: Match) -> tuple[dict[Seat, PlayerStats], TableStats]:
     """Each seat's figures and the table's, for one match."""
-    seats = {s: PlayerStats(matches=1) for s in PLAY_ORDER}
+    seats: dict[Seat, PlayerStats] = {s: PlayerStats(matches=1) for s in PLAY_ORDER}
     table = TableStats(matches=1)
     for hand in match.hands:
         if hand.outcome is not None:
@@ -162,12 +167,12 @@ def match_stats(match: Match) -> tuple[dict[str, PlayerStats], TableStats]:
         elif isinstance(ev, Pass):
             seats[ev.seat].passes += 1
     for h in highlights(match):
-        if h.play is not None:
+        if h.play is not None and h.seat is not None:
             for who in (seats[h.seat], table):
                 who.bombs += 1
                 who.straight_flushes += h.kind == STRAIGHT_FLUSH_KIND
                 who.joker_bombs += h.kind == JOKER_BOMB
-        elif h.kind == JIEFENG:
+        elif h.kind == JIEFENG and h.seat is not None:
             seats[h.seat].jiefeng += 1
             table.jiefeng += 1
         table.double_downs += h.kind == DOUBLE_DOWN

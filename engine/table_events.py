@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.cards import Card
 from engine.event_base import Event
-from engine.seats import SEATS
+from engine.plays import Reading
+from engine.seats import SEATS, Seat, Side
 
 #: the version a record's header names (docs/record-format.md)
 FORMAT = "guandan-record/1"
@@ -22,11 +24,11 @@ class Header(Event):
 
     profile: str = "jiangsu"
     table: str = ""
-    players: dict = field(default_factory=dict)
-    start_levels: dict = field(default_factory=lambda: {"EW": "2", "NS": "2"})
+    players: dict[str, str] = field(default_factory=dict)
+    start_levels: dict[Side, str] = field(default_factory=lambda: {"EW": "2", "NS": "2"})
     #: whose level the first hand is played at (matters only when start levels differ,
     #: as when a match is resumed from a paper score sheet)
-    declarers: str = "EW"
+    declarers: Side = "EW"
     #: whether the record can hold the players' spoken card counts (报牌): a camera table
     #: cannot hear them, so there a report not in the record is not a missed report
     reports_heard: bool = True
@@ -35,8 +37,8 @@ class Header(Event):
     doubt: float | None = None
     type = "header"
 
-    def _fields(self) -> dict:
-        fields = {"format": FORMAT, "profile": self.profile, "table": self.table,
+    def _fields(self) -> dict[str, object]:
+        fields: dict[str, object] = {"format": FORMAT, "profile": self.profile, "table": self.table,
                   "players": dict(self.players), "start_levels": dict(self.start_levels),
                   "declarers": self.declarers}
         if not self.reports_heard:
@@ -52,12 +54,12 @@ class Deal(Event):
     table, where hands are hidden. ``leader``: who leads the first hand (the holder of
     the turned card); later hands' leaders follow from the tribute."""
 
-    hands: dict | None = None
-    leader: str | None = None
+    hands: dict[Seat, tuple[Card, ...]] | None = None
+    leader: Seat | None = None
     type = "deal"
 
-    def _fields(self) -> dict:
-        out: dict = {}
+    def _fields(self) -> dict[str, object]:
+        out: dict[str, object] = {}
         if self.hands is not None:
             out["hands"] = {s: list(self.hands[s]) for s in SEATS}
         if self.leader is not None:
@@ -70,12 +72,12 @@ class _Handover(Event):
     """One card passed between two seats after the deal: ``seat`` gives ``card``; ``to``
     when the record knows the receiver. Tribute and its return are written alike."""
 
-    seat: str = "E"
-    card: str = ""
-    to: str | None = None
+    seat: Seat = "E"
+    card: Card = Card("")
+    to: Seat | None = None
 
-    def _fields(self) -> dict:
-        out = {"seat": self.seat, "card": self.card}
+    def _fields(self) -> dict[str, object]:
+        out: dict[str, object] = {"seat": self.seat, "card": self.card}
         if self.to is not None:
             out["to"] = self.to
         return out
@@ -92,10 +94,10 @@ class Tribute(_Handover):
 class Resist(Event):
     """抗贡: the player(s) owing tribute show both big jokers and pay none."""
 
-    seats: tuple[str, ...] = ()
+    seats: tuple[Seat, ...] = ()
     type = "resist"
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {"seats": list(self.seats)}
 
 
@@ -116,15 +118,15 @@ class PlayCards(Event):
     runner-ups, each ``(card, confidence)`` — so a referee can settle a doubtful read by
     picking another, without walking to the table."""
 
-    seat: str = "E"
-    cards: tuple[str, ...] = ()
-    reading: tuple[str, str] | None = None
+    seat: Seat = "E"
+    cards: tuple[Card, ...] = ()
+    reading: Reading | None = None
     confidence: float | None = None
-    choices: tuple[tuple[tuple[str, float], ...], ...] | None = None
+    choices: tuple[tuple[tuple[Card, float], ...], ...] | None = None
     type = "play"
 
-    def _fields(self) -> dict:
-        out: dict = {"seat": self.seat, "cards": list(self.cards)}
+    def _fields(self) -> dict[str, object]:
+        out: dict[str, object] = {"seat": self.seat, "cards": list(self.cards)}
         if self.reading is not None:
             out["reading"] = list(self.reading)
         if self.confidence is not None:
@@ -138,10 +140,10 @@ class PlayCards(Event):
 class Pass(Event):
     """过 / 不要: the seat passes (taps the table or presses its button)."""
 
-    seat: str = "E"
+    seat: Seat = "E"
     type = "pass"
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {"seat": self.seat}
 
 
@@ -149,11 +151,11 @@ class Pass(Event):
 class Report(Event):
     """报牌: the seat says how many cards it holds."""
 
-    seat: str = "E"
+    seat: Seat = "E"
     count: int = 0
     type = "report"
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {"seat": self.seat, "count": self.count}
 
 
@@ -168,10 +170,10 @@ class TimeCalled(Event):
 class Forfeit(Event):
     """A side forfeits the match (弃权), e.g. a no-show or a match-loss penalty."""
 
-    side: str = "EW"
+    side: Side = "EW"
     reason: str = ""
     by: str = ""
     type = "forfeit"
 
-    def _fields(self) -> dict:
+    def _fields(self) -> dict[str, object]:
         return {"side": self.side, "reason": self.reason, "by": self.by}

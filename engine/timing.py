@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.phases import Action
 from engine.profile import Profile
+from engine.seats import SEATS, Seat
 
-SEATS = "ESWN"
 #: action kinds (as ``Hand.awaiting`` names them) → the profile's time-table field
 LIMIT_FIELD = {"tribute": "tribute", "return": "give_back", "first_lead": "first_lead", "play": "play"}
 def action_limit(profile: Profile, action: str | None) -> int:
@@ -26,13 +27,13 @@ COUNTDOWN_BEEP_S = 5  # short beeps over the last seconds, the "counted down alo
 
 @dataclass(frozen=True)
 class Show:
-    seat: str
+    seat: Seat
     text: str
 
 
 @dataclass(frozen=True)
 class Lamp:
-    seat: str
+    seat: Seat
     mode: str
 
 
@@ -46,8 +47,8 @@ class Overrun:
     """A seat ran past its limit. ``penalty`` is the profile's escalation step for this
     seat's ``count``-th overrun in the match."""
 
-    seat: str
-    action: str
+    seat: Seat
+    action: Action
     limit: int
     elapsed: float
     count: int
@@ -59,6 +60,10 @@ class TimeUp:
     """The match time is over (the referee calls time)."""
 
     elapsed: float
+
+
+#: what the clock answers with: the displays, lamps and buzzer, an overrun, time up
+Output = Show | Lamp | Beep | Overrun | TimeUp
 
 
 def clock_text(seconds: float) -> str:
@@ -81,18 +86,18 @@ class TableClock:
         self.paused_at: float | None = None
         self.paused_total = 0.0
         self._paused_at_start = 0.0
-        self.action: str | None = None
-        self.seats: tuple[str, ...] = ()
+        self.action: Action | None = None
+        self.seats: tuple[Seat, ...] = ()
         self.started = now
         self.overruns = {s: 0 for s in SEATS}
         self._overrun_reported: set[str] = set()
-        self._shown: dict[str, str] = {}
+        self._shown: dict[Seat, str] = {}
         self._last_beep_second: int | None = None
         self.time_up = False
 
     # --- what the rules allow -----------------------------------------------------------
 
-    def limit(self, action: str | None = None) -> int:
+    def limit(self, action: Action | None = None) -> int:
         """Seconds allowed for an action; 0 when the profile sets none."""
         return action_limit(self.profile, action or self.action)
 
@@ -113,36 +118,39 @@ class TableClock:
 
     # --- events -------------------------------------------------------------------------
 
-    def start_action(self, action: str, seats: tuple[str, ...], now: float) -> list:
+    def start_action(self, action: Action, seats: tuple[Seat, ...], now: float) -> list[Output]:
         """A new action is due from ``seats`` (the one on turn, or both tributers)."""
         self.action, self.seats, self.started = action, tuple(seats), now
         self._paused_at_start = self.paused_total + ((now - self.paused_at) if self.paused_at else 0.0)
         self._overrun_reported = set()
         self._last_beep_second = None
-        out: list = [Lamp(s, "ON" if s in self.seats else "OFF") for s in SEATS]
+        out: list[Output] = [Lamp(s, "ON" if s in self.seats else "OFF") for s in SEATS]
         return out + self.tick(now, force=True)
 
-    def pause(self, now: float) -> list:
+    def pause(self, now: float) -> list[Output]:
         if self.paused_at is None:
             self.paused_at = now
-        return [Show(s, "----") for s in SEATS] + [Lamp(s, "BLINK") for s in SEATS]
+        out: list[Output] = [Show(s, "----") for s in SEATS]
+        return out + [Lamp(s, "BLINK") for s in SEATS]
 
-    def resume(self, now: float) -> list:
+    def resume(self, now: float) -> list[Output]:
         if self.paused_at is not None:
             self.paused_total += now - self.paused_at
             self.paused_at = None
         self._shown.clear()
-        return [Lamp(s, "ON" if s in self.seats else "OFF") for s in SEATS] + self.tick(now, force=True)
+        lamps: list[Output] = [Lamp(s, "ON" if s in self.seats else "OFF") for s in SEATS]
+        return lamps + self.tick(now, force=True)
 
-    def tick(self, now: float, force: bool = False) -> list:
+    def tick(self, now: float, force: bool = False) -> list[Output]:
         """Display updates (only when a text changes), beeps, overruns and time-up."""
         if self.paused_at is not None:
             return []
-        out: list = []
+        out: list[Output] = []
         if not self.time_up and self.match_seconds and self.match_elapsed(now) >= self.match_seconds:
             self.time_up = True
             out.append(TimeUp(self.match_elapsed(now)))
-        if self.action is None:
+        action = self.action
+        if action is None:
             return out
         elapsed = self._running(now)
         limit = self.limit()
@@ -164,25 +172,25 @@ class TableClock:
                         self._overrun_reported.add(seat)
                         self.overruns[seat] += 1
                         n = self.overruns[seat]
-                        out.append(Overrun(seat, self.action, limit, elapsed, n, self.penalty(n)))
+                        out.append(Overrun(seat, action, limit, elapsed, n, self.penalty(n)))
                         out.append(Beep(600))
-        out += self._stalling(elapsed)
+        out += self._stalling(action, elapsed)
         return out
 
-    def _stalling(self, elapsed: float) -> list:
+    def _stalling(self, action: Action, elapsed: float) -> list[Output]:
         """Deliberate stalling (jiangsu 2016): at each step of the profile's table the
         opponents are owed levels; reported once per step per turn."""
-        out: list = []
+        out: list[Output] = []
         for step in self.profile.time.stalling:
             if elapsed >= step.seconds:
                 for seat in self.seats:
                     key = f"{seat}:{step.seconds}"
                     if key not in self._overrun_reported:
                         self._overrun_reported.add(key)
-                        out.append(Overrun(seat, self.action, self.limit(), elapsed, self.overruns[seat],
+                        out.append(Overrun(seat, action, self.limit(), elapsed, self.overruns[seat],
                                            f"opponents_up_{step.levels}"))
         return out
 
-    def finish_action(self, seat: str) -> None:
+    def finish_action(self, seat: Seat) -> None:
         """``seat`` has acted (a tributer among two, say): it is off the clock."""
         self.seats = tuple(s for s in self.seats if s != seat)

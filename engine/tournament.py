@@ -35,7 +35,7 @@ from engine.coded import Coded
 from engine.match import LEVELS, PASSED, Result, match_result
 from engine.pairing import bracket, make_groups, round_robin, swiss_draw
 from engine.profile import Profile
-from engine.seats import SIDES
+from engine.seats import SIDES, Side, side_or_none
 from engine.standings import Score, Standing, lots, rank
 
 FORMATS = ("swiss", "roundrobin", "knockout")
@@ -79,6 +79,20 @@ class Table:
     def is_bye(self) -> bool:
         return self.ew is None
 
+    @property
+    def number(self) -> int:
+        """A game's table number; a bye has none (``ValueError``)."""
+        if self.table is None:
+            raise ValueError(f"a bye ({self.ns}) has no table")
+        return self.table
+
+    @property
+    def ew_pair(self) -> str:
+        """A game's East-West pair; a bye has none (``ValueError``)."""
+        if self.ew is None:
+            raise ValueError(f"a bye ({self.ns}) has no opponent")
+        return self.ew
+
     def to_json(self) -> dict:
         out: dict = {"table": None, "bye": self.ns} if self.is_bye else {
             "table": self.table, "ns": self.ns, "ew": self.ew}
@@ -120,7 +134,7 @@ def parse_final_level(text: str) -> int:
 
 
 def _outcome(result: Result, table: Table) -> Outcome:
-    by_side = {"NS": table.ns, "EW": table.ew}
+    by_side: dict[Side, str] = {"NS": table.ns, "EW": table.ew_pair}
     scores = {by_side[s]: Score(points=result.points[s], small_points=result.small_points[s],
                                 level_points=result.level_points[s], upgrades=result.upgrades[s],
                                 won=result.winner == s) for s in SIDES}
@@ -129,6 +143,14 @@ def _outcome(result: Result, table: Table) -> Outcome:
         for s in SIDES}
     winner = by_side[result.winner] if result.winner else None
     return Outcome(winner, result.reason, scores, levels)
+
+
+def _went_through(outcome: Outcome | None) -> str:
+    """The pair a knockout table sent through: every table of a round has a winner before
+    the next is drawn (``Tournament.draw`` asks; ``Tournament._checked`` refuses a draw)."""
+    if outcome is None or outcome.winner is None:
+        raise TournamentError("knockout_draw", table=None)
+    return outcome.winner
 
 
 def bye_outcome(profile: Profile, pair: str) -> Outcome:
@@ -239,12 +261,12 @@ class Tournament:
 
     def missing(self, round_no: int) -> list[int]:
         """Tables of ``round_no`` still without a result."""
-        return [t.table for t in self.draws.get(round_no, [])
-                if not t.is_bye and (round_no, t.table) not in self.results]
+        return [t.number for t in self.draws.get(round_no, [])
+                if not t.is_bye and (round_no, t.number) not in self.results]
 
     def outcomes(self, round_no: int) -> list[tuple[Table, Outcome | None]]:
         """Each line of a round's draw with the result that counts for it (None: not in yet)."""
-        return [(t, bye_outcome(self.profile, t.ns) if t.is_bye else self.results.get((round_no, t.table)))
+        return [(t, bye_outcome(self.profile, t.ns) if t.is_bye else self.results.get((round_no, t.number)))
                 for t in self.draws.get(round_no, [])]
 
     def standings(self) -> list[Standing]:
@@ -262,7 +284,7 @@ class Tournament:
                 for pair_id, score in outcome.scores.items():
                     lines[pair_id].add(score)
                 if self.format == "knockout" and not t.is_bye:
-                    lines[t.ew if outcome.winner == t.ns else t.ns].reached = r
+                    lines[t.ew_pair if outcome.winner == t.ns else t.ns].reached = r
         return rank(lines.values(), self.profile.tiebreak.chain)
 
     # --- the next draw -------------------------------------------------------------------
@@ -293,13 +315,13 @@ class Tournament:
         byes = {p.id: 0 for p in self.pairs}
         for r in self.draws:
             for t, outcome in self.outcomes(r):
-                for pair_id, score in outcome.scores.items():
+                for pair_id, score in outcome.scores.items() if outcome is not None else ():
                     points[pair_id] += score.points
                 if t.is_bye:
                     byes[t.ns] += 1
                 else:
-                    met[t.ns].add(t.ew)
-                    met[t.ew].add(t.ns)
+                    met[t.ns].add(t.ew_pair)
+                    met[t.ew_pair].add(t.ns)
         order = [p.id for p in self.pairs]
         random.Random(f"{self.seed}:swiss:{round_no}").shuffle(order)  # lot within a score group
         order.sort(key=lambda p: -points[p])
@@ -323,12 +345,13 @@ class Tournament:
 
     def _knockout(self, round_no: int) -> list[Table]:
         seed_no = {p.id: i for i, p in enumerate(self.pairs)}
+        games: list[tuple[str, str | None]]
         if round_no == 1:
             games = bracket([p.id for p in self.pairs])
         else:
-            winners = [outcome.winner for _, outcome in self.outcomes(round_no - 1)]
-            games = [tuple(sorted(two, key=seed_no.__getitem__))
-                     for two in zip(winners[::2], winners[1::2], strict=True)]
+            winners = [_went_through(outcome) for _, outcome in self.outcomes(round_no - 1)]
+            games = [(a, b) if seed_no[a] < seed_no[b] else (b, a)
+                     for a, b in zip(winners[::2], winners[1::2], strict=True)]
         out = []
         number = 0
         for a, b in games:  # in bracket order, byes in their place: round 2 pairs neighbours
@@ -353,7 +376,7 @@ class Tournament:
         index = {a: parse_final_level(level_a), b: parse_final_level(level_b)}
         if index[a] == index[b] == PASSED:
             raise TournamentError("both_passed_a")
-        side = {table.ns: "NS", table.ew: "EW"}
+        side: dict[str, Side] = {table.ns: "NS", table.ew_pair: "EW"}
         if winner is not None:
             self.pair(winner)
             if winner not in side:
@@ -380,17 +403,16 @@ class Tournament:
         """Score a forfeit (弃权) by ``who`` — a pair id, or the side "NS"/"EW" — per the
         profile's ``match.forfeit`` award; ``pairs``, if given, must be the table's two."""
         round_no, table = self._table_of(round_no, table_no, pairs)
-        sides = {table.ns: "NS", table.ew: "EW"}
-        if who in sides:
-            side = sides[who]
-        elif who.upper() in SIDES:
-            side = who.upper()
+        sides: dict[str, Side] = {table.ns: "NS", table.ew_pair: "EW"}
+        named = sides.get(who) or side_or_none(who.upper())
+        if named is not None:
+            side = named
         else:
             self.pair(who)
             raise TournamentError("pair_elsewhere", pair=who, round=round_no, table=table_no, ns=table.ns,
                                   ew=table.ew)
-        winner = "EW" if side == "NS" else "NS"
-        zero = {s: 0 for s in SIDES}
+        winner: Side = "EW" if side == "NS" else "NS"
+        zero: dict[Side, int] = {s: 0 for s in SIDES}
         result = match_result(self.profile, winner, "forfeit", zero, dict(zero))
         return round_no, self._checked(round_no, table, _outcome(result, table))
 
@@ -419,7 +441,7 @@ class Tournament:
             return outcome
         if outcome.winner is None:
             raise TournamentError("knockout_draw", table=table.table)
-        before = self.results.get((round_no, table.table))
+        before = self.results.get((round_no, table.number))
         if round_no < self.drawn and before is not None and before.winner != outcome.winner:
             raise TournamentError("winner_fixed", next=round_no + 1, table=table.table)
         return outcome

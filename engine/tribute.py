@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from engine.cards import BIG_JOKER, NATURAL, card_order, is_joker, rank_of, sort_cards, wildcard
+from engine.cards import BIG_JOKER, NATURAL, Card, card_order, is_joker, rank_of, sort_cards, wildcard
 from engine.events import GiveBack, Resist, Tribute
-from engine.phases import PLAY, RETURN, TRIBUTE, Outcome
+from engine.phases import PLAY, RETURN, TRIBUTE, Outcome, Phase
 from engine.profile import Profile, ReturnRule
-from engine.seats import PLAY_ORDER, next_seat, partner, prev_seat, side_of
+from engine.seats import PLAY_ORDER, Seat, next_seat, partner, prev_seat, side_of
 
 
-def correct_tributes(hand: Iterable[str], level: str) -> list[str]:
+def correct_tributes(hand: Iterable[Card], level: str) -> list[Card]:
     """The cards that would be a correct tribute: the highest by level order, never a
     heart wildcard (so a big joker if held). Several when suits tie.
 
@@ -36,7 +36,7 @@ def correct_tributes(hand: Iterable[str], level: str) -> list[str]:
     return list(sort_cards({c for c in candidates if card_order(c, level) == top}))
 
 
-def return_allowed(card: str, level: str, rule: ReturnRule) -> bool:
+def return_allowed(card: Card, level: str, rule: ReturnRule) -> bool:
     """Whether ``card`` may be given back (还贡) under ``rule``."""
     if is_joker(card):
         return rule.jokers
@@ -53,20 +53,28 @@ class TributeExchange:
     profile: Profile
     previous: Outcome | None
     known: bool
-    holdings: dict[str, Counter]
-    counts: dict[str, int]
-    played_by: dict[str, Counter]
-    phase: str
-    leader: str | None
-    turn: str | None
+    holdings: dict[Seat, Counter[Card]]
+    counts: dict[Seat, int]
+    played_by: dict[Seat, Counter[Card]]
+    phase: Phase
+    leader: Seat | None
+    turn: Seat | None
     _flag: Callable[..., None]
     # the exchange's own state
-    tributers: list[str]
-    tributes: dict[str, str]  # tributer → card
-    declared_receivers: dict[str, tuple[str, int]]  # tributer → (to, seq)
-    receivers: dict[str, str]  # tributer → receiver
-    returns: dict[str, str]  # receiver → card given back
+    tributers: list[Seat]
+    tributes: dict[Seat, Card]  # tributer → card
+    declared_receivers: dict[Seat, tuple[Seat, int]]  # tributer → (to, seq)
+    receivers: dict[Seat, Seat]  # tributer → receiver
+    returns: dict[Seat, Card]  # receiver → card given back
     resisted: bool
+
+    @property
+    def _winner(self) -> Seat:
+        """The first out of the previous hand, whom the tribute goes to (a hand with tribute
+        always follows one)."""
+        if self.previous is None:
+            raise ValueError("no tribute in the first hand of a match")
+        return self.previous.order[0]
 
     def _owe_tribute(self, previous: Outcome) -> None:
         """The losers of ``previous`` owe tribute: the last (下游), or both after a double
@@ -81,7 +89,7 @@ class TributeExchange:
             if big >= self.profile.tribute.resist_big_jokers:
                 self._resist(previous.order[0])
 
-    def _resist(self, winner: str) -> None:
+    def _resist(self, winner: Seat) -> None:
         self.resisted = True
         self.phase = PLAY
         self.leader = self.turn = winner
@@ -97,7 +105,7 @@ class TributeExchange:
             if big < self.profile.tribute.resist_big_jokers:
                 self._flag("wrong_tribute", ev.seats[0], ev.seq, reason="resist_without_big_jokers")
                 return
-        self._resist(self.previous.order[0])
+        self._resist(self._winner)
 
     def _tribute(self, ev: Tribute) -> None:
         if self.phase != TRIBUTE or ev.seat not in self.tributers or ev.seat in self.tributes:
@@ -118,7 +126,7 @@ class TributeExchange:
             self._assign_receivers()
 
     def _assign_receivers(self) -> None:
-        winner = self.previous.order[0]
+        winner = self._winner
         if len(self.tributers) == 1:
             expected = {self.tributers[0]: winner}
         else:
@@ -184,7 +192,7 @@ class TributeExchange:
 
     def _after_returns(self) -> None:
         self.phase = PLAY
-        winner = self.previous.order[0]
+        winner = self._winner
         if len(self.tributers) == 1:
             self.leader = self.tributers[0]
         else:
@@ -201,7 +209,7 @@ class TributeExchange:
                 self.leader = next((g for g, r in self.receivers.items() if r == winner), a)
         self.turn = self.leader
 
-    def _move(self, giver: str, receiver: str, card: str) -> None:
+    def _move(self, giver: Seat, receiver: Seat, card: Card) -> None:
         self.counts[giver] -= 1
         self.counts[receiver] += 1
         if self.known:
@@ -225,7 +233,8 @@ class TributeExchange:
         wild = wildcard(self.level)
         for giver, card in self.tributes.items():
             kept = Counter(self.played_by[giver])
-            back = self.returns.get(self.receivers.get(giver, ""))
+            receiver = self.receivers.get(giver)
+            back = self.returns.get(receiver) if receiver is not None else None
             if back:
                 kept[back] -= 1
             higher = [c for c in (+kept) if c != wild and card_order(c, self.level) > card_order(card, self.level)]

@@ -9,6 +9,9 @@ for people, in Chinese and English, lives with the user-facing code (``rulebook.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
+
+from engine.seats import Seat
 
 #: code → the rule it breaks (RULES.md section; the rule books' own term).
 RULES: dict[str, str] = {
@@ -29,17 +32,27 @@ RULES: dict[str, str] = {
 }
 
 
+class ViolationJson(TypedDict):
+    """A violation as a record's ``violation`` line and the API have it."""
+
+    code: str
+    seat: Seat | None
+    seq: int | None
+    rule: str
+    detail: dict[str, object]
+
+
 @dataclass(frozen=True)
 class Violation:
     code: str
-    seat: str | None
+    seat: Seat | None
     seq: int | None
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, object] = field(default_factory=dict)
 
     @property
     def rule(self) -> str:
         return RULES[self.code]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> ViolationJson:
         return {"code": self.code, "seat": self.seat, "seq": self.seq,
                 "rule": self.rule, "detail": dict(self.detail)}

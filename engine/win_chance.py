@@ -31,11 +31,12 @@ import math
 from dataclasses import dataclass
 
 from engine import win_chance_model as model
-from engine.cards import BIG_JOKER, COPIES, RANKS, SMALL_JOKER, wildcard
+from engine.cards import ALL_CARDS, BIG_JOKER, COPIES, RANKS, SMALL_JOKER, Card, rank_of, suit_of, wildcard
 from engine.hand import Hand
 from engine.phases import OVER, Outcome
-from engine.plays import TYPES, Play, bomb_tier, rank_value
-from engine.seats import PLAY_ORDER, SIDES, next_seat, other_side, partner, prev_seat, side_of
+from engine.plays import TYPES, bomb_tier, rank_value
+from engine.seats import PLAY_ORDER, SIDES, Seat, Side, next_seat, other_side, partner, prev_seat, side_of
+from engine.trick import Top
 
 #: the seats as the seat to act sees them: itself, its next (an opponent), its partner, its previous
 ROLES = ("me", "next", "partner", "prev")
@@ -51,6 +52,9 @@ FEATURES: tuple[str, ...] = (
 )
 #: the winner's partner's place, as the place model's classes
 PLACES = (2, 3, 4)
+#: each rank's four cards, and those of them that are no wildcard at its level (not hearts)
+_OF_RANK: dict[str, tuple[Card, ...]] = {r: tuple(c for c in ALL_CARDS if rank_of(c) == r) for r in RANKS}
+_PLAIN_OF_RANK: dict[str, tuple[Card, ...]] = {r: tuple(c for c in _OF_RANK[r] if suit_of(c) != "H") for r in RANKS}
 
 
 @dataclass(frozen=True)
@@ -59,13 +63,13 @@ class Chance:
     place (``places[side][place]``: place 2 is a double down); ``decided`` once the hand's
     first place is known (the winner is then certain)."""
 
-    win: dict[str, float]
-    places: dict[str, dict[int, float]]
+    win: dict[Side, float]
+    places: dict[Side, dict[int, float]]
     decided: bool
 
-    def levels(self, upgrades: dict[str, int]) -> dict[str, dict[int, float]]:
+    def levels(self, upgrades: dict[str, int]) -> dict[Side, dict[int, float]]:
         """Each side's chance to go up by each number of levels the profile gives a place."""
-        out: dict[str, dict[int, float]] = {}
+        out: dict[Side, dict[int, float]] = {}
         for side in SIDES:
             gains: dict[int, float] = {}
             for place, p in self.places[side].items():
@@ -86,15 +90,15 @@ class Seen:
 
     number: int
     level: str
-    declarers: str
-    counts: dict[str, int]
-    finished: tuple[str, ...]
-    tallies: dict[str, tuple[int, ...]]
+    declarers: Side
+    counts: dict[Seat, int]
+    finished: tuple[Seat, ...]
+    tallies: dict[Seat, tuple[int, ...]]
     unseen: tuple[int, ...]
-    top: tuple[str, Play] | None
+    top: Top | None
     passes: int
-    to_act: tuple[str, ...]
-    winner_before: str | None  # who won the hand before (its first place), None on a first hand
+    to_act: tuple[Seat, ...]
+    winner_before: Seat | None  # who won the hand before (its first place), None on a first hand
     tributes: int
     resisted: bool
     outcome: Outcome | None
@@ -104,15 +108,15 @@ def seen(hand: Hand) -> Seen:
     """The public state of ``hand`` now (never its holdings)."""
     level = hand.level
     wild = wildcard(level)
-    tallies = {}
+    tallies: dict[Seat, tuple[int, ...]] = {}
+    plain_level, aces = _PLAIN_OF_RANK[level], _OF_RANK["A"]
     for s in PLAY_ORDER:
         played = hand.played_by[s]
-        tallies[s] = (played[BIG_JOKER], played[SMALL_JOKER], played[wild],
-                      played["S" + level] + played["C" + level] + played["D" + level],
-                      played["SA"] + played["HA"] + played["CA"] + played["DA"] if level != "A" else 0)
+        tallies[s] = (played[BIG_JOKER], played[SMALL_JOKER], played[wild], sum(played[c] for c in plain_level),
+                      sum(played[c] for c in aces) if level != "A" else 0)
     shown = hand.tracker.seen
     wilds = COPIES - shown[wild]
-    by_rank = {r: 4 * COPIES - shown["S" + r] - shown["H" + r] - shown["C" + r] - shown["D" + r] for r in RANKS}
+    by_rank = {r: 4 * COPIES - sum(shown[c] for c in _OF_RANK[r]) for r in RANKS}
     unseen = (COPIES - shown[BIG_JOKER], COPIES - shown[SMALL_JOKER], wilds, by_rank[level] - wilds,
               sum(1 for n in by_rank.values() if n >= 4))
     previous = hand.previous
@@ -121,7 +125,7 @@ def seen(hand: Hand) -> Seen:
                 len(hand.tributers), hand.resisted, hand.outcome if hand.phase == OVER else None)
 
 
-def _to_act(hand: Hand) -> tuple[str, ...]:
+def _to_act(hand: Hand) -> tuple[Seat, ...]:
     """Who acts next: the seat on turn; before the lead is known, those who may lead (the
     tributers, or any seat on a first hand whose leader is not yet shown)."""
     if hand.turn is not None:
@@ -131,7 +135,7 @@ def _to_act(hand: Hand) -> tuple[str, ...]:
     return PLAY_ORDER
 
 
-def features(state: Seen, seat: str, us_wins: float = 0.0) -> list[float]:
+def features(state: Seen, seat: Seat, us_wins: float = 0.0) -> list[float]:
     """The public state as ``seat`` (the seat to act) sees it, in ``FEATURES``' order;
     ``us_wins`` is the place model's input (1: ``seat``'s side finishes first)."""
     roles = (seat, next_seat(seat), partner(seat), prev_seat(seat))
@@ -150,8 +154,8 @@ def features(state: Seen, seat: str, us_wins: float = 0.0) -> list[float]:
     if top is None:
         x += [0.0] * 4 + [-1.0, 0.0, 0.0, 0.0]
     else:
-        x += [float(top[0] == s) for s in roles]
-        play = top[1]
+        x += [float(top.seat == s) for s in roles]
+        play = top.play
         x += [float(TYPES.index(play.type)), float(len(play.cards)), float(rank_value(play, state.level)),
               float(bomb_tier(play)) if play.is_bomb else 0.0]
     x.append(float(state.passes))
@@ -194,12 +198,12 @@ def _softmax(z: list[float]) -> list[float]:
     return [v / total for v in e]
 
 
-def side_chance(state: Seen, seat: str) -> float:
+def side_chance(state: Seen, seat: Seat) -> float:
     """The chance that ``seat``'s side finishes first, with ``seat`` to act (the model alone)."""
     return _sigmoid(_trees(features(state, seat), model.WIN)[0])
 
 
-def place_chance(state: Seen, seat: str, us_wins: bool) -> list[float]:
+def place_chance(state: Seen, seat: Seat, us_wins: bool) -> list[float]:
     """The winner's partner's chance of each of ``PLACES``, with ``seat`` to act, given
     whether ``seat``'s side wins (the model, then what the finishing order rules out)."""
     p = _softmax(_trees(features(state, seat, float(us_wins)), model.PLACE))
@@ -228,12 +232,12 @@ def chance(state: Seen) -> Chance:
     Before the leader is known it is the mean over those who may lead."""
     if state.outcome is not None:
         o = state.outcome
-        win = {s: float(s == o.winner_side) for s in SIDES}
-        places = {s: {pl: float(s == o.winner_side and pl == o.partner_place) for pl in PLACES} for s in SIDES}
-        return Chance(win, places, True)
+        decided: dict[Side, float] = {s: float(s == o.winner_side) for s in SIDES}
+        return Chance(decided, {s: {pl: float(s == o.winner_side and pl == o.partner_place) for pl in PLACES}
+                                for s in SIDES}, True)
     seats = state.to_act
-    win = dict.fromkeys(SIDES, 0.0)
-    places = {s: dict.fromkeys(PLACES, 0.0) for s in SIDES}
+    win: dict[Side, float] = dict.fromkeys(SIDES, 0.0)
+    places: dict[Side, dict[int, float]] = {s: dict.fromkeys(PLACES, 0.0) for s in SIDES}
     first = state.finished[0] if state.finished else None
     for seat in seats:
         mine, theirs = side_of(seat), other_side(side_of(seat))
