@@ -1,7 +1,8 @@
 """The refusals of the operator's commands, in 中文 and English: the camera's (``guandan
 scan``, ``run``, ``detect``, ``calibrate``, ``markers``, ``enroll``, ``eval-detector``,
 ``render-game``, ``render-stage``, ``train*``, ``quantize-*``, ``export``: ``vision.cli.VisionError``, a deck
-folder's ``vision.enroll.deck.DeckError``), ``guandan``'s own (``scorer.cli.UserError``,
+folder's ``vision.enroll.deck.DeckError``; one of them without the training extra:
+``vision.cli.extras``), ``guandan``'s own (``scorer.cli.UserError``,
 an argparse value) and the table clock's (``scorer.clock_cli.ClockUsageError``).
 
 An operator setting up a table, a referee starting the clock, a developer training the
@@ -134,6 +135,10 @@ COMMAND_WORDS: dict[str, tuple[str, str]] = {
     "quantize_suits_counts": ("--patches 至少为64，--scenes、--val-scenes 和 --workers 至少为1",
                               "--patches must be at least 64, --scenes, --val-scenes and --workers at least 1"),
     "export_failed": ("无法导出：{why}", "cannot export: {why}"),
+    # a command that needs the train extra on a base install (vision.cli.extras)
+    "needs_train": ("{command} 需要训练组件（未安装 {module}）：pip install 'guandan-scorer[train]'",
+                    "{command} needs the training extra ({module} is not installed): "
+                    "pip install 'guandan-scorer[train]'"),
     # guandan's own: demo, selfplay, an option's value (read before --lang: Chinese first)
     "no_serve_alone": ("--no-serve 须与 --from-record 一同给出（摄像头演示就是仪表板）",
                        "--no-serve goes with --from-record (the camera demo is the dashboard)"),

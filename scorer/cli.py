@@ -36,6 +36,7 @@ from scorer.serve_cli import tcp_port
 from scorer.table_cli import add_parsers as add_table_parsers
 from vision.cli import add_parsers as add_vision_parsers
 from vision.cli.detect import DECK_HELP
+from vision.cli.extras import training_missing
 from vision.errors import DatasetError
 from vision.synth.cli import add_parser as add_dataset_parser
 
@@ -282,6 +283,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except DatasetError as exc:  # guandan dataset build's (vision.errors): English only, as yet
         print(f"guandan: {exc}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:  # torch, ultralytics … on a base install (vision.cli.extras)
+        missing = training_missing(exc, args.command)
+        if missing is None:
+            raise
+        print(f"guandan: {missing.text(lang)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from vision.cli import VisionError, add_parsers
+from vision.cli.extras import training_missing
 from vision.synth.cli import add_parser
 
 
@@ -25,10 +26,17 @@ def main(argv: list[str] | None = None) -> int:
     add_parser(sub)
     add_parsers(sub)
     args = parser.parse_args(argv)
+    lang = getattr(args, "lang", "zh")
     try:
         args.func(args)
     except VisionError as exc:  # in the operator's language first (--lang), as guandan prints it
-        print(f"guandan: {exc.text(getattr(args, 'lang', 'zh'))}", file=sys.stderr)
+        print(f"guandan: {exc.text(lang)}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:  # torch, ultralytics … not installed (vision.cli.extras)
+        missing = training_missing(exc, args.command)
+        if missing is None:
+            raise
+        print(f"guandan: {missing.text(lang)}", file=sys.stderr)
         return 2
     return 0
 

@@ -45,7 +45,8 @@ def test_no_command_code_takes_another_refusals_name():
 
 #: where the commands' refusals are raised by code
 RAISED = [(f"vision/cli/{name}.py", {"VisionError"})
-          for name in ("inputs", "calibrate", "detect", "enroll", "evaluate", "quantize", "render", "stage", "train")]
+          for name in ("inputs", "calibrate", "detect", "enroll", "evaluate", "extras", "quantize", "render", "stage",
+                       "train")]
 RAISED += [("scorer/table_cli.py", {"VisionError"}), ("vision/enroll/deck.py", {"DeckError"}),
            ("scorer/cli.py", {"UserError", "refusal"}), ("scorer/clock_cli.py", {"ClockUsageError"}),
            ("scorer/serve_cli.py", {"refusal"})]

@@ -1,7 +1,6 @@
 """The ``guandan`` command as users run it: real subprocesses, real files."""
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -9,6 +8,7 @@ import sys
 import pytest
 
 from scorer.cli import DEMO_RECORD, main
+from tests.base_install import blocked_env
 
 
 def guandan(*args, input=None):
@@ -113,7 +113,8 @@ def test_demo_then_plays_the_match_live_on_the_dashboard():
 @pytest.mark.video
 def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_emulated_clock(tmp_path):
     """The real thing end to end: video → detector → tracker → clock presses over a
-    pseudo-terminal → engine → store → the dashboard's API, at four times real time."""
+    pseudo-terminal → engine → store → the dashboard's API, at four times real time — on a
+    base install, without torch, ultralytics or NNCF (tests/base_install.py)."""
     import signal
     import socket
     import time
@@ -124,7 +125,7 @@ def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_e
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "demo", "--port", str(port), "--speed", "4",
                              "--lang", "en"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "TMPDIR": str(tmp_path)})
+                            env={**blocked_env(tmp_path / "site"), "TMPDIR": str(tmp_path)})
     try:
         deadline = time.monotonic() + 90
         events = []

@@ -51,12 +51,14 @@ def header_json(table: str = "t9", profile: str = "linyi") -> dict:
     return {"seq": 0, "t": 0, "type": "header", "format": "guandan-record/1", "profile": profile, "table": table}
 
 
-def start_serve(db: str, threads: int = 40, *options: str) -> tuple[subprocess.Popen, str]:
-    """``guandan serve`` as users run it (waitress) on ``db`` with ``options``, answering:
-    (process, base URL)."""
+def start_serve(db: str, threads: int = 40, *options: str,
+                env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
+    """``guandan serve`` as users run it (waitress) on ``db`` with ``options`` (in ``env``:
+    the process's environment, by default the tests'), answering: (process, base URL)."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "serve", "--db", db, "--port", str(port),
-                             "--threads", str(threads), *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                             "--threads", str(threads), *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env=env)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:

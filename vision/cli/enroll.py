@@ -18,6 +18,7 @@ import cv2
 
 from rulebook.alerts import Alert
 from rulebook.i18n import ALERTS, EnrollProblem, enroll_text, say
+from vision.cli.extras import needs_training
 from vision.cli.inputs import VisionError, default_weights, lang_option, written
 from vision.enroll import deck as deck_folder
 from vision.enroll.adapt import ROWS
@@ -59,6 +60,8 @@ def cmd_enroll(args: Namespace) -> None:
         raise VisionError("not_folder", path=out)
     if out.exists() and any(out.iterdir()) and not args.force:
         raise VisionError("enroll_exists", path=out)
+    # the reader is trained in torch; the finder (--scenes) through ultralytics, exported in 8 bits
+    needs_training("enroll", "torch", *(("ultralytics", "onnxslim", "nncf") if args.scenes else ()))
     try:
         detector = CardDetector(default_weights(), boxes=False)
     except DetectorError as exc:

@@ -7,6 +7,7 @@ import argparse
 from argparse import Namespace
 from pathlib import Path
 
+from vision.cli.extras import needs_training
 from vision.cli.inputs import VisionError, datasets, lang_option
 
 
@@ -24,6 +25,7 @@ def _quantize_inputs(args: Namespace, model: str, missing: str) -> tuple[Path, l
 
 
 def cmd_quantize_reader(args: Namespace) -> None:
+    needs_training("quantize-reader", "nncf")
     # lazy: model and training code, loaded only when a command needs it (keeps guandan --help fast)
     from vision.live.reader import ReaderError
     from vision.training.reader_quantize import quantize_reader
@@ -43,6 +45,7 @@ def cmd_quantize_reader(args: Namespace) -> None:
 
 
 def cmd_quantize_boxes(args: Namespace) -> None:
+    needs_training("quantize-boxes", "nncf")
     # lazy: model and training code, loaded only when a command needs it (keeps guandan --help fast)
     from vision.live.reader import ReaderError
     from vision.training.box_quantize import quantize_boxes
@@ -63,6 +66,7 @@ def cmd_quantize_boxes(args: Namespace) -> None:
 
 
 def cmd_quantize_suits(args: Namespace) -> None:
+    needs_training("quantize-suits", "nncf")
     # lazy: model and training code, loaded only when a command needs it (keeps guandan --help fast)
     from vision.live.reader import ReaderError
     from vision.training.suit_quantize import quantize_suits
@@ -88,6 +92,8 @@ def cmd_quantize_suits(args: Namespace) -> None:
 
 
 def cmd_export(args: Namespace) -> None:
+    eight_bits = ("nncf",) if "openvino-int8" in args.formats else ()
+    needs_training("export", "torch", "ultralytics", "onnxslim", *eight_bits)
     # lazy: model and training code, loaded only when a command needs it (keeps guandan --help fast)
     from vision.training.train import TrainError, export
 

@@ -8,6 +8,7 @@ import argparse
 from argparse import Namespace
 from pathlib import Path
 
+from vision.cli.extras import needs_training
 from vision.cli.inputs import VisionError, folder_for, lang_option
 from vision.cli.render import video_size
 from vision.progress import progress_bar
@@ -34,6 +35,7 @@ def cmd_render_stage(args: Namespace) -> None:
     if args.max_events is not None and args.max_events < 3:
         raise VisionError("max_events_least", given=args.max_events)
     folder_for(args.out, "--out")
+    needs_training("render-stage", "moderngl")
     # lazy: OpenGL and the stage load only when a hand is rendered (keeps guandan --help fast)
     from vision.stage.faces import DeckError, faces
     from vision.stage.renderer import StageError

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.cli.extras import needs_training
 from vision.cli.inputs import VisionError, datasets, default_weights, lang_option
 
 
@@ -65,6 +66,7 @@ def _teacher(args: Namespace, widths: tuple[int, ...] | None) -> Path | None:
 
 
 def cmd_train(args: Namespace) -> None:
+    needs_training("train", "torch", "ultralytics")
     # lazy: model and training code, loaded only when a command needs it (keeps guandan --help fast)
     from vision.training.train import TrainError, train
 
@@ -81,6 +83,7 @@ def cmd_train(args: Namespace) -> None:
 
 
 def cmd_train_reader(args: Namespace) -> None:
+    needs_training("train-reader", "torch")
     import torch  # lazy: torch takes seconds to load
 
     # lazy: model and training code, loaded only when a command needs it (keeps guandan --help fast)
@@ -136,6 +139,7 @@ def cmd_train_reader(args: Namespace) -> None:
 
 
 def cmd_train_boxes(args: Namespace) -> None:
+    needs_training("train-boxes", "torch")
     import torch  # lazy: torch takes seconds to load
 
     # lazy: model and training code, loaded only when a command needs it (keeps guandan --help fast)
@@ -173,6 +177,7 @@ def cmd_train_boxes(args: Namespace) -> None:
 
 
 def cmd_train_suits(args: Namespace) -> None:
+    needs_training("train-suits", "torch")
     import torch  # lazy: torch takes seconds to load
 
     # lazy: model and training code, loaded only when a command needs it (keeps guandan --help fast)

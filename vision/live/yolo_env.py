@@ -7,7 +7,7 @@ usage telemetry is switched off too: a user's machine has no ``CI`` variable to 
 
 ultralytics is imported inside the functions that use it: heavy to load, and needed only
 when a model is trained, quantized or run through it, not for ``guandan --help`` or at a
-table.
+table, whose base install has none of it (the ``train`` extra, ``vision.cli.extras``).
 """
 
 from __future__ import annotations
