@@ -297,3 +297,33 @@ def test_a_second_play_laid_over_the_first_covers_it_and_is_all_new():
     run(z, [(0, ("S5",), False), (0.3, ("S5",), False)])
     misread = Laid(("S6",), (0.6,), (), ((("S5", 0.3),),))  # read again as a 6, the 5 its runner-up
     assert [e.new for e in z.update(1.0, misread, False) + z.update(1.3, misread, False)] == [()]
+
+
+def test_a_second_play_laid_apart_from_the_first_is_a_row_of_its_own():
+    """Seen in the second world: South laid D8, then in the same trick CA lower in its zone,
+    apart from the 8. Its top-left index and bottom-right corner fitted no card of the 8's
+    row, were strays, and the A was no play."""
+    first = [index("D8", 22.6, 2.9, 0.77)]
+    apart = [index("SA", 24.3, 10.0, 0.59), index("CA", 29.4, 16.3, 0.44)]
+    laid = group_cards(first + apart)
+    assert laid.cards[0] == "D8" and laid.cards[1] in ("SA", "CA") and laid.stray == ()
+    pair = [index("D5", 10, 13), index("D5", 12, 13), index("D5", 16.5, 19.4)]
+    assert group_cards([index("C6", 8, 3), index("H9", 10, 3), index("S7", 12, 3), *pair]).cards == (
+        "C6", "H9", "S7", "D5", "D5")
+    # a lone index there, with no corner of its card read, stays a stray
+    assert group_cards([*first, index("SA", 24.3, 10.0, 0.59)]).stray == ("SA",)
+    # and so does a second row read too doubtfully to be cards
+    doubtful = group_cards(first + [index("SA", 24.3, 10.0, 0.2), index("CA", 29.4, 16.3, 0.1)])
+    assert doubtful.cards == ("D8",) and sorted(doubtful.stray) == ["CA", "SA"]
+
+
+def test_a_card_laid_apart_where_a_row_card_s_corner_would_lie_is_a_card():
+    """Seen in the second world: East's three singles of a trick laid as a stair, the third's
+    top-left index where the first's hidden bottom-right corner would be. Taken for that
+    corner, the third card was lost (its own bottom-right corner a stray)."""
+    dets = [index("H5", 23.1, 3.0, 0.81), index("D9", 27.4, 4.6, 0.8),
+            index("S2", 28.6, 10.1, 0.45), index("S2", 33.2, 17.0, 0.45)]
+    laid = group_cards(dets)
+    assert laid.cards == ("H5", "D9", "S2") and laid.stray == ()
+    # an index there of the row card's own rank is still that card's corner
+    assert group_cards([index("H5", 23.1, 3.0), index("D5", 28.6, 10.1), index("S5", 33.2, 17.0)]).cards == ("H5",)

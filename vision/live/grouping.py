@@ -23,7 +23,7 @@ import numpy as np
 
 from engine.cards import rank_of
 from vision.live.calibration import PX_PER_CM, seat_of, zone_point_to_table
-from vision.live.detector import Detection
+from vision.live.detector import CONFIDENCE, Detection
 
 #: offsets between a card's index centres, cm (poker 6.3 × 8.8 and bridge 5.7 × 8.8 cards,
 #: indices about 1 × 2 cm, small or jumbo): across (top-left → top-right) and down
@@ -211,15 +211,54 @@ def _lone_bottom_right(x: float, y: float, tops: list[tuple[float, float]]) -> b
     return _within(y - row, DOWN_CM) and 0 < beyond <= NEXT_CARD_CM
 
 
+#: rows read in one zone at most: a seat's plays of one trick, each laid apart from the last
+ROWS = 3
+
+
+def _heads_a_card(i: int, owner_card: str, lower: list[int], detections: list[Detection],
+                  centres: list[tuple[float, float]]) -> bool:
+    """Is lower index ``i``, lying where a row card's bottom-right corner would, rather the
+    top-left index of a card laid apart? It names another rank than that card, and an index
+    of its own rank lies a card's diagonal further on: that card's bottom-right corner."""
+    rank = rank_of(detections[i].card)
+    if rank == rank_of(owner_card):
+        return False
+    x, y = centres[i]
+    return any(k != i and rank_of(detections[k].card) == rank and _within(centres[k][0] - x, ACROSS_CM)
+               and _within(centres[k][1] - y, DOWN_CM) for k in lower)
+
+
 def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> Laid:
-    """The cards of one zone's detections, left to right."""
-    if not detections:
-        return Laid((), ())
+    """The cards of one zone's detections: row by row, each left to right.
+
+    A seat that plays twice in a trick may lay its second play apart from its first, lower
+    in the zone or beside it, not on top of it. What fits no card of the first row is read
+    as a row of its own where it is plainly cards: its last card read on two corners (a
+    card's top-left index and its bottom-right one, a card's diagonal apart) and each card at
+    ``CONFIDENCE`` or surer. A lone index elsewhere in the zone, a pip or a face's detail
+    read as one, stays a stray for the referee, not a card nobody laid."""
+    rows: list[Laid] = []
+    left = list(detections)
+    while left and len(rows) < ROWS:
+        laid, unplaced, cornered = _one_row(left, px_per_cm)
+        if rows and not (cornered and min(laid.confidences) >= CONFIDENCE):
+            break
+        rows.append(laid)
+        left = unplaced
+    if not rows:
+        return Laid((), (), tuple(d.card for d in left))
+    return Laid(tuple(c for row in rows for c in row.cards), tuple(p for row in rows for p in row.confidences),
+                tuple(d.card for d in left), tuple(o for row in rows for o in row.others))
+
+
+def _one_row(detections: list[Detection], px_per_cm: float) -> tuple[Laid, list[Detection], bool]:
+    """The top row's cards (its ``stray`` left empty), the detections that fit none of them,
+    and whether its last card was read on more than one corner."""
     centres = [_centre_cm(d, px_per_cm) for d in detections]
     top = _row_top(detections, centres)
     band = [i for i, (_, y) in enumerate(centres) if top <= y <= top + TOP_BAND_CM]
     lower = [i for i, (_, y) in enumerate(centres) if y > top + TOP_BAND_CM]
-    above = [detections[i].card for i, (_, y) in enumerate(centres) if y < top]
+    above = [i for i, (_, y) in enumerate(centres) if y < top]
     # two detections in one place are one index read twice (the next card would cover it):
     # the surer one stands, another name there is a doubt about it
     cards: list[int] = []
@@ -270,12 +309,14 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
             # bottom-right corner (with cards laid close, one before the last may fit as well)
             owner = next((j for j in reversed(cards) if _within(x - centres[j][0], ACROSS_CM)
                           and _within(y - centres[j][1], DOWN_CM)), None)
+            if owner is not None and _heads_a_card(i, detections[owner].card, lower, detections, centres):
+                owner = None  # the top-left index of a card laid apart, for a row of its own
         if owner is None and four_index and _lone_bottom_left(x, y, tops):
             unread.append(i)  # a four-index card whose top-left index was not found
         elif owner is None and _lone_bottom_right(x, y, tops):
             unread.append(i)  # the last card, its top-left index not found
         elif owner is None:
-            stray.append(detections[i].card)
+            stray.append(i)
         else:
             corners[owner].append(detections[i])
     for i in unread:
@@ -283,5 +324,6 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
         corners[i], rivals[i] = [detections[i]], []
     cards.sort(key=lambda i: centres[i][0])
     readings = [_reading(corners[j], rivals[j]) for j in cards]
-    return Laid(tuple(c for c, _, _ in readings), tuple(p for _, p, _ in readings), tuple(stray),
-                tuple(o for _, _, o in readings))
+    return (Laid(tuple(c for c, _, _ in readings), tuple(p for _, p, _ in readings), (),
+                 tuple(o for _, _, o in readings)), [detections[i] for i in stray],
+            bool(cards) and len(corners[cards[-1]]) > 1)
