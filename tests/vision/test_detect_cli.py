@@ -106,6 +106,13 @@ def test_train_reader_refuses_to_narrow_a_reader_before_cutting_patches(tmp_path
     assert done.returncode != 0 and "at least one channel" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_train_reader_refuses_a_blur_share_outside_0_to_1(tmp_path):
+    data = tmp_path / "data.yaml"
+    data.write_text("train: images/train\nval: images/val\nnames: [S2]\n")
+    done = guandan("train-reader", "--data", str(data), "--blur", "1.5", "--out", str(tmp_path / "r.onnx"))
+    assert done.returncode == 2 and "between 0 and 1" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_train_reader_refuses_a_teacher_it_cannot_learn_from_before_cutting_patches(tmp_path):
     data = tmp_path / "data.yaml"
     data.write_text("train: images/train\nval: images/val\nnames: [S2]\n")

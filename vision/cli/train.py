@@ -95,6 +95,8 @@ def cmd_train_reader(args: Namespace) -> None:
     pad = PAD if args.pad is None else args.pad
     if not 0.0 <= pad <= 3.0:
         raise VisionError("pad_framing", pad=pad)
+    if not 0.0 <= args.blur <= 1.0:
+        raise VisionError("blur_share", blur=args.blur)
     sets, start = _sets_and_start(args, "no_reader_weights")
     widths = tuple(args.widths) if args.widths else None
     if widths is not None:  # checked before minutes of cutting patches
@@ -126,7 +128,8 @@ def cmd_train_reader(args: Namespace) -> None:
         raise VisionError("nothing_to_learn")
     figures = train_reader(train, val, Path(args.out), epochs=args.epochs, seed=args.seed, start=start, lr=args.lr,
                            log=log, pad=pad, widths=widths, strided=args.strided, teacher=teacher,
-                           reads=args.reads, device=device, batch=args.batch, minutes=args.minutes)
+                           reads=args.reads, device=device, batch=args.batch, minutes=args.minutes,
+                           blur=args.blur)
     if args.heldout:
         held = cut_patches(Path(args.heldout), "val", jitter=False, pad=pad)
         reader = IndexReader(args.out)
@@ -286,6 +289,9 @@ def add_train_reader_parser(sub: argparse._SubParsersAction) -> None:
                         "turned, averaged; 1, as cut — for a reader taught (--teacher) to read at once what its "
                         "teacher reads both ways, in half the time")
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 0.003)")
+    p.add_argument("--blur", type=float, default=0.5,
+                   help="share of training patches blurred as a table camera blurs them: defocus, a motion smear, "
+                        "too few pixels (default 0.5; 0: none)")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
     p.add_argument("--device", default="cpu",
                    help="where to train: cpu (default) or cuda (an NVIDIA accelerator; the reader is written for "

@@ -31,6 +31,7 @@ from vision.live.reader import NOT_AN_INDEX, PAD, PATCH, READS, patch
 from vision.progress import progress_bar
 from vision.synth.labels import CLASS_OF
 from vision.training.evaluate import Legibility, label_for, read_labels, read_meta, split_images
+from vision.training.optics import blurred
 from vision.training.reader_distil import narrowed, taught_loss, teach_stem
 from vision.training.reader_net import (
     WIDTHS,
@@ -42,6 +43,9 @@ from vision.training.reader_net import (
     widen,
     widths_of,
 )
+
+#: the share of training patches blurred as a camera blurs them (``vision.training.optics``)
+BLUR = 0.5
 
 
 @dataclass
@@ -184,7 +188,7 @@ def accuracy(net, data: Patches, batch: int = 512, device: str = "cpu") -> float
 def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, batch: int = 256, lr: float = 3e-3,
                  seed: int = 0, start: Path | None = None, log=print, pad: float = PAD,
                  widths: tuple[int, ...] | None = None, strided: bool = False, teacher: Path | None = None,
-                 reads: int = READS, device: str = "cpu", minutes: float | None = None) -> dict:
+                 reads: int = READS, device: str = "cpu", minutes: float | None = None, blur: float = BLUR) -> dict:
     """Train (from scratch, or on from the weights at ``start``), keep the best epoch by
     validation accuracy, and write ``out`` (ONNX, saying its framing ``pad``: the patches
     must have been cut with it) with its weights beside it (``.pt``, to go on from later,
@@ -198,7 +202,8 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
     1 for one taught to read at once what its teacher reads both ways. ``device``: where the
     network trains (``"cuda"`` on a machine with an accelerator; the weights are written for
     the CPU either way). ``minutes``: a time budget — ``epochs`` is then the most, and as
-    many as fit are run, the schedule fitted to them (timed on a few batches first)."""
+    many as fit are run, the schedule fitted to them (timed on a few batches first).
+    ``blur``: the share of training patches given a camera's blur (``vision.training.optics``)."""
     import torch
 
     torch.manual_seed(seed)
@@ -238,7 +243,7 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
         with progress_bar(len(order), f"reader epoch {epoch}/{epochs}", unit="patch") as bar:
             for i in range(0, len(order), batch):
                 idx = order[i:i + batch]
-                x = augment(batch_of(train.images, idx, device), rng)
+                x = augment(blurred(batch_of(train.images, idx, device), rng, blur), rng)
                 loss = loss_fn(net(x), torch.from_numpy(train.classes[idx]).to(device), x)
                 total += learn(net, opt, sched, loss) * len(idx)
                 bar.update(len(idx))
@@ -253,7 +258,7 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
     export_onnx(net, out, pad, reads)
     return {"best_val_accuracy": best, "pad": pad, "reads": reads, "widths": list(widths_of(best_state)),
             "strided": is_strided(best_state), "teacher": str(teacher) if taught_by is not None else None,
-            "device": str(device), "batch": batch,
+            "device": str(device), "batch": batch, "blur": blur,
             "epochs": history,
             "seconds": time.perf_counter() - started,
             "train_patches": len(train.classes), "val_patches": len(val.classes)}
