@@ -9,16 +9,17 @@ Streams: ``/api/tables/<id>/stream`` sends the table's full snapshot first (on e
 connect and reconnect: OBS reloads browser sources), then one numbered message per new
 event (``id:`` is the store's global event id, so ``Last-Event-ID`` resumes); with
 ``?delay=S`` everything arrives S seconds late (a broadcast delay against cheating, which
-hides nothing). ``/api/hall/stream`` sends every table's summary, then each change.
+hides nothing). ``/api/hall/stream`` sends every table's summary, then each change. What
+each stream sends is its feed's (``web.feeds``); under ``guandan serve`` the stream loop
+(``web.streams``) serves them, and these routes only under Flask's own server and where
+the loop leaves a request to waitress.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import time
 
-from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, g, jsonify, request
 
 from engine.events import Header, RecordError, event_from_json
 from engine.profile import ProfileError
@@ -27,11 +28,10 @@ from store.event_store import StoreError
 from store.referee_acts import REFEREE_ACTS, act_fields, build_act
 from web import evidence, referee_queue
 from web.auth import api_writer, current_user
+from web.feeds import DelayedFeed, HallFeed, TableFeed, served
 from web.i18n import refuse
 from web.openapi import openapi
-from web.snapshot import DelayedView
-from web.sse import KEEPALIVE, KEEPALIVE_S, MAX_DELAY_S, table_update
-from web.sse import sse as _sse
+from web.sse import MAX_DELAY_S
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -138,81 +138,18 @@ def broadcast_delay() -> float:
     return delay
 
 
-def _stream(gen) -> Response:
-    return Response(stream_with_context(gen), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
 @bp.get("/tables/<table>/stream")
 def table_stream(table: str):
-    view = _table(table)
+    """A table's stream, or as it stood ``?delay=S`` seconds ago (``web.feeds``)."""
+    _table(table)
     delay_s = broadcast_delay()
-    hub = _hub()
-    if delay_s:
-        return _stream(_delayed(hub, view, delay_s))
-
-    def live():
-        stamp = hub.stamp(table)  # read before the snapshot: a seating changed between goes out again
-        ident, text = hub.snapshot(table)
-        yield _sse("snapshot", text, ident)
-        seen = ident
-        while not hub.stopped:
-            last = hub.wait(seen, KEEPALIVE_S, table, stamp)
-            moved = hub.stamp(table)
-            if last <= seen and moved == stamp:
-                yield KEEPALIVE
-                continue
-            now_id, text, events = hub.update(table, seen)
-            if now_id > seen or moved != stamp:  # new events, or the table's seating changed
-                yield _sse("update", table_update(events, text), now_id)
-                seen, stamp = now_id, moved
-            else:
-                seen = last  # other tables moved on
-    return _stream(live())
-
-
-def _delayed(hub, view, delay: float):
-    """A stream that shows the table as it stood ``delay`` seconds ago (``web.streams``
-    serves it beside waitress; here under ``--debug``)."""
-    store = current_app.config["STORE"]
-    late = DelayedView(view, delay)
-    late.feed(time.time())
-    yield _sse("snapshot", json.dumps(late.view.snapshot(store.frames(view.table)), ensure_ascii=False),
-               late.view.last_id)
-    quiet = 0.0
-    while True:
-        time.sleep(0.1)
-        hub.catch_up()
-        if late.feed(time.time()):
-            quiet = 0.0
-            snapshot = json.dumps(late.view.snapshot(store.frames(view.table)), ensure_ascii=False)
-            yield _sse("update", table_update([], snapshot), late.view.last_id)
-        else:
-            quiet += 0.1
-            if quiet >= KEEPALIVE_S:
-                quiet = 0.0
-                yield KEEPALIVE
+    return served(DelayedFeed(_hub(), table, delay_s) if delay_s else TableFeed(_hub(), table))
 
 
 @bp.get("/hall/stream")
 def hall_stream():
-    hub = _hub()
-    hub.catch_up()
-
-    def live():
-        tables = [t["id"] for t in _store().tables()]
-        seen, seated = hub.last_id, hub.seated
-        yield _sse("hall", json.dumps([hub.summary(t) for t in tables], ensure_ascii=False), seen)
-        while not hub.stopped:
-            last = hub.wait(seen, KEEPALIVE_S, seated=seated)
-            now_seated = hub.seated
-            if last <= seen and now_seated == seated:
-                yield KEEPALIVE
-                continue
-            for t in hub.changed_since(seen, seated):  # new events, or a new seating (a round drawn)
-                yield _sse("table", json.dumps(hub.summary(t), ensure_ascii=False), last)
-            seen, seated = last, now_seated
-    return _stream(live())
+    """The hall's stream: every table's summary, then each change (``web.feeds``)."""
+    return served(HallFeed(_hub()))
 
 
 @bp.get("/tables/<table>/referee/sent")

@@ -8,35 +8,27 @@ The ticker's stream, ``/api/tables/<id>/ticker``: one ``line`` message per line,
 ``{"n", "seq", "t", "hand", "kind", "zh", "en"}`` (and ``text`` in the language ``?lang=``
 asks for), its ``id`` the line's number ``n`` (from 1), so ``Last-Event-ID`` — or
 ``?after=N`` — resumes after line N; a new follower gets the last ``TICKER_BACKLOG`` lines
-first. A keep-alive comment every ``KEEPALIVE_S``.
+first. A keep-alive comment every ``KEEPALIVE_S``. What it sends is ``web.feeds.TickerFeed``:
+under ``guandan serve`` the stream loop serves it (``web.streams``), this route under Flask's
+own server and where the loop leaves a request to waitress (an ``after`` that is no line's
+number: 400).
 """
 
 from __future__ import annotations
 
-import json
-
-from flask import Blueprint, Response, jsonify, request, stream_with_context
+from flask import Blueprint, jsonify, request
 
 from engine.highlights import highlights
-from rulebook.commentary import TickerLine, highlight_json, ticker
-from rulebook.i18n import LANGS
+from rulebook.commentary import highlight_json
+from web.feeds import TickerFeed, served, ticker_after, ticker_of
 from web.i18n import refuse
 from web.services import hub, known_table
 from web.snapshot import TableView
-from web.sse import KEEPALIVE, KEEPALIVE_S, sse
 
 bp = Blueprint("broadcast", __name__)
 
-TICKER_BACKLOG = 20
-
-
-
 
 # --- derived once per change of a table (Hub.derived) ------------------------------------
-
-def _ticker_of(view: TableView) -> list[TickerLine]:
-    return ticker(view.match) if view.match is not None else []
-
 
 def _highlights_of(view: TableView) -> list[dict]:
     m = view.match
@@ -57,46 +49,16 @@ def table_highlights(table: str):
 def ticker_lines(table: str):
     """The whole ticker so far, oldest first."""
     known_table(table)
-    lines = hub().derived(table, _ticker_of) or []
+    lines = hub().derived(table, ticker_of) or []
     return jsonify([line.to_json() | {"n": n} for n, line in enumerate(lines, start=1)])
-
-
-def _after(count: int) -> int:
-    """Lines a follower has (``Last-Event-ID`` or ``?after=``), or the backlog's start."""
-    asked = request.headers.get("Last-Event-ID") or request.args.get("after")
-    if asked is None:
-        return max(0, count - TICKER_BACKLOG)
-    if not asked.isdigit():
-        refuse(400, "after_not_id")
-    return int(asked)
 
 
 @bp.get("/api/tables/<table>/ticker")
 def ticker_stream(table: str):
-    """The commentary ticker as Server-Sent Events (the module's docstring)."""
+    """The commentary ticker as Server-Sent Events (the module's docstring; ``web.feeds``)."""
     known_table(table)
-    feed = hub()
-    lang = request.args.get("lang")
-    lang = lang if lang in LANGS else None
-    sent = _after(len(feed.derived(table, _ticker_of) or []))
-
-    def live():
-        nonlocal sent
-        while not feed.stopped:
-            seen = feed.last_id
-            lines = feed.derived(table, _ticker_of) or []
-            sent = min(sent, len(lines))  # a correction took lines back: go on from there
-            out = []
-            for n in range(sent + 1, len(lines) + 1):
-                data = lines[n - 1].to_json() | {"n": n}
-                if lang:
-                    data["text"] = data[lang]
-                out.append(sse("line", json.dumps(data, ensure_ascii=False), n))
-            sent = len(lines)
-            if out:
-                yield "".join(out)
-            if feed.wait(seen, KEEPALIVE_S) <= seen and not feed.stopped:
-                yield KEEPALIVE
-
-    return Response(stream_with_context(live()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    try:
+        after = ticker_after(request.headers.get("Last-Event-ID"), request.args.get("after"))
+    except ValueError:
+        refuse(400, "after_not_id")
+    return served(TickerFeed(hub(), table, request.args.get("lang")), after)

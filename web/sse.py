@@ -1,11 +1,12 @@
 """Server-Sent Events as the live pages hear them: the messages, the keep-alive, and what a
 stream's URL asks for.
 
-Two servers speak it: the stream loop beside waitress (``web.streams``), which serves every
-live stream in production, and the Flask routes (``web.api``, ``web.tournament``), which serve
-the same streams under Flask's own server (``--debug``) and whatever the loop leaves to
-waitress. Both take their wire format and their reading of a URL from here, so a page cannot
-tell which one it follows.
+What each stream sends is written once, as its feed (``web.feeds``), in these messages.
+Two servers follow the feeds: the stream loop beside waitress (``web.streams``), which serves
+every live stream in production, and the Flask routes (``web.api``, ``web.broadcast``,
+``web.tournament``), which serve the same feeds under Flask's own server (``--debug``) and
+whatever the loop leaves to waitress. Both read a stream's URL as it is read here, so a page
+cannot tell which one it follows.
 """
 
 from __future__ import annotations

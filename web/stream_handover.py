@@ -19,9 +19,7 @@ def hand_streams_over(server, app) -> StreamServer:
     """Serve ``app``'s live streams from a ``StreamServer`` beside the waitress ``server``
     (as ``waitress.create_server`` made it, not yet running): waitress hands it each
     stream request it reads, with the connection's socket; closing ``server`` closes it."""
-    store = app.config["STORE"]
-    streams = StreamServer(app.config["HUB"], app.config["OPEN_TOURNAMENT"],
-                           lambda: [t["id"] for t in store.tables()]).start()
+    streams = StreamServer(app.config["HUB"], app.config["OPEN_TOURNAMENT"]).start()
     plain_add_task, plain_close = server.add_task, server.close
 
     def add_task(channel: HTTPChannel) -> None:
@@ -58,7 +56,7 @@ def _hand_over(channel: HTTPChannel, streams: StreamServer) -> bool:
     if len(channel.requests) != 1 or channel.total_outbufs_len or channel.will_close:
         return False
     request = channel.requests[0]
-    what = streams.route(request.command, request.path, request.query)
+    what = streams.route(request.command, request.path, request.query, request.headers)
     if what is None:
         return False
     sock = channel.socket

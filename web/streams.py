@@ -5,28 +5,27 @@ Under waitress every open stream held a worker thread: a thousand viewers of a t
 of the standings were a thousand threads on a hall's two cores, woken together on every
 event. Here waitress still accepts every connection and reads every request; a request
 for a live stream (``/api/tables/<id>/stream``, with a broadcast delay or without,
-``/api/hall/stream``, ``/api/tournaments/1/stream``) is then taken from it
-(``web.stream_handover``) and its socket joins the loop. A viewer is a socket and what the
-kernel and the transport buffer for it; each change is made into bytes once, for every
-viewer of the table (or the hall) who stands at the same place, and written to each.
+``/api/tables/<id>/ticker``, ``/api/hall/stream``, ``/api/tournaments/1/stream``) is then
+taken from it (``web.stream_handover``) and its socket joins the loop. A viewer is a socket
+and what the kernel and the transport buffer for it.
 
-What a viewer receives is what the Flask routes send (web.api, web.tournament): the table's
-snapshot, then one ``update`` per change numbered with the store's event id (``Hub.update``
-reads events and snapshot together, so each event goes out once); with ``?delay=S`` (a
-streamer's delayed view) the table as it stood S seconds ago, then its snapshot again each
-time events fall due — one ``DelayedView`` for every viewer of the table at that delay, let
-out every ``DELAY_TICK_S``; the hall's summaries, then a ``table`` summary for each table
-that moved; the tournament's ``version`` now and on each change; a keep-alive comment every
-``KEEPALIVE_S``. Both speak the messages and read the URL as ``web.sse`` says.
+What a viewer receives is its stream's feed (``web.feeds``), the one description of each
+stream that the Flask routes follow too: the table's snapshot and its updates, a delayed
+table's (``?delay=S``), the commentary ticker's lines, the hall's summaries. The viewers of
+one feed are grouped by where they stand (``News.place``); on each change of the hub (and
+every ``DELAY_TICK_S`` for the delayed tables, one ``DelayedFeed`` for every viewer of a
+table at one delay) each group's news is made into bytes once and written to each of its
+viewers. A keep-alive comment goes out every ``KEEPALIVE_S``.
 
 A tournament page asks for its news with what it shows (``?push=page&lang=zh&since=V``;
 the overlay ``?push=standings``): it gets ``version`` now, then, instead of a ``version`` it
 would answer by fetching the page again (a thousand Flask requests a result), a ``page``
 event whose data is the page's content in its language (or ``standings``, as the API gives
-them), its id the version — made once per change and language by ``web.tournament``'s
-``Watch.pushed`` in the poller's thread, not the loop's, and written to every follower
-whose page shows another version; a follower still taking the last push is sent only the
-newest when it has (``_Viewer.send_push``).
+them), its id the version — the messages and when each is due as ``web.feeds.TournamentFeed``
+says, made once per change and language by ``web.tournament``'s ``Watch.pushed`` in the
+poller's thread, not the loop's, and written to every follower whose page shows another
+version; a follower still taking the last push is sent only the newest when it has
+(``_Viewer.send_push``).
 
 Every stream is public, as the pages are. Anything else — a delay that is not one, a table
 the hub has not seen yet, a database that holds no tournament, a request behind another on
@@ -45,26 +44,37 @@ starts from a snapshot.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Protocol
+from urllib.parse import parse_qs
 
 from store.tournament_store import TournamentStore
+from web.feeds import (
+    TICK_S,
+    DelayedFeed,
+    Feed,
+    HallFeed,
+    TableFeed,
+    TickerFeed,
+    push_message,
+    ticker_after,
+    version_message,
+)
 from web.hub import Hub
-from web.snapshot import DelayedView
-from web.sse import KEEPALIVE, KEEPALIVE_S, asked_push, broadcast_delay, push_key, sse, table_update
+from web.sse import KEEPALIVE, KEEPALIVE_S, LANGS, asked_push, broadcast_delay, push_key
 
 TOURNAMENT_POLL_S = 0.02  # one version query this often, whoever follows: a result shows in ≤ 20 ms
 SLOW_BYTES = 4 * 1024 * 1024  # a viewer this far behind is dropped (its page reconnects)
-DELAY_TICK_S = 0.1  # a delayed stream's events fall due this often: a tenth of a second late at most
+DELAY_TICK_S = TICK_S  # the delayed tables' feeds are ticked this often (``web.feeds``)
 HEAD = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
         b"X-Accel-Buffering: no\r\nX-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n"
         b"Connection: close\r\nServer: guandan\r\n\r\n")
 _TABLE = re.compile(r"/api/tables/([^/]+)/stream")
+_TICKER = re.compile(r"/api/tables/([^/]+)/ticker")
 _TOURNAMENT = "/api/tournaments/1/stream"
 _HALL = "/api/hall/stream"
 _KEEPALIVE = KEEPALIVE.encode()
@@ -128,30 +138,30 @@ class _Viewer(asyncio.Protocol):
             self.send(data)
 
 
-class _Delayed:
-    """The viewers of one table at one broadcast delay, and the table as they see it: fed
-    and made into a snapshot once for all of them."""
+class _Following:
+    """The viewers of one feed, grouped by where they stand (``web.feeds.News.place``)."""
 
-    def __init__(self, late: DelayedView) -> None:
-        self.late = late
-        self.viewers: set[_Viewer] = set()
-        self.text = ""  # the snapshot as JSON text, as it stood at the last feed
+    def __init__(self, feed: Feed) -> None:
+        self.feed = feed
+        self.groups: dict[Hashable, set[_Viewer]] = {}
+
+    def viewers(self) -> list[_Viewer]:
+        return [v for viewers in self.groups.values() for v in viewers]
 
 
 class StreamServer:
     """The live streams of one app, on an asyncio loop in a thread of their own."""
 
-    def __init__(self, hub: Hub, tournament: Callable[[], Followed | None], tables: Callable[[], list[str]]) -> None:
+    def __init__(self, hub: Hub, tournament: Callable[[], Followed | None]) -> None:
         self.hub = hub
-        self.all_tables = tables  # the store's tables, as the hall's stream first lists them
         self.open_tournament = tournament  # the app's tournament, opened if its database holds one
         self.tournament: Followed | None = None
         self.loop = asyncio.new_event_loop()
-        self.tables: dict[str, dict[tuple[int, int], set[_Viewer]]] = {}  # table → (seen, stamp) → viewers
+        #: what is followed — ("table", id), ("delayed", id, delay), ("ticker", id, lang),
+        #: ("hall",) — and by whom
+        self.following: dict[tuple, _Following] = {}
         self.followers: set[_Viewer] = set()  # the tournament's
-        self.hall: dict[tuple[int, int], set[_Viewer]] = {}  # (seen, seatings' mark) → the hall's viewers
-        self.delayed: dict[tuple[str, float], _Delayed] = {}  # (table, delay) → its viewers
-        self._ticking = False  # _let_out is due: some delayed group is open
+        self._ticking = False  # _let_out is due: some delayed table is followed
         self._version: str | None = None
         self._pushed_at: tuple[str, int] | None = None  # (version, hall tables) the poller last pushed
         self._lacking = False  # a follower joined whose page needs a push
@@ -188,29 +198,41 @@ class StreamServer:
 
     def viewers(self) -> list[_Viewer]:
         """Every open stream (in the loop's thread)."""
-        every = [v for groups in self.tables.values() for vs in groups.values() for v in vs]
-        every += [v for vs in self.hall.values() for v in vs]
-        every += [v for group in self.delayed.values() for v in group.viewers]
+        every = [v for following in self.following.values() for v in following.viewers()]
         return [v for v in every + list(self.followers) if v.transport is not None]
 
     # --- taking a request over (waitress's thread) -----------------------------------------
 
-    def route(self, method: str, path: str, query: str) -> tuple[str, object] | None:
-        """What this server would stream for the request — ("table", table), ("delayed",
-        (table, delay)), ("tournament", query), ("hall", None) — or None (waitress serves it)."""
+    def route(self, method: str, path: str, query: str,
+              headers: Mapping[str, str] | None = None) -> tuple[tuple, object] | None:
+        """What this server would stream for the request — the feed followed, ("table", id),
+        ("delayed", id, delay), ("ticker", id, lang), ("hall",) or ("tournament",), and what
+        the follower says it has (the ticker's last line, the tournament's query) — or None
+        (waitress serves it: a delay or a ticker line that is not one, an unknown table).
+        ``headers``: the request's, as waitress keeps them (``LAST_EVENT_ID``)."""
         if method != "GET":
             return None
-        m = _TABLE.fullmatch(path)
-        if m:
-            delay = broadcast_delay(query)
-            if delay is None or self.hub.view(m[1]) is None or self.hub.stopped:
+        if path == _TOURNAMENT:
+            return (("tournament",), query) if self._tournament() is not None else None
+        if self.hub.stopped:
+            return None
+        if path == _HALL:
+            return ("hall",), None
+        m = _TABLE.fullmatch(path) or _TICKER.fullmatch(path)
+        if m is None or self.hub.view(m[1]) is None:
+            return None
+        args = parse_qs(query)
+        if m.re is _TICKER:
+            try:
+                after = ticker_after((headers or {}).get("LAST_EVENT_ID"), args.get("after", [None])[-1])
+            except ValueError:
                 return None
-            return ("table", m[1]) if delay == 0 else ("delayed", (m[1], delay))
-        if path == _TOURNAMENT and self._tournament() is not None:
-            return "tournament", query
-        if path == _HALL and not self.hub.stopped:
-            return "hall", None
-        return None
+            lang = args.get("lang", [None])[-1]
+            return ("ticker", m[1], lang if lang in LANGS else None), after
+        delay = broadcast_delay(query)
+        if delay is None:
+            return None
+        return (("table", m[1]) if delay == 0 else ("delayed", m[1], delay)), None
 
     def _tournament(self) -> Followed | None:
         """The tournament, opened by its first follower's request whether or not a page has
@@ -219,69 +241,78 @@ class StreamServer:
             self.tournament = self.open_tournament()
         return self.tournament
 
-    def take(self, sock, what: tuple[str, object]) -> None:
-        """Follow ``what`` on ``sock`` (a connection whose request has been read)."""
+    def take(self, sock, what: tuple[tuple, object]) -> None:
+        """Follow ``what`` (``route``'s answer) on ``sock`` (a connection whose request has
+        been read)."""
         self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self._join(sock, what)))
 
     # --- in the loop ------------------------------------------------------------------------
 
-    async def _join(self, sock, what: tuple[str, object]) -> None:
+    async def _join(self, sock, what: tuple[tuple, object]) -> None:
         try:
             _, viewer = await self.loop.connect_accepted_socket(lambda: _Viewer(self), sock)
         except OSError:
             sock.close()
             return
         viewer.send(HEAD)
-        kind, table = what
-        if kind in ("table", "hall", "delayed") and self.hub.stopped:
+        key, since = what
+        if key[0] == "tournament":
+            self._follow(viewer, since or "")
+        elif self.hub.stopped:
             viewer.transport.close()
-        elif kind == "hall":
-            self.hub.catch_up()
-            seen, seated = self.hub.last_id, self.hub.seated  # read before the summaries, as a table's stamp
-            summaries = [self.hub.summary(t) for t in self.all_tables()]
-            viewer.send(sse("hall", json.dumps(summaries, ensure_ascii=False), seen).encode())
-            self.hall.setdefault((seen, seated), set()).add(viewer)
-        elif kind == "table":
-            stamp = self.hub.stamp(table)  # read before the snapshot: a seating changed between goes out again
-            ident, text = self.hub.snapshot(table)
-            viewer.send(sse("snapshot", text, ident).encode())
-            self.tables.setdefault(table, {}).setdefault((ident, stamp), set()).add(viewer)
-        elif kind == "delayed":
-            self._delay(viewer, *table)
         else:
-            self._follow(viewer, table or "")
+            following = self.following.get(key)
+            if following is None:
+                following = self.following[key] = _Following(self._feed(key))
+            news = following.feed.first(since)
+            if news.text:
+                viewer.send(news.text.encode())
+            following.groups.setdefault(news.place, set()).add(viewer)
+            if following.feed.ticked and not self._ticking:
+                self._ticking = True
+                self.loop.call_later(DELAY_TICK_S, self._let_out)
 
-    def _delay(self, viewer: _Viewer, table: str, delay: float) -> None:
-        """A viewer of ``table`` at a broadcast delay: the table as it stood ``delay``
-        seconds ago now, then as the events fall due (``_let_out``)."""
-        group = self.delayed.get((table, delay))
-        if group is None:
-            group = self.delayed[(table, delay)] = _Delayed(DelayedView(self.hub.view(table), delay))
-            group.late.feed(time.time())
-            group.text = self._late_snapshot(group)
-        viewer.send(sse("snapshot", group.text, group.late.view.last_id).encode())
-        group.viewers.add(viewer)
-        if not self._ticking:
-            self._ticking = True
-            self.loop.call_later(DELAY_TICK_S, self._let_out)
+    def _feed(self, key: tuple) -> Feed:
+        """The feed ``key`` names (``route``)."""
+        kind = key[0]
+        if kind == "table":
+            return TableFeed(self.hub, key[1])
+        if kind == "delayed":
+            return DelayedFeed(self.hub, key[1], key[2])
+        if kind == "ticker":
+            return TickerFeed(self.hub, key[1], key[2])
+        return HallFeed(self.hub)
 
-    def _late_snapshot(self, group: _Delayed) -> str:
-        table = group.late.view.table
-        return json.dumps(group.late.view.snapshot(self.hub.store.frames(table)), ensure_ascii=False)
+    def _move(self, key: tuple, following: _Following) -> None:
+        """Send each group of the feed's viewers its news, made once and written to each of
+        them, and regroup them where they stand now; a feed nobody follows is dropped."""
+        now: dict[Hashable, set[_Viewer]] = {}
+        for place, viewers in following.groups.items():
+            if not viewers:
+                continue
+            news = following.feed.news(place)
+            if news.text:
+                message = news.text.encode()
+                for viewer in list(viewers):
+                    viewer.send(message)
+            now.setdefault(news.place, set()).update(viewers)
+        if now:
+            following.groups = now
+        else:
+            del self.following[key]
 
     def _let_out(self) -> None:
-        """Let the events that fell due out to each delayed group: one snapshot a group that
-        moved, made once and written to each of its viewers; ticks while any are open."""
+        """Let the events that fell due out to each delayed table's viewers: one snapshot a
+        table that moved, made once for all of them; ticks while any are followed."""
         now = time.time()
-        for key, group in list(self.delayed.items()):
-            if not group.viewers:
-                del self.delayed[key]
-            elif group.late.feed(now):
-                group.text = self._late_snapshot(group)
-                message = sse("update", table_update([], group.text), group.late.view.last_id).encode()
-                for viewer in list(group.viewers):
-                    viewer.send(message)
-        self._ticking = bool(self.delayed)
+        for key, following in list(self.following.items()):
+            if not following.feed.ticked:
+                continue
+            if not following.viewers():
+                del self.following[key]
+            elif following.feed.tick(now):
+                self._move(key, following)
+        self._ticking = any(f.feed.ticked for f in self.following.values())
         if self._ticking:
             self.loop.call_later(DELAY_TICK_S, self._let_out)
 
@@ -291,7 +322,7 @@ class StreamServer:
             self._version = self.tournament.store.version()
         viewer.version = self._version
         viewer.push, since = asked_push(query)
-        viewer.send(sse("version", json.dumps(self._version)).encode())
+        viewer.send(version_message(self._version).encode())
         if viewer.push is not None:
             if since == self._version:
                 viewer.shown = push_key(viewer.push, since, len(self.hub.views))
@@ -305,13 +336,9 @@ class StreamServer:
     def forget(self, viewer: _Viewer) -> None:
         viewer.transport = None
         self.followers.discard(viewer)
-        for groups in self.tables.values():
-            for viewers in groups.values():
+        for following in self.following.values():
+            for viewers in following.groups.values():
                 viewers.discard(viewer)
-        for viewers in self.hall.values():
-            viewers.discard(viewer)
-        for group in self.delayed.values():
-            group.viewers.discard(viewer)
 
     def _changed(self) -> None:
         """The hub moved (its thread): one fan-out is enough for any number of moves."""
@@ -325,64 +352,20 @@ class StreamServer:
             pass
 
     def _hub_stopped(self) -> None:
-        for groups in self.tables.values():
-            for viewers in groups.values():
-                for viewer in list(viewers):
-                    if viewer.transport is not None:
-                        viewer.transport.close()
-        for viewers in self.hall.values():
-            for viewer in list(viewers):
+        """Nothing more will come: every stream but the tournament's ends."""
+        for following in self.following.values():
+            for viewer in following.viewers():
                 if viewer.transport is not None:
                     viewer.transport.close()
-        for group in self.delayed.values():
-            for viewer in list(group.viewers):
-                if viewer.transport is not None:
-                    viewer.transport.close()
-        self.tables.clear()
-        self.hall.clear()
-        self.delayed.clear()
+        self.following.clear()
 
     def _fan_out(self) -> None:
-        """Send each table's change to its viewers: one message per place a group stands."""
+        """The hub moved: each feed it moves sends its news, one message per place a group
+        of its viewers stands."""
         self._woken = False
-        hub = self.hub
-        for table, groups in list(self.tables.items()):
-            moved = hub.stamp(table)
-            last = hub.last_id
-            now: dict[tuple[int, int], set[_Viewer]] = {}
-            for (seen, stamp), viewers in groups.items():
-                if not viewers:
-                    continue
-                key = (seen, stamp)
-                if last > seen or moved != stamp:
-                    now_id, text, events = hub.update(table, seen)
-                    if now_id > seen or moved != stamp:  # new events, or the table's seating changed
-                        message = sse("update", table_update(events, text), now_id).encode()
-                        for viewer in viewers:
-                            viewer.send(message)
-                        key = (now_id, moved)
-                    else:
-                        key = (last, stamp)  # other tables moved on
-                now.setdefault(key, set()).update(viewers)
-            if now:
-                self.tables[table] = now
-            else:
-                del self.tables[table]
-        self._fan_out_hall()
-
-    def _fan_out_hall(self) -> None:
-        """Send the hall's viewers a summary of each table that moved since they last heard:
-        new events, or a new seating (the pairs a round's draw seats there)."""
-        last, seated = self.hub.last_id, self.hub.seated
-        now: set[_Viewer] = set()
-        for (seen, was_seated), viewers in self.hall.items():
-            if viewers and (last > seen or seated > was_seated):
-                message = "".join(sse("table", json.dumps(self.hub.summary(t), ensure_ascii=False), last)
-                                  for t in self.hub.changed_since(seen, was_seated)).encode()
-                for viewer in viewers:
-                    viewer.send(message)
-            now |= {v for v in viewers if v.transport is not None}
-        self.hall = {(last, seated): now} if now else {}
+        for key, following in list(self.following.items()):
+            if not following.feed.ticked:
+                self._move(key, following)
 
     def _poll_tournament(self) -> None:
         """Read the tournament's version while anyone follows it; tell them of a change, and
@@ -411,7 +394,7 @@ class StreamServer:
         for n, push in enumerate(lacking):
             try:
                 data = watch.pushed(*push)
-                made = (push_key(push, version, live), sse(push[0], data, version).encode())
+                made = (push_key(push, version, live), push_message(push, data, version).encode())
             except Exception:  # a page that will not render: its followers keep what they show
                 log.exception("the tournament's %s push could not be made", push[0])
                 made = None
@@ -419,7 +402,7 @@ class StreamServer:
 
     def _tell_version(self, version: str) -> None:
         """A new version, to the followers who follow only the version (pushes carry theirs)."""
-        message = sse("version", json.dumps(version)).encode()
+        message = version_message(version).encode()
         for viewer in list(self.followers):
             if viewer.version != version:
                 viewer.version = version

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from flask import Blueprint, Response, current_app, g, jsonify, render_template, request, stream_with_context, url_for
+from flask import Blueprint, Response, current_app, g, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
 from rulebook.tournament_live import PAGE, STATES, page_word
@@ -37,8 +37,9 @@ from store.tournament_store import StoreError, TournamentStore
 from web import tournament_rows as tr
 from web import tournament_view as view
 from web.auth import api_writer, current_user
+from web.feeds import TournamentFeed, served
 from web.i18n import page_terms, pick_lang, refuse
-from web.sse import KEEPALIVE, KEEPALIVE_S, asked_push, sse
+from web.sse import asked_push
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -331,34 +332,13 @@ def api_evidence(tid: int, entry: int):
 def api_stream(tid: int):
     """Server-Sent Events: ``version`` now, then again whenever anything is entered; a
     follower that asks ``?push=page&lang=…&since=V`` (or ``?push=standings``) is sent the
-    page's content (or the standings) itself instead, whenever it shows another version.
-    ``web.streams`` serves this beside waitress; here only under Flask's own server
-    (``--debug``)."""
+    page's content (or the standings) itself instead, whenever it shows another version
+    (``web.feeds.TournamentFeed``). ``web.streams`` serves this beside waitress; here only
+    under Flask's own server (``--debug``)."""
     _store(tid)
     watch = _watch()
     push, since = asked_push(request.query_string.decode())
-
-    def live():
-        seen = watch.version()
-        yield sse("version", json.dumps(seen))
-        shown, quiet = since, 0.0
-        while True:
-            if push is not None and shown != seen:
-                shown = seen
-                yield sse(push[0], watch.pushed(*push), seen)
-            time.sleep(POLL_S)
-            now = watch.version()
-            if now != seen:
-                seen, quiet = now, 0.0
-                if push is None:
-                    yield sse("version", json.dumps(now))
-            else:
-                quiet += POLL_S
-                if quiet >= KEEPALIVE_S:
-                    quiet = 0.0
-                    yield KEEPALIVE
-    return Response(stream_with_context(live()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return served(TournamentFeed(watch.version, watch.pushed, lambda: len(_live_tables()), push, POLL_S), since)
 
 
 # --- the API: writes ------------------------------------------------------------------------

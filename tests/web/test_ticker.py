@@ -1,11 +1,13 @@
 """The commentary ticker (web/broadcast.py, rulebook/commentary.py): the demo match's lines
 in 中文 and English as JSON and as a Server-Sent Events stream from ``guandan serve``, read
-whole, resumed, and live as the demo's events are played into a new table."""
+whole, resumed, and live as the demo's events are played into a new table; the stream loop
+serves its followers, Flask's own route the same feed."""
 
 from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.request
 
 import pytest
@@ -76,3 +78,30 @@ def test_the_ticker_follows_the_demo_live(server, token):
     assert [int(i) for _, _, i in more] == [3, 4]
     lines = json.loads(urllib.request.urlopen(server + "/api/tables/live/ticker.json", timeout=10).read())
     assert len(lines) == 4
+
+
+def test_the_ticker_under_flasks_own_server_is_the_same_feed(client):
+    """Flask's route (``--debug``; under ``guandan serve`` the stream loop serves it) follows
+    the same feed (``web.feeds.TickerFeed``): the lines from the first, in the asked language."""
+    response = client.get("/api/tables/1/ticker?after=0&lang=en")
+    chunks = response.response
+    first = next(chunks).decode()
+    assert first.startswith("id: 1\nevent: line\n")
+    line = json.loads(first.split("data: ", 1)[1])
+    assert line["n"] == 1 and line["text"] == line["en"] == "Hand 1: playing 2, East-West's level"
+    response.close()
+    assert client.get("/api/tables/1/ticker", headers={"Last-Event-ID": "soon"}).status_code == 400
+
+
+@pytest.mark.slow
+def test_the_tickers_followers_are_the_stream_loops_and_a_bad_resume_stays_with_waitress(server):
+    """Under ``guandan serve`` a ticker's follower holds no thread: the stream loop takes it
+    over (``web.streams``' head), as a table's; a resume point that is no line's number is
+    left to waitress's route, which refuses it."""
+    with urllib.request.urlopen(server + "/api/tables/1/ticker?after=0", timeout=10) as stream:
+        assert stream.headers["Server"] == "guandan" and stream.headers["Connection"] == "close"
+        assert sse_messages(stream, lambda m: m)[0][2] == "1"
+    asked = urllib.request.Request(server + "/api/tables/1/ticker", headers={"Last-Event-ID": "soon"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(asked, timeout=10)
+    assert refused.value.code == 400
