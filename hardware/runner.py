@@ -11,7 +11,9 @@ turn source:
   turn commits the cards now in its zone as a play, or is a pass when there are none.
 
 Everything the clock sees that the record should keep (presses, overruns, pauses, time
-called) is handed to ``record`` as engine events.
+called) is handed to ``record`` as engine events. What whoever runs the clock should hear
+(``on_notice``) is a ``Notice``: a turn started, a press out of turn, an overrun, time up,
+the box connected or lost.
 
 While no seat is on the clock (before the match, between hands, after it) a ``Standby`` may
 have the displays (``hardware.board``: a tournament table's seating, a result to confirm)
@@ -23,17 +25,40 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from engine import timing as c
 from engine.events import Event, Overrun, Pass, Pause, PlayCards, Press, Resume, TimeCalled
 from engine.match import Match
-from engine.seats import SEATS, next_seat
+from engine.phases import Action, Awaiting
+from engine.seats import SEATS, Seat, next_seat, seat_or_none
 from hardware.board import Board
 from hardware.driver import ClockDriver, Connected, Lost, Pressed
 
 TICK_S = 0.1
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    """The clock has started an action: ``seats`` are on it for ``action``, ``limit`` seconds
+    (0: no limit)."""
+
+    action: Action
+    seats: tuple[Seat, ...]
+    limit: int
+
+
+@dataclass(frozen=True)
+class OutOfTurn:
+    """``seat`` pressed its button when the clock did not wait for it."""
+
+    seat: str
+
+
+#: what the runner tells whoever runs the clock (``ClockRunner.on_notice``)
+Notice = TurnStarted | OutOfTurn | c.Overrun | c.TimeUp | Connected | Lost
 
 
 class Standby(Protocol):
@@ -50,19 +75,19 @@ class Standby(Protocol):
 class Rotation:
     """Seats act in play order, E → N → W → S; the first action is a first lead."""
 
-    def __init__(self, first: str = "E") -> None:
-        self.turn = first
+    def __init__(self, first: Seat = "E") -> None:
+        self.turn: Seat = first
         self.started = False
 
-    def awaiting(self) -> tuple[str, tuple[str, ...]]:
-        return ("play" if self.started else "first_lead"), (self.turn,)
+    def awaiting(self) -> Awaiting:
+        return Awaiting("play" if self.started else "first_lead", (self.turn,))
 
     def press(self, seat: str, record) -> bool:
         """True when the press ended the turn."""
         if seat != self.turn:
             return False
         self.started = True
-        self.turn = next_seat(seat)
+        self.turn = next_seat(self.turn)
         return True
 
 
@@ -71,8 +96,8 @@ class MatchTurns:
     play zone: the cards in the order laid, or a play's fields (cards, confidence, reading)
     from the camera; nothing is a pass."""
 
-    def __init__(self, match: Match, zone: Callable[[str], list[str]],
-                 deal: Callable[[str], bool] | None = None) -> None:
+    def __init__(self, match: Match, zone: Callable[[Seat], Mapping[str, object] | Sequence[str] | None],
+                 deal: Callable[[Seat], bool] | None = None) -> None:
         self.match = match
         self.zone = zone
         #: a camera table has no deal button: a press with cards laid, when no hand is in
@@ -83,20 +108,23 @@ class MatchTurns:
     def over(self) -> bool:
         return self.match.over
 
-    def awaiting(self) -> tuple[str, tuple[str, ...]]:
+    def awaiting(self) -> Awaiting:
         hand = self.match.hand
         if hand is None or hand.outcome is not None:
-            return "over", ()
+            return Awaiting("over", ())
         return hand.awaiting()
 
-    def press(self, seat: str, record) -> bool:
+    def press(self, button: str, record: Callable[..., Event]) -> bool:
+        seat = seat_or_none(button)
+        if seat is None:
+            return False
         action, seats = self.awaiting()
         if action == "over" and self.deal is not None and self.deal(seat):
             action, seats = self.awaiting()
         if seat not in seats or action in ("tribute", "return", "over"):
             return False  # the press alone is the record; the engine flags it if out of turn
         laid = self.zone(seat)
-        if isinstance(laid, dict):  # a camera table's reading: cards, confidence, layout reading
+        if isinstance(laid, Mapping):  # a camera table's reading: cards, confidence, layout reading
             record(PlayCards, **laid)
         elif laid:
             record(PlayCards, seat=seat, cards=tuple(laid))
@@ -107,7 +135,7 @@ class MatchTurns:
 
 class ClockRunner:
     def __init__(self, driver: ClockDriver, profile, turns, record: Callable[[Event], None] | None = None,
-                 on_notice: Callable[[object], None] | None = None, now: Callable[[], float] = time.monotonic,
+                 on_notice: Callable[[Notice], None] | None = None, now: Callable[[], float] = time.monotonic,
                  match_minutes: int | None = None, recorder: Callable[..., Event] | None = None) -> None:
         self.driver = driver
         self.turns = turns
@@ -191,7 +219,7 @@ class ClockRunner:
         if self.turns.press(seat, self.record):
             self._begin(now)
         else:
-            self._notice(("out_of_turn", seat))
+            self._notice(OutOfTurn(seat))
 
     def _toggle_pause(self, now: float) -> None:
         """The referee button: a call, which stops the clock; pressed again, it restarts."""
@@ -212,7 +240,7 @@ class ClockRunner:
         action, seats = self.turns.awaiting()
         self._apply(self.clock.start_action(action, seats, now))
         self._show_standby(now)
-        self._notice(("turn", action, seats, self.clock.limit(action)))
+        self._notice(TurnStarted(action, tuple(seats), self.clock.limit(action)))
 
     def _show_standby(self, now: float) -> None:
         """The standby's board (its page for ``now``) on the displays and lamps, sending only
@@ -249,7 +277,7 @@ class ClockRunner:
                     self.record(TimeCalled)
                 self._notice(out)
 
-    def _notice(self, what: object) -> None:
+    def _notice(self, what: Notice) -> None:
         if self.on_notice is not None:
             self.on_notice(what)
 

@@ -15,7 +15,7 @@ from engine import timing as c
 from hardware.driver import ClockDriver, Connected, Lost, PortMatch
 from hardware.emulator import DeviceEmulator, keyboard
 from hardware.ptypair import PtyPair, PtyPairError
-from hardware.runner import ClockRunner, Rotation
+from hardware.runner import ClockRunner, Notice, OutOfTurn, Rotation, TurnStarted
 from rulebook import profiles
 from rulebook.i18n import term
 from rulebook.tournament_live import Refusal
@@ -38,16 +38,16 @@ def parse_usb(text: str) -> PortMatch:
         raise ClockUsageError("usb_form", text=text) from None
 
 
-def describe(notice: object, lang: str) -> str | None:
+def describe(notice: Notice, lang: str) -> str | None:
     """One line for the terminal, in the reader's language."""
-    if isinstance(notice, tuple) and notice[0] == "turn":
-        _, action, seats, limit = notice
+    if isinstance(notice, TurnStarted):
+        action, seats, limit = notice.action, notice.seats, notice.limit
         who = "、".join(term(s, lang) for s in seats) if lang == "zh" else ", ".join(term(s, lang) for s in seats)
         limit_text = (f"限时{limit}秒" if lang == "zh" else f"{limit} s") if limit else (
             "不限时" if lang == "zh" else "no limit")
         return f"{who} · {term('action.' + action, lang)} · {limit_text}" if action in c.LIMIT_FIELD else None
-    if isinstance(notice, tuple) and notice[0] == "out_of_turn":
-        return f"! {term(notice[1], lang)} {'越序按键' if lang == 'zh' else 'pressed out of turn'}"
+    if isinstance(notice, OutOfTurn):
+        return f"! {term(notice.seat, lang)} {'越序按键' if lang == 'zh' else 'pressed out of turn'}"
     if isinstance(notice, c.Overrun):
         return "! " + term(notice.seat, lang) + " " + term(
             "overrun", lang, action=term(f"action.{notice.action}", lang), limit=notice.limit,
@@ -91,7 +91,7 @@ def _run(args: Namespace, profile: profiles.Profile, port: str | None, match: Po
     """The clock on ``port`` until ``stop`` is set (or the keyboard's q, emulated)."""
     lang = args.lang
 
-    def show(notice: object) -> None:
+    def show(notice: Notice) -> None:
         line = describe(notice, lang)
         if line:
             print(line, flush=True)

@@ -157,12 +157,12 @@ class Database:
                 raise
             return Connection(raw, SQLITE)
         try:
-            raw = psycopg.connect(self.target, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
-                                  application_name="guandan")
+            pg = psycopg.connect(self.target, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                                 application_name="guandan")
         except psycopg.Error as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise OpenError("db_connect", name=self.name, why=reason) from None
-        return Connection(raw, POSTGRESQL)
+        return Connection(pg, POSTGRESQL)
 
     @contextmanager
     def connection(self) -> Iterator[Connection]:

@@ -20,6 +20,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -117,6 +118,11 @@ class Store:
         with self._db.connection() as db:
             return db.execute(sql, args).fetchone()
 
+    def _value(self, sql: str, args: tuple = ()) -> Any:
+        """The one value of an aggregate query (``MAX``: None over no rows)."""
+        row = self._one(sql, args)
+        return None if row is None else row[0]
+
     def schema_version(self) -> int:
         return self._db.schema_version(STORE)
 
@@ -183,8 +189,7 @@ class Store:
         return "".join(r[0] + "\n" for r in rows)
 
     def last_id(self) -> int:
-        row = self._one("SELECT MAX(id) FROM events")
-        return row[0] or 0
+        return self._value("SELECT MAX(id) FROM events") or 0
 
     def body_at(self, table: str, seq: int) -> dict | None:
         """The stored event ``seq`` of ``table`` (None: none stored)."""
@@ -192,8 +197,8 @@ class Store:
         return None if row is None else json.loads(row[0])
 
     def next_seq(self, table: str) -> int:
-        row = self._one("SELECT MAX(seq) FROM events WHERE table_id = ?", (table,))
-        return 0 if row[0] is None else row[0] + 1
+        last = self._value("SELECT MAX(seq) FROM events WHERE table_id = ?", (table,))
+        return 0 if last is None else last + 1
 
     # --- acts sent down from a hall server ----------------------------------------------
 
@@ -258,7 +263,7 @@ class Store:
 
     def check_password(self, name: str, password: str) -> bool:
         row = self._one("SELECT password_hash FROM users WHERE name = ?", (name,))
-        return bool(row) and check_password_hash(row[0], password)
+        return row is not None and check_password_hash(row[0], password)
 
     def new_token(self, user: str) -> str:
         """A bearer token for the API; only its hash is kept, so show it once."""

@@ -106,8 +106,8 @@ def table_of(t: Tournament, round_no: int | None, table_no: int) -> tuple[int, T
 
 def _entered(store: TournamentStore, t: Tournament, round_no: int, table: Table, outcome: Outcome, by: str,
              evidence: Evidence | None = None) -> Entered:
-    correction = (round_no, table.table) in t.results
-    entry = store.add_result(round_no, table.table, outcome, by, evidence)
+    correction = (round_no, table.number) in t.results
+    entry = store.add_result(round_no, table.number, outcome, by, evidence)
     return Entered(round_no, table, outcome, entry, correction, evidence is not None)
 
 
@@ -215,7 +215,7 @@ def enter_records(store: TournamentStore, records: list[RecordIn], by: str) -> l
                 out.append(Refused(exc.code, **exc.values))
                 continue
             if not entered.repeated:
-                t.results[(entered.round, entered.table.table)] = entered.outcome
+                t.results[(entered.round, entered.table.number)] = entered.outcome
             out.append(entered)
     return out
 
@@ -228,7 +228,8 @@ def _enter_record(store: TournamentStore, t: Tournament, round_no: int | None, t
     for seen in store.entries(digest=evidence.digest):
         if (seen.round, seen.table) != (round_no, table_no):
             raise Refused("record_used", round=seen.round, table=seen.table)
-        if store.latest_at(round_no, table_no).id == seen.id:
+        latest = store.latest_at(round_no, table_no)
+        if latest is not None and latest.id == seen.id:
             return Entered(round_no, table, seen.outcome, seen.id, False, seen.provisional, repeated=True)
     if match.profile.name != t.profile.name:
         raise Refused("record_profile", played=match.profile.name, used=t.profile.name)
@@ -239,6 +240,8 @@ def _enter_record(store: TournamentStore, t: Tournament, round_no: int | None, t
     if before is not None:
         raise Refused("has_result", round=round_no, table=table_no, entry=before.id,
                       state_zh=state_word(before.state, "zh"), state_en=state_word(before.state, "en"))
+    if match.result is None:  # the caller enters finished matches only
+        raise Refused("record_unfinished")
     round_no, outcome = t.score_result(round_no, table_no, match.result)
     return _entered(store, t, round_no, table, outcome, by, evidence)
 
@@ -289,8 +292,8 @@ def _confirm(store: TournamentStore, t: Tournament, round_no: int | None, table_
 def unfinished(store: TournamentStore, t: Tournament, round_no: int) -> tuple[list[int], list[int]]:
     """A round's tables without a result, and those whose result is provisional."""
     latest = store.latest(round_no)
-    provisional = [tb.table for tb in t.draws.get(round_no, [])
-                   if not tb.is_bye and (e := latest.get((round_no, tb.table))) is not None and e.provisional]
+    provisional = [tb.number for tb in t.draws.get(round_no, [])
+                   if not tb.is_bye and (e := latest.get((round_no, tb.number))) is not None and e.provisional]
     return t.missing(round_no), provisional
 
 
@@ -317,11 +320,11 @@ def _forfeit_withdrawn(store: TournamentStore, t: Tournament, round_no: int, by:
     gone = store.withdrawals()
     out = []
     for tb in t.draws.get(round_no, []):
-        if tb.is_bye or (round_no, tb.table) in t.results:
+        if tb.is_bye or (round_no, tb.number) in t.results:
             continue
-        for pair in (tb.ns, tb.ew):
+        for pair in (tb.ns, tb.ew_pair):
             if pair in gone:
-                _, outcome = t.score_forfeit(round_no, tb.table, pair)
+                _, outcome = t.score_forfeit(round_no, tb.number, pair)
                 out.append(_entered(store, t, round_no, tb, outcome, by))
                 break
     return out
@@ -350,11 +353,11 @@ def table_states(store: TournamentStore, t: Tournament, round_no: int) -> list[t
     """Each line of a round's draw with its state — ``playing`` (no result yet),
     ``provisional``, ``final``, or ``bye`` — and the entry that counts."""
     latest = store.latest(round_no)
-    out = []
+    out: list[tuple[Table, str, Entry | None]] = []
     for tb in t.draws.get(round_no, []):
         if tb.is_bye:
             out.append((tb, "bye", None))
             continue
-        entry = latest.get((round_no, tb.table))
+        entry = latest.get((round_no, tb.number))
         out.append((tb, "playing" if entry is None else entry.state, entry))
     return out

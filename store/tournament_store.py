@@ -314,7 +314,8 @@ class TournamentStore:
         sql = ("SELECT r.id, r.round, r.tbl, r.outcome, r.entered_by, r.entered_at, e.source, e.digest, "
                "c.confirmed_by, c.confirmed_at FROM results r LEFT JOIN evidence e ON e.entry = r.id "
                "LEFT JOIN confirmations c ON c.entry = r.id")
-        where, args = [], []
+        where: list[str] = []
+        args: list[object] = []
         if round_no is not None:
             where.append("r.round = ?")
             args.append(round_no)

@@ -8,11 +8,15 @@ stands — the clock never holds the match itself.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Protocol
 
 from engine.events import Event, PlayCards
 from engine.match import Match
+from engine.phases import Awaiting
+from engine.seats import Seat
 from hardware.runner import MatchTurns
+from table.mending import PlayFields
 
 
 class LiveTable(Protocol):
@@ -21,11 +25,11 @@ class LiveTable(Protocol):
     match: Match
     lock: threading.RLock
 
-    def zone(self, seat: str) -> dict | None: ...
+    def zone(self, seat: Seat) -> PlayFields | None: ...
 
-    def deal(self, seat: str) -> bool: ...
+    def deal(self, seat: Seat) -> bool: ...
 
-    def keep_evidence(self, seat: str, seq: int) -> None: ...
+    def keep_evidence(self, seat: Seat, seq: int) -> None: ...
 
 
 class ClockTurns:
@@ -38,14 +42,14 @@ class ClockTurns:
     def _turns(self) -> MatchTurns:
         return MatchTurns(self.runtime.match, self.runtime.zone, self.runtime.deal)
 
-    def awaiting(self) -> tuple[str, tuple[str, ...]]:
+    def awaiting(self) -> Awaiting:
         with self.runtime.lock:
             return self._turns().awaiting()
 
-    def press(self, seat: str, record) -> bool:
+    def press(self, seat: str, record: Callable[..., Event]) -> bool:
         """A seat's press; a play it commits keeps its evidence frame, as one committed when
         it settles does (the referee's console shows it)."""
-        def kept(cls, **fields) -> Event:
+        def kept(cls: type[Event], **fields: object) -> Event:
             event = record(cls, **fields)
             if isinstance(event, PlayCards):
                 self.runtime.keep_evidence(event.seat, event.seq)

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import combinations, product
 
-from engine.cards import COPIES, rank_of
+from engine.cards import COPIES, parse_card, rank_of
 from engine.plays import STRAIGHT, STRAIGHT_FLUSH, Play, beats, classify
 from table.deck import RUNNER_UP, Reread
 
@@ -106,7 +106,7 @@ def as_plain_straight(cards: Sequence[str], others: Sequence[Sequence[tuple[str,
     best: tuple[float, tuple[str, ...], Reread] | None = None
     for i, these in enumerate(others):
         for name, conf in these:
-            if conf < floor or rank_of(name) != rank_of(cards[i]) or name == cards[i]:
+            if conf < floor or rank_of(parse_card(name)) != rank_of(parse_card(cards[i])) or name == cards[i]:
                 continue
             trial = cards[:i] + (name,) + cards[i + 1:]
             if seen[name] + trial.count(name) > COPIES:

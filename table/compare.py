@@ -9,10 +9,12 @@ an extra play costs only itself, not every play after it.
 
 from __future__ import annotations
 
+from engine.cards import Card
 from engine.events import Event, Missed, Pass, PlayCards, event_from_json, with_corrections
+from engine.seats import Seat
 
 
-def key(event: PlayCards) -> tuple[str, tuple[str, ...]]:
+def key(event: PlayCards) -> tuple[Seat, tuple[Card, ...]]:
     return event.seat, tuple(sorted(event.cards))
 
 
@@ -47,14 +49,14 @@ def actions(events: list[Event]) -> list[PlayCards | Pass]:
             if isinstance(e, (PlayCards, Pass, Missed))]
 
 
-def referee_fixes(truth: list[Event], seen: list[Event]) -> list[dict]:
+def referee_fixes(truth: list[Event], seen: list[Event]) -> list[dict[str, object]]:
     """The fewest referee acts (``correction`` and ``missed`` events, without seq and t)
     that turn the plays and passes of ``seen`` (a camera's record) into those of ``truth``:
     a seat's play or pass read wrong is corrected, one never recorded is put in before the
     event it came before, one made up is voided (an edit distance, each act costing one)."""
     a, b = actions(truth), actions(seen)
 
-    def same(x, y) -> bool:
+    def same(x: PlayCards | Pass, y: PlayCards | Pass) -> bool:
         return x.seat == y.seat and type(x) is type(y) and sorted(getattr(x, "cards", ())) == \
             sorted(getattr(y, "cards", ()))
 
@@ -68,7 +70,8 @@ def referee_fixes(truth: list[Event], seen: list[Event]) -> list[dict]:
             if a[i].seat == b[j].seat:
                 options.append(cost[i + 1][j + 1] + (0 if same(a[i], b[j]) else 1))
             cost[i][j] = min(options)
-    acts, i, j = [], 0, 0
+    acts: list[dict[str, object]] = []
+    i, j = 0, 0
     while i < len(a) or j < len(b):
         if i < len(a) and j < len(b) and a[i].seat == b[j].seat and \
                 cost[i][j] == cost[i + 1][j + 1] + (0 if same(a[i], b[j]) else 1):
@@ -76,7 +79,7 @@ def referee_fixes(truth: list[Event], seen: list[Event]) -> list[dict]:
                 acts.append({"type": "correction", "target": b[j].seq, "cards": list(getattr(a[i], "cards", ()))})
             i, j = i + 1, j + 1
         elif i < len(a) and cost[i][j] == 1 + cost[i + 1][j]:
-            act = {"type": "missed", "seat": a[i].seat, "cards": list(getattr(a[i], "cards", ()))}
+            act: dict[str, object] = {"type": "missed", "seat": a[i].seat, "cards": list(getattr(a[i], "cards", ()))}
             if j < len(b):
                 act["before"] = b[j].seq
             acts.append(act)
@@ -87,7 +90,7 @@ def referee_fixes(truth: list[Event], seen: list[Event]) -> list[dict]:
     return acts
 
 
-def with_fixes(seen: list[Event], acts: list[dict], by: str = "referee") -> list[Event]:
+def with_fixes(seen: list[Event], acts: list[dict[str, object]], by: str = "referee") -> list[Event]:
     """``seen`` with a referee's acts appended as its next events."""
     out = list(seen)
     for act in acts:

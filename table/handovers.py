@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.cards import BIG_JOKER
+from engine.cards import BIG_JOKER, parse_card
+from engine.event_base import Event
 from engine.events import GiveBack, Resist, Tribute
 from engine.hand import Hand
+from engine.seats import Seat
 from rulebook.alerts import Alert
 
 #: what to record: an event class and its fields
-Due = tuple[type, dict]
+Due = tuple[type[Event], dict[str, object]]
 
 
 class Handovers:
@@ -26,9 +28,9 @@ class Handovers:
 
     def __init__(self, tell: Callable[[Alert], None]) -> None:
         self.tell = tell
-        self.shown: dict[str, tuple[str, ...]] = {}
+        self.shown: dict[Seat, tuple[str, ...]] = {}
 
-    def tribute(self, hand: Hand, seat: str, cards: tuple[str, ...], resist_big_jokers: int) -> list[Due]:
+    def tribute(self, hand: Hand, seat: Seat, cards: tuple[str, ...], resist_big_jokers: int) -> list[Due]:
         """``seat`` (a tributer) showed ``cards``: the events now due, if any."""
         self.shown[seat] = cards
         if sum(c.count(BIG_JOKER) for c in self.shown.values()) >= resist_big_jokers:
@@ -39,15 +41,17 @@ class Handovers:
             return []
         if len(self.shown) < len(hand.tributers):
             return []  # the other tributer has yet to show a card
-        due = [(Tribute, {"seat": giver, "card": card}) for giver, (card,) in self.shown.items()]
+        due: list[Due] = [(Tribute, {"seat": giver, "card": parse_card(card)}) for giver, (card,) in self.shown.items()]
         self.shown.clear()
         return due
 
-    def give_back(self, seat: str, cards: tuple[str, ...]) -> list[Due]:
+    def give_back(self, seat: Seat, cards: tuple[str, ...]) -> list[Due]:
         """``seat`` (a receiver) laid ``cards``: its return, if it is one card."""
-        return [(GiveBack, {"seat": seat, "card": cards[0]})] if self._one_card("return", seat, cards) else []
+        if not self._one_card("return", seat, cards):
+            return []
+        return [(GiveBack, {"seat": seat, "card": parse_card(cards[0])})]
 
-    def _one_card(self, what: str, seat: str, cards: tuple[str, ...]) -> bool:
+    def _one_card(self, what: str, seat: Seat, cards: tuple[str, ...]) -> bool:
         if len(cards) == 1:
             return True
         self.tell(Alert.of("one_card_expected", act=what, seat=seat, n=len(cards), cards=" ".join(cards)))

@@ -25,12 +25,15 @@ import copy
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
+from engine.cards import Card, parse_card
 from engine.events import BY_CAMERA, Correction, Deal, Event, Missed, PlayCards, RecordError, with_corrections
 from engine.hand import HAND_EVENTS, Hand
 from engine.layout import reading_from_layout
 from engine.match import Match
-from engine.plays import Play
+from engine.plays import Play, Reading
+from engine.seats import Seat
 from rulebook.alerts import Alert
 from table import passes
 from table.combination import as_beating, as_combination, as_plain_straight
@@ -41,6 +44,23 @@ from vision.live.seat_reading import SeatZone
 
 #: runner-ups kept per card of a play, for the referee to pick from (more are never likely)
 RUNNER_UPS = 3
+
+
+class PlayFields(TypedDict):
+    """A play's fields as the table records it (``PlayCards``): the cards as laid, the
+    camera's confidence, each card's runner-ups (``choices``) and, when the order laid
+    decides it, its ``reading``. The camera's card names become the engine's ``Card`` here."""
+
+    seat: Seat
+    cards: tuple[Card, ...]
+    confidence: float
+    choices: tuple[tuple[tuple[Card, float], ...], ...]
+    reading: NotRequired[Reading]
+
+
+def engine_cards(names: tuple[str, ...]) -> tuple[Card, ...]:
+    """The camera's card names (the reader's classes) as the engine's cards."""
+    return tuple(parse_card(name) for name in names)
 
 
 @dataclass(frozen=True)
@@ -71,7 +91,7 @@ class Recounted:
     earlier plays to correct first (``fixes``, in order) and what the referee is to be
     told of the play itself."""
 
-    seat: str
+    seat: Seat
     read: tuple[str, ...]
     cards: tuple[str, ...]
     doubts: tuple[float, ...] = ()
@@ -84,11 +104,11 @@ class PlayRead:
     """A play as the table records it (the fields of its ``PlayCards``), and what the
     referee is to be told of how it was read."""
 
-    fields: dict
+    fields: PlayFields
     alerts: tuple[Alert, ...]
 
 
-def possible(seat: str, read: tuple[str, ...], laid: Laid, level: str, seen: Counter,
+def possible(seat: Seat, read: tuple[str, ...], laid: Laid, level: str, seen: Counter,
              laid_on: Callable[[tuple[str, ...]], Play | None]) -> Mended:
     """The play as it can have been laid, and the confidences of what was changed: a third
     copy of a card, a row that is no combination and a straight flush with a suit in doubt
@@ -117,7 +137,7 @@ def possible(seat: str, read: tuple[str, ...], laid: Laid, level: str, seen: Cou
                                confidence=unflushed[0].confidence))
     before, on = cards, laid_on(cards)
     cards, lifted = as_beating(cards, [others(c) for c in cards], level, seen, on)
-    if lifted:
+    if lifted and on is not None:
         alerts.append(Alert.of("would_not_beat", seat=seat, read=" ".join(before), on=" ".join(on.cards),
                                taken=" ".join(cards), confidence=min(r.confidence for r in lifted)))
     return Mended(cards, tuple(doubts + [r.confidence for r in mended + unflushed + lifted]), tuple(alerts))
@@ -153,7 +173,7 @@ class HandReading:
     def recorded(self, event: Event, match: Match) -> None:
         """An event of the table's has joined the match: a deal starts a new count, a play
         takes its place in it."""
-        if isinstance(event, Deal):
+        if isinstance(event, Deal) and match.hand is not None:
             self.count = HandCount(match.hand.level)
             self.dealt = copy.deepcopy(match.hand)
         elif isinstance(event, PlayCards) and self.count is not None:
@@ -205,7 +225,7 @@ class HandReading:
         seat, read, laid = recounted.seat, recounted.read, zone.tracker.stable
         hand = match.hand
         level = hand.level if hand else "2"
-        seen = hand.tracker.seen if hand is not None and hand.outcome is None else Counter()
+        seen: Counter = hand.tracker.seen if hand is not None and hand.outcome is None else Counter()
         mended = possible(seat, recounted.cards, laid, level, seen,
                           lambda now: passes.laid_on(match.hand, seat, now, lying, match.next_seq))
         cards = mended.cards
@@ -217,13 +237,15 @@ class HandReading:
         else:
             conf = [d.conf for d in zone.detections if d.card in read]
         conf += [*recounted.doubts, *mended.doubts]
-        fields: dict = {"seat": seat, "cards": cards, "confidence": round(min(conf), 3) if conf else 0.0,
-                        "choices": choices(cards, laid)}
+        fields: PlayFields = {"seat": seat, "cards": engine_cards(cards),
+                              "confidence": round(min(conf), 3) if conf else 0.0,
+                              "choices": tuple(tuple((parse_card(name), conf) for name, conf in slot)
+                                               for slot in choices(cards, laid))}
         if reading is not None:
-            fields["reading"] = (reading.type, reading.rank)
+            fields["reading"] = Reading(reading.type, reading.rank)
         return PlayRead(fields, mended.alerts)
 
-    def recount(self, seat: str, read: tuple[str, ...], laid: Laid, match: Match) -> Recounted:
+    def recount(self, seat: Seat, read: tuple[str, ...], laid: Laid, match: Match) -> Recounted:
         """The hand's plays read again with ``seat``'s, read as ``read`` (``laid``: the zone's
         reading, for each card's runner-ups): earlier plays whose likeliest cards changed
         are to be corrected in the record (``fixes``), and this play is taken as the hand
@@ -233,7 +255,10 @@ class HandReading:
             return Recounted(seat, read, read)
         choices = tuple(((name, laid.confidence_of(name)), *laid.others_of(name)) for name in read)
         self.count.add(ReadPlay(None, read, choices))
-        cards, doubts, fixes, alerts = read, (), [], []
+        cards = read
+        doubts: tuple[float, ...] = ()
+        fixes: list[CameraFix] = []
+        alerts: list[Alert] = []
         for change in self.count.settle(lambda target, now: self.harmless(match, target, now)):
             if change.seq is None:
                 alerts.append(Alert.of("recount_now", seat=seat, was=" ".join(change.was), now=" ".join(change.now)))
@@ -243,8 +268,8 @@ class HandReading:
                 continue
             target = next(e.event for e in match.history if e.event.seq == change.seq)
             fixes.append(CameraFix(change.seq, change.now,
-                                   Alert.of("recount", target=change.seq, seat=target.seat, was=" ".join(change.was),
-                                            now=" ".join(change.now))))
+                                   Alert.of("recount", target=change.seq, seat=getattr(target, "seat", None),
+                                            was=" ".join(change.was), now=" ".join(change.now))))
         return Recounted(seat, read, cards, doubts, tuple(fixes), tuple(alerts))
 
     def harmless(self, match: Match, target: int, cards: tuple[str, ...]) -> bool:
@@ -256,7 +281,8 @@ class HandReading:
         if self.dealt is None or hand is None or self.dealt.number != hand.number:
             return False
         mine = [entry.event for entry in match.history if entry.hand == hand.number]
-        fix = Correction(seq=match.next_seq, t=0.0, target=target, cards=cards, by=BY_CAMERA, why="recount")
+        fix = Correction(seq=match.next_seq, t=0.0, target=target, cards=engine_cards(cards), by=BY_CAMERA,
+                         why="recount")
         trial = copy.deepcopy(self.dealt)
         try:
             for event in with_corrections([*mine, fix]):

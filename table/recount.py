@@ -159,7 +159,7 @@ class HandCount:
         if not slots:
             return [tuple(c) for c in out]
         columns = [name for name in sorted(room) for _ in range(max(0, room[name]))]
-        at = {}
+        at: dict[str, list[int]] = {}
         for j, name in enumerate(columns):
             at.setdefault(name, []).append(j)
         cost = np.full((len(slots), len(columns) + len(slots)), NEVER)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from engine.cards import ALL_CARDS, COPIES
+from engine.cards import ALL_CARDS, COPIES, Card
 from engine.events import (
     BY_CAMERA,
     GREW,
@@ -42,15 +42,15 @@ from engine.events import (
     PlayCards,
     RecordError,
 )
-from engine.hand import RETURN, TRIBUTE
+from engine.hand import RETURN, TRIBUTE, Hand
 from engine.match import Match
 from engine.profile import Profile
-from engine.seats import PLAY_ORDER
+from engine.seats import PLAY_ORDER, Seat, seat_or_none
 from rulebook.alerts import Alert
 from store.event_store import SeqTaken
 from table import passes
-from table.handovers import Handovers
-from table.mending import HandReading
+from table.handovers import Due, Handovers
+from table.mending import HandReading, PlayFields, engine_cards
 from table.pace import Pace
 from table.record_link import KeptInList, RecordLink
 from vision.live.camera import Frame
@@ -91,7 +91,10 @@ class TableRuntime:
         # weighs each play by the camera that read it
         header = Header(seq=0, t=0.0, profile=profile.name, table=table, reports_heard=False,
                         start_levels={"EW": level, "NS": level}, doubt=detector.doubt)
-        self.match = Match(profile, resume[0] if resume else header)
+        first = resume[0] if resume else header
+        if not isinstance(first, Header):
+            raise RecordError("header_first_line")
+        self.match = Match(profile, first)
         self.events: list[Event] = [self.match.header]
         self.link = link or KeptInList()
         self.tell = alert or (lambda _alert: None)  # the operator's console
@@ -124,8 +127,8 @@ class TableRuntime:
                 self.reading.recorded(event, self.match)
         hand = self.match.hand
         if hand is not None and hand.outcome is None:
-            for seat, _play, cards, _seq in hand.trick:
-                self.seats.zones[seat].tracker.count_as_laid(cards)
+            for turn in hand.trick:
+                self.seats.zones[turn.seat].tracker.count_as_laid(turn.cards)
         self.reading.resumed(self.match)
 
     # --- the record ---------------------------------------------------------------------
@@ -136,14 +139,13 @@ class TableRuntime:
         self.tell(alert)
         if alert.code in NOTED and self.match.hand is not None:
             values = dict(alert.values)
-            seat = values.get("seat")
-            self.record(CameraNote, code=alert.code, values=values, seat=seat if seat in PLAY_ORDER else None)
+            self.record(CameraNote, code=alert.code, values=values, seat=seat_or_none(values.get("seat")))
 
     def _alert_all(self, alerts: tuple[Alert, ...]) -> None:
         for alert in alerts:
             self.alert(alert)
 
-    def record(self, cls, **fields) -> Event:
+    def record(self, cls: type[Event], **fields: object) -> Event:
         """Record an event of the table's: judged by the match, then written under the next
         free seq (what others wrote is taken in first; a seq another writer took meanwhile
         costs a try, never the event)."""
@@ -181,7 +183,7 @@ class TableRuntime:
             self.reading.heed(event, self.match)
             hand = self.match.hand
             if isinstance(event, Missed) and hand is not None and hand.outcome is None and any(
-                    seq == event.seq for _seat, _play, _cards, seq in hand.trick):
+                    turn.seq == event.seq for turn in hand.trick):
                 self.seats.zones[event.seat].tracker.count_as_laid(event.cards)
 
     # --- frames -------------------------------------------------------------------------
@@ -223,23 +225,25 @@ class TableRuntime:
             elif self.seats.trace is not None:
                 self._trace_left(seat, change)
 
-    def _trace_left(self, seat: str, change: Settled | Cleared) -> None:
+    def _trace_left(self, seat: Seat, change: Settled | Cleared) -> None:
         """Why a zone's change was not recorded, in its trace (``vision.live.trace``)."""
-        frame = self._frame
+        frame, trace = self._frame, self.seats.trace
+        if frame is None or trace is None:
+            return
         if isinstance(change, Cleared):
-            self.seats.trace.decided(seat, frame.t, frame.number, "cleared")
+            trace.decided(seat, frame.t, frame.number, "cleared")
         elif change.new:
-            self.seats.trace.decided(seat, frame.t, frame.number, "waiting_press", cards=list(change.new))
+            trace.decided(seat, frame.t, frame.number, "waiting_press", cards=list(change.new))
         else:
             committed = sorted(self.seats.zones[seat].tracker.on_table.elements())
-            self.seats.trace.decided(seat, frame.t, frame.number, "nothing_new", cards=list(change.laid.cards),
-                                     committed=committed)
+            trace.decided(seat, frame.t, frame.number, "nothing_new", cards=list(change.laid.cards),
+                          committed=committed)
 
     def _lying(self) -> passes.Lying:
         """The seats whose zones still hold the cards they played."""
         return frozenset(seat for seat, zone in self.seats.zones.items() if zone.tracker.on_table)
 
-    def _ruled_out(self, seat: str) -> list[str] | None:
+    def _ruled_out(self, seat: Seat) -> list[str] | None:
         """For a covered zone: the cards it cannot hold (both copies seen), or None where
         ``seat`` may not lay now."""
         hand = self.match.hand
@@ -250,13 +254,13 @@ class TableRuntime:
 
     # --- committing ---------------------------------------------------------------------
 
-    def zone(self, seat: str) -> dict | None:
+    def zone(self, seat: Seat) -> PlayFields | None:
         """For a clock press: the new cards in the seat's zone as a play's fields, or None."""
         with self.lock:
             cards = self.seats.zones[seat].tracker.commit()
             return self._play_fields(seat, cards) if cards else None
 
-    def deal(self, seat: str) -> bool:
+    def deal(self, seat: Seat) -> bool:
         """For a clock press when no hand is in play: with cards newly laid in the seat's zone,
         the hand has begun (the first hand's leader is whoever lays first); record its deal."""
         with self.lock:
@@ -266,14 +270,14 @@ class TableRuntime:
             self.record(Deal, leader=seat if not self.match.hands else None)
             return True
 
-    def _play_fields(self, seat: str, cards: tuple[str, ...]) -> dict:
+    def _play_fields(self, seat: Seat, cards: tuple[str, ...]) -> PlayFields:
         """The fields of the play ``seat`` laid, read as ``cards``: the hand read again first,
         whose corrections of earlier plays are recorded before the play is read on against
         the hand as corrected (``table.mending``); what the referee should hear is told."""
         zone = self.seats.zones[seat]
         recounted = self.reading.recount(seat, cards, zone.tracker.stable, self.match)
         for fix in recounted.fixes:
-            self.record(Correction, target=fix.target, cards=fix.cards, by=BY_CAMERA, why="recount")
+            self.record(Correction, target=fix.target, cards=engine_cards(fix.cards), by=BY_CAMERA, why="recount")
             self.alert(fix.alert)
         self._alert_all(recounted.alerts)
         read = self.reading.play(recounted, zone, self.match, self._lying())
@@ -285,13 +289,11 @@ class TableRuntime:
         hand = self.match.hand
         return hand is not None and (hand.outcome is not None or hand.phase in (TRIBUTE, RETURN))
 
-    def _commit(self, seat: str) -> None:
+    def _commit(self, seat: Seat) -> None:
         self._take_in()  # the passes inferred before the play go on from the referee's story
         cards = self.seats.zones[seat].tracker.commit()
-        hand = self.match.hand
-        if hand is None or hand.outcome is not None:
-            self.record(Deal, leader=seat if not self.match.hands else None)
-            hand = self.match.hand
+        hand = self._dealt(seat)
+        due: list[Due]
         if hand.phase == TRIBUTE and seat in hand.tributers:
             due = self.handovers.tribute(hand, seat, cards, self.match.profile.tribute.resist_big_jokers)
         elif hand.phase == RETURN and seat in hand.receivers.values():
@@ -305,19 +307,31 @@ class TableRuntime:
                 return
             fields = self._play_fields(seat, cards)
             self._passes_before(seat)
-            due = [(PlayCards, fields)]
-        for cls, fields in due:
-            event = self.record(cls, **fields)
-            if "seat" in fields:
-                self.keep_evidence(fields["seat"], event.seq)
+            due = [(PlayCards, dict(fields))]
+        for cls, values in due:
+            event = self.record(cls, **values)
+            acted = seat_or_none(values.get("seat"))
+            if acted is not None:
+                self.keep_evidence(acted, event.seq)
             self._trace_recorded(seat, event.seq, getattr(event, "cards", None) or (getattr(event, "card", ""),),
                                  "recorded" if cls is PlayCards else "handed_over")
 
-    def _trace_recorded(self, seat: str, seq: int, cards, decision: str = "grew") -> None:
+    def _dealt(self, seat: Seat) -> Hand:
+        """The hand in play; with none, the hand ``seat`` has begun by laying cards (its deal
+        recorded: the first hand's leader is whoever lays first)."""
+        hand = self.match.hand
+        if hand is None or hand.outcome is not None:
+            self.record(Deal, leader=seat if not self.match.hands else None)
+            hand = self.match.hand
+        if hand is None:  # the deal was refused: the record broke
+            raise RecordError("no_hand", event="deal")
+        return hand
+
+    def _trace_recorded(self, seat: Seat, seq: int, cards: tuple[str, ...], decision: str = "grew") -> None:
         if self.seats.trace is not None and self._frame is not None:
             self.seats.trace.decided(seat, self._frame.t, self._frame.number, decision, seq=seq, cards=list(cards))
 
-    def _grown(self, seat: str, cards: tuple[str, ...]) -> tuple[int, tuple[str, ...]] | None:
+    def _grown(self, seat: Seat, cards: tuple[str, ...]) -> tuple[int, tuple[Card, ...]] | None:
         """Where ``cards`` are more of the seat's last play, not a play of their own: the
         play on top of the trick is the seat's, laid less than ``GROW_S`` ago, and nobody
         has acted since — a seat never plays twice in a row, so a row that settled and then
@@ -326,20 +340,20 @@ class TableRuntime:
         hand = self.match.hand
         if hand is None or not hand.trick or self._frame is None:
             return None
-        last_seat, _play, last_cards, seq = hand.trick[-1]
-        if last_seat != seat or not last_cards:
+        last = hand.trick[-1]
+        if last.seat != seat or not last.cards:
             return None
-        laid_at = next((e.t for e in reversed(self.events) if e.seq == seq), None)
+        laid_at = next((e.t for e in reversed(self.events) if e.seq == last.seq), None)
         if laid_at is None or self._frame.t - laid_at > GROW_S:
             return None
-        return seq, in_row_order(last_cards + cards, self.seats.zones[seat].tracker.stable.cards)
+        return last.seq, engine_cards(in_row_order(last.cards + cards, self.seats.zones[seat].tracker.stable.cards))
 
-    def _passes_before(self, seat: str) -> None:
+    def _passes_before(self, seat: Seat) -> None:
         """Seats the turn went past without laying anything knocked (``table.passes``)."""
         for turn in passes.passes_for(self.match.hand, seat, self._lying(), self.match.next_seq)[0]:
             self.record(Pass, seat=turn)
 
-    def keep_evidence(self, seat: str, seq: int) -> None:
+    def keep_evidence(self, seat: Seat, seq: int) -> None:
         """Keep the frame that shows event ``seq``, ``seat``'s play, as its evidence: the seat's
         zone as last read, drawn in the frame's corner (the referee's console crops it)."""
         frame = self._frame

@@ -8,7 +8,7 @@ from engine.match import Match
 from hardware.driver import ClockDriver
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
-from hardware.runner import ClockRunner, MatchTurns, Rotation
+from hardware.runner import ClockRunner, MatchTurns, OutOfTurn, Rotation
 from rulebook import profiles
 from tests.hardware.waiting import until
 
@@ -38,7 +38,7 @@ def test_chess_clock_rotation(table):
         assert until(lambda: box.displays["N"] == " 0.20" and box.displays["E"] == "    ")
         assert box.lamps == {"E": "OFF", "S": "OFF", "W": "OFF", "N": "ON"}
         box.press("S")  # out of turn: nothing moves
-        assert until(lambda: ("out_of_turn", "S") in notices)
+        assert until(lambda: OutOfTurn("S") in notices)
         assert box.lamps["N"] == "ON"
     finally:
         runner.stop()
@@ -55,7 +55,7 @@ def test_presses_at_a_camera_table_become_plays_passes_and_alerts(table):
     try:
         box.press("E")  # East's straight is in its zone: the press commits it
         assert until(lambda: match.hand.top is not None)
-        assert match.hand.top[1].type == "Straight" and match.hand.counts["E"] == 22
+        assert match.hand.top.play.type == "Straight" and match.hand.counts["E"] == 22
         assert until(lambda: box.displays["N"] == " 0.20")
         box.press("N")  # nothing in North's zone: a pass
         assert until(lambda: match.hand.turn == "W")

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.seats import PLAY_ORDER
+from engine.seats import PLAY_ORDER, Seat
 from rulebook.alerts import Alert
 from vision.live.annotate import draw_detections
 from vision.live.calibration import (
@@ -98,7 +98,7 @@ class ZoneLook:
     hold, is for whoever keeps the record to say (``SeatReading.settle``). The frame, the
     zone's thumbnail and its picture are kept for that step."""
 
-    seat: str
+    seat: Seat
     moving: bool
     covered: bool
     searchable: bool
@@ -114,7 +114,7 @@ class ZoneReading:
     still; ``Cleared``: the trick was turned over) and what the camera noticed in settling
     it (a card the reader cannot name, taken from its marks)."""
 
-    seat: str
+    seat: Seat
     changes: tuple[Settled | Cleared, ...]
     alerts: tuple[Alert, ...] = ()
 
@@ -197,7 +197,7 @@ class SeatReading:
             zones.append(reading)
         return FrameReading(tuple(alerts), tuple(zones))
 
-    def look(self, frame: Frame, seat: str) -> ZoneLook:
+    def look(self, frame: Frame, seat: Seat) -> ZoneLook:
         """The seat's zone in ``frame`` (the table calibrated): whether it moves, its cards
         read where it lies still, and whether it is covered."""
         zone = self.zones[seat]
