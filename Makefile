@@ -26,12 +26,14 @@ system:
 test: $(STAMP) system
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n $(WORKERS)
 
 # the quick subset for the edit-test loop, <= 3 min on 2 cores: no browser, broker, video or slow tests
 check: $(STAMP) system
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n $(WORKERS) -m "$(QUICK)"
 
 bench: $(STAMP) system
@@ -45,4 +47,4 @@ bench: $(STAMP) system
 	$(BIN)/python benchmarks/table.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
