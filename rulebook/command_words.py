@@ -108,6 +108,8 @@ COMMAND_WORDS: dict[str, tuple[str, str]] = {
     "workers_negative": ("--workers 须为0（在训练进程中载入图片）或更多",
                          "--workers must be 0 (load images in the training process) or more"),
     "training_failed": ("无法训练：{why}", "cannot train: {why}"),
+    "no_real_photos": ("--real {folder}：没有带 Pascal VOC 标注的照片",
+                       "--real {folder}: holds no photos with Pascal VOC labels beside them"),
     "blur_share": ("--blur {blur}：模糊的训练图块占比应在0到1之间",
                    "--blur {blur}: the share of training patches blurred must lie between 0 and 1"),
     "pad_framing": ("--pad {pad}：取景应在0到3之间（牌角框长边的倍数）",

@@ -90,13 +90,15 @@ def cmd_train_reader(args: Namespace) -> None:
     from vision.live.reader import PAD, IndexReader
     from vision.training.evaluate import Legibility
     from vision.training.reader_net import check_widths, widths_of
-    from vision.training.reader_train import cut_patches, cut_sets, train_reader
+    from vision.training.reader_train import cut_patches, cut_sets, join_patches, train_reader
 
     pad = PAD if args.pad is None else args.pad
     if not 0.0 <= pad <= 3.0:
         raise VisionError("pad_framing", pad=pad)
     if not 0.0 <= args.blur <= 1.0:
         raise VisionError("blur_share", blur=args.blur)
+    if args.real and not _has_labelled_photos(Path(args.real)):  # before minutes of cutting patches
+        raise VisionError("no_real_photos", folder=args.real)
     sets, start = _sets_and_start(args, "no_reader_weights")
     widths = tuple(args.widths) if args.widths else None
     if widths is not None:  # checked before minutes of cutting patches
@@ -124,6 +126,8 @@ def cmd_train_reader(args: Namespace) -> None:
                      workers=args.workers, log=log)
     val = cut_sets(sets, "val", copies=1, seed=args.seed + 100, legibility=readable, pad=pad,
                    workers=args.workers, log=log)
+    if args.real:
+        train = join_patches([train, _real_photo_patches(Path(args.real), args, pad, log)])
     if not len(train.classes) or not len(val.classes):
         raise VisionError("nothing_to_learn")
     figures = train_reader(train, val, Path(args.out), epochs=args.epochs, seed=args.seed, start=start, lr=args.lr,
@@ -139,6 +143,24 @@ def cmd_train_reader(args: Namespace) -> None:
               f"{len(held.classes)} indices read right")
     Path(args.out).with_suffix(".json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     print(f"reader written: {args.out}")
+
+
+def _has_labelled_photos(folder: Path) -> bool:
+    from vision.training.real_photos import labelled_photos
+
+    return folder.is_dir() and bool(labelled_photos(folder))
+
+
+def _real_photo_patches(folder: Path, args: Namespace, pad: float, log):
+    """Patches of the real photos in ``folder`` (``vision.training.real_patches``), named by
+    the committed 640 finder and reader."""
+    from vision.live.detector import CardDetector, committed_finder
+    from vision.training.real_patches import real_patches
+
+    detector = CardDetector(committed_finder(640), imgsz=640, sideways=True)
+    found = real_patches(folder, detector, copies=args.real_copies, seed=args.seed, pad=pad)
+    log(f"real photos: {len(found.classes):,} patches from {folder}")
+    return found
 
 
 def cmd_train_boxes(args: Namespace) -> None:
@@ -273,6 +295,11 @@ def add_train_reader_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--min-visible", type=float, default=0.8,
                    help="leave out indices less visible than this share (default 0.8)")
     p.add_argument("--heldout", help="dataset YAML of held-out deck styles, measured at the end")
+    p.add_argument("--real", metavar="DIR",
+                   help="real photos with Pascal VOC boxes of whole cards named by rank (e.g. "
+                        "../shared/realphotos/edje/train): each index the committed detector finds in a card is cut "
+                        "and named by that rank and the reader's likeliest suit of it")
+    p.add_argument("--real-copies", type=int, default=4, help="patches cut per real index (default 4)")
     p.add_argument("--start", help="go on from these reader weights (the .pt beside an earlier reader)")
     p.add_argument("--widths", type=int, nargs=4, metavar="N",
                    help="channels of the four stages (default 16 32 64 128); with --start, a wider network that "

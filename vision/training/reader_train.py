@@ -32,6 +32,7 @@ from vision.progress import progress_bar
 from vision.synth.labels import CLASS_OF
 from vision.training.evaluate import Legibility, label_for, read_labels, read_meta, split_images
 from vision.training.optics import blurred
+from vision.training.rank_labels import mixed_loss
 from vision.training.reader_distil import narrowed, taught_loss, teach_stem
 from vision.training.reader_net import (
     WIDTHS,
@@ -54,6 +55,8 @@ class Patches:
 
     images: np.ndarray
     classes: np.ndarray
+    #: per patch, whether only its class's rank is known (``vision.training.rank_labels``); None: none
+    rank_only: np.ndarray | None = None
 
 
 def _overlap(box: np.ndarray, boxes: np.ndarray) -> float:
@@ -69,7 +72,7 @@ def _overlap(box: np.ndarray, boxes: np.ndarray) -> float:
     return float((inter / np.minimum(area, (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))).max())
 
 
-def _turn(rng: np.random.Generator) -> float:
+def jitter_turn(rng: np.random.Generator) -> float:
     """A training patch's extra turn: mostly a little, or a little plus a half turn; now and then any."""
     if rng.random() < 0.7:
         return float(rng.normal(0, 8) + 180 * rng.integers(0, 2))
@@ -107,7 +110,8 @@ def cut_patches(data_yaml: Path, split: str, *, copies: int = 2, empties: int = 
                 cls = CLASS_OF[card]
                 for _ in range(copies if jitter else 1):
                     if jitter:
-                        images.append(patch(image, tuple(box), angle=_turn(rng), shift=tuple(rng.normal(0, 0.06, 2)),
+                        images.append(patch(image, tuple(box), angle=jitter_turn(rng),
+                                            shift=tuple(rng.normal(0, 0.06, 2)),
                                             scale=float(rng.uniform(0.85, 1.2)), pad=pad))
                     else:
                         images.append(patch(image, tuple(box), pad=pad))
@@ -159,7 +163,11 @@ def cut_sets(sets: list[Path], split: str, *, seed: int, workers: int = 1, log=p
 
 def join_patches(parts: list[Patches]) -> Patches:
     """Patches of several datasets as one training set (more deck styles than one recipe holds)."""
-    return Patches(np.concatenate([p.images for p in parts]), np.concatenate([p.classes for p in parts]))
+    rank_only = None
+    if any(p.rank_only is not None for p in parts):
+        rank_only = np.concatenate([p.rank_only if p.rank_only is not None else np.zeros(len(p.classes), bool)
+                                    for p in parts])
+    return Patches(np.concatenate([p.images for p in parts]), np.concatenate([p.classes for p in parts]), rank_only)
 
 
 def learn(net, opt, sched, loss) -> float:
@@ -244,7 +252,11 @@ def train_reader(train: Patches, val: Patches, out: Path, *, epochs: int = 12, b
             for i in range(0, len(order), batch):
                 idx = order[i:i + batch]
                 x = augment(blurred(batch_of(train.images, idx, device), rng, blur), rng)
-                loss = loss_fn(net(x), torch.from_numpy(train.classes[idx]).to(device), x)
+                truth = torch.from_numpy(train.classes[idx]).to(device)
+                if train.rank_only is not None and train.rank_only[idx].any():  # real photos: rank known only
+                    loss = mixed_loss(net(x), truth, torch.from_numpy(train.rank_only[idx]).to(device))
+                else:
+                    loss = loss_fn(net(x), truth, x)
                 total += learn(net, opt, sched, loss) * len(idx)
                 bar.update(len(idx))
         acc = accuracy(net, val, device=device)
