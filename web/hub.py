@@ -25,6 +25,7 @@ from rulebook import profiles
 from store import seatings
 from store.event_store import Store
 from web.snapshot import TableView
+from web.snapshot_types import HallCard, HallSummary
 
 POLL_S = 0.01
 SEATINGS_POLL_S = 0.5  # a seating changes a few times a round: one query this often is plenty
@@ -38,10 +39,10 @@ class _Snapshot:
 
     key: tuple[int, int, int]
     text: str
-    summary: dict | None = None
+    summary: HallCard | None = None
 
 
-def _summary(table: str, s: dict) -> dict:
+def _summary(table: str, s: dict) -> HallCard:
     """What the hall shows of a table, from its snapshot ``s``."""
     hand = s.get("hand") or {}
     return {"table": table, "id": s["id"], "ready": s["ready"], "name": s.get("name"),
@@ -173,7 +174,7 @@ class Hub:
             cached = self._cached(table)
             return None if cached is None else (cached.key[0], cached.text)
 
-    def summary(self, table: str) -> dict:
+    def summary(self, table: str) -> HallSummary:
         """What the hall shows of a table. Every hall page asks for every table on each
         change, so it is read from the snapshot once per snapshot and shared: do not modify."""
         with self._lock:

@@ -9,7 +9,8 @@ of the last play, alerts with their status, the log in both languages, why the
 record breaks where it does (``error``, and ``error_text`` in each language) — and,
 at a tournament's table, its seating as the hall sent it (``store.seatings``: the pairs
 drawn at it, its result to confirm). ``DelayedView`` is a table as it stood some seconds
-ago, for a broadcast delay.
+ago, for a broadcast delay. The snapshot's fields are typed in ``web.snapshot_types`` (and,
+as JSON Schema, in ``web/static/snapshot.schema.json``): what the pages' script may read.
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ from engine.events import (
     Struck,
     event_from_json,
 )
+from engine.hand import Hand
 from engine.highlights import highlights
 from engine.match import Match
+from engine.plays import Play
 from engine.profile import Profile, ProfileError
 from engine.seats import PLAY_ORDER
 from engine.timing import action_limit
@@ -43,6 +46,16 @@ from rulebook.i18n import camera_note_text, violation
 from rulebook.narration import entry_lines, result_lines
 from rulebook.tournament_live import refusal_in_each
 from store.event_store import StoredEvent
+from web.snapshot_types import (
+    AlertJson,
+    ChanceJson,
+    HandState,
+    LogLine,
+    SeatingJson,
+    Snapshot,
+    Swing,
+    TableSnapshot,
+)
 
 LOG_LINES = 60
 #: the newest highlights and commentary lines a snapshot carries (the overlay's banner and
@@ -124,14 +137,17 @@ class TableView:
 
     # --- the snapshot -------------------------------------------------------------------
 
-    def snapshot(self, frames: set[int] = frozenset(), seating: dict | None = None) -> dict:
+    def snapshot(self, frames: set[int] = frozenset(), seating: SeatingJson | None = None) -> Snapshot:
         m = self.match
         if m is None:
             return {"table": self.table, "id": self.last_id, "error": self.error, "error_text": self.error_text,
                     "ready": False, "seating": seating}
         header = m.header
         hand = m.hand
-        out: dict = {
+        state = _hand(hand, m.profile) if hand is not None else None
+        if state is not None and self._awaiting is not None:
+            state["since"] = self.action_since
+        out: TableSnapshot = {
             "table": self.table, "id": self.last_id, "ready": True, "error": self.error, "error_text": self.error_text,
             "name": header.table or self.table, "profile": m.profile.name,
             "profile_title": {"zh": m.profile.profile.title_zh, "en": m.profile.profile.title_en},
@@ -139,37 +155,37 @@ class TableView:
             "match_minutes": m.profile.match.minutes, "started": self.stored[0].received,
             "time_called": m.time_called, "hands": len(m.hands),
             "result": m.result.to_json() if m.result else None,
-            "result_text": {lang: list(result_lines(m, lang)) for lang in ("zh", "en")} if m.result else None,
+            "result_text": {"zh": list(result_lines(m, "zh")), "en": list(result_lines(m, "en"))} if m.result else None,
             "seating": seating,
+            "hand": state,
+            "chance": self._chance() if hand is not None else None,
+            "alerts": self.alerts(frames),
+            "log": self._log(),
+            "highlights": [highlight_json(m, h) for h in highlights(m)[-HIGHLIGHTS_SHOWN:]],
+            "ticker": [line.to_json() for line in ticker(m)[-TICKER_SHOWN:]],
         }
-        out["hand"] = _hand(hand, m.profile) if hand is not None else None
-        out["chance"] = self._chance() if hand is not None else None
-        if out["hand"] is not None and self._awaiting is not None:
-            out["hand"]["since"] = self.action_since
-        out["alerts"] = self.alerts(frames)
-        out["log"] = self._log()
-        out["highlights"] = [highlight_json(m, h) for h in highlights(m)[-HIGHLIGHTS_SHOWN:]]
-        out["ticker"] = [line.to_json() for line in ticker(m)[-TICKER_SHOWN:]]
         return out
 
-    def _chance(self) -> dict:
+    def _chance(self) -> ChanceJson:
         """The hand's win chance now (engine.win_chance) as the pages show it: each side's
         chance to finish first, to go up by each number of levels, and the last play's swing."""
         hand = self.match.hand
         now = chance(seen(hand))
-        out = _chance_json(now, self.match.profile)
-        out["hand"] = hand.number
-        out["swing"] = None
+        swing: Swing | None = None
         if self._before is not None and self._before[2].number == hand.number:
             seq, seat, state = self._before
             if self._before_chance is None or self._before_chance[0] != seq:
                 self._before_chance = (seq, chance(state).win)
             then = self._before_chance[1]
-            out["swing"] = {"seq": seq, "seat": seat,
-                            **{side: round(now.win[side] - then[side], 4) for side in now.win}}
-        return out
+            swing = {"seq": seq, "seat": seat, "EW": round(now.win["EW"] - then["EW"], 4),
+                     "NS": round(now.win["NS"] - then["NS"], 4)}
+        upgrades = self.match.profile.levels.upgrades
+        return {"win": {side: round(p, 4) for side, p in now.win.items()},
+                "levels": {side: {str(gain): round(p, 4) for gain, p in sorted(gains.items(), reverse=True)}
+                           for side, gains in now.levels(upgrades).items()},
+                "decided": now.decided, "hand": hand.number, "swing": swing}
 
-    def alerts(self, frames: set[int] = frozenset()) -> list[dict]:
+    def alerts(self, frames: set[int] = frozenset()) -> list[AlertJson]:
         """Every alert of the match, oldest first, with its status (``frame``: whether the
         play it is about has an evidence frame among ``frames``); the referee's queue reads
         them too (``web.referee_queue``)."""
@@ -215,7 +231,7 @@ class TableView:
                                "frame": shown in frames, **done.get(seq, {"status": "open"})})
         return alerts
 
-    def _log(self) -> list[dict]:
+    def _log(self) -> list[LogLine]:
         m = self.match
         out = []
         for e in m.history[1:]:
@@ -247,19 +263,11 @@ class DelayedView:
         return grew
 
 
-def _play_json(play) -> list | None:
+def _play_json(play: Play | None) -> list[object] | None:
     return play.to_json() if play is not None else None
 
 
-def _chance_json(c, profile: Profile) -> dict:
-    upgrades = profile.levels.upgrades
-    return {"win": {side: round(p, 4) for side, p in c.win.items()},
-            "levels": {side: {str(gain): round(p, 4) for gain, p in sorted(gains.items(), reverse=True)}
-                       for side, gains in c.levels(upgrades).items()},
-            "decided": c.decided}
-
-
-def _hand(hand, profile: Profile) -> dict:
+def _hand(hand: Hand, profile: Profile) -> HandState:
     action, seats = hand.awaiting()
     threshold = profile.report.threshold
     places = {s: i + 1 for i, s in enumerate(hand.outcome.order if hand.outcome else hand.finished)}
@@ -270,10 +278,10 @@ def _hand(hand, profile: Profile) -> dict:
         "limit": action_limit(profile, action),
         "seats": {s: {"cards": hand.counts[s], "report": hand.counts[s] <= threshold and hand.counts[s] > 0,
                       "report_due": s in hand.report_due, "place": places.get(s)} for s in PLAY_ORDER},
-        "trick": [{"seat": seat, "play": _play_json(play), "cards": list(cards), "seq": seq}
-                  for seat, play, cards, seq in trick],
+        "trick": [{"seat": turn.seat, "play": _play_json(turn.play), "cards": list(turn.cards), "seq": turn.seq}
+                  for turn in trick],
         "trick_is_last": not hand.trick and bool(hand.last_trick),
-        "top": {"seat": hand.top[0], "play": hand.top[1].to_json()} if hand.top else None,
+        "top": {"seat": hand.top.seat, "play": hand.top.play.to_json()} if hand.top else None,
         "tribute": [{"from": g, "to": hand.receivers.get(g), "card": c} for g, c in hand.tributes.items()],
         "returns": [{"from": r, "to": g, "card": hand.returns[r]}
                     for g, r in hand.receivers.items() if r in hand.returns],
