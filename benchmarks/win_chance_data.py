@@ -34,6 +34,7 @@ PROFILES = ("jiangsu", "linyi", "linquan")
 #: the fit's matches, and the measure's: never the same seeds (a match is about 12 hands)
 TRAIN_SEEDS = range(100_000, 101_000)
 VALID_SEEDS = range(500_000, 501_000)  # the fit's early stopping
+CALIB_SEEDS = range(700_000, 701_000)  # the upgrades' calibration, fitted after the trees
 TEST_SEEDS = range(900_000, 901_000)
 
 

@@ -1,22 +1,27 @@
-"""Fit the win-chance model (胜率) on bot-played hands and write ``engine/win_chance_model.py``.
+"""Fit the win-chance model (胜率) on bot-played hands and write ``engine/win_chance_model.json``.
 
 Gradient-boosted trees, written here with numpy (no new dependency): the public state as
 ``engine.win_chance.features`` reads it, each feature cut into at most ``BINS`` ranges at
 its quantiles, complete trees of ``--depth`` grown level by level on the logistic (or, for
 the partner's place, the softmax) loss's gradients, shrunk by ``--rate``; the number of
-rounds is chosen on a validation set of other seeds (early stopping), and the measure
-(``win_chance.py``) uses a third range of seeds that neither saw. The naive baseline the
-measure compares against — the logistic of the card-count gap between the sides — is
-fitted here too, on the same training hands, and written beside the model.
+rounds is chosen on a validation set of other seeds (early stopping). Then the partner's
+place is calibrated on a third range of seeds (``CALIB_SEEDS``): for each count of seats
+out, a map of the place model's three scores (``scaling``), fitted by multinomial log loss
+with the true winner as the input, since the trees alone are too shy of an upgrade on its
+way. The measure (``win_chance.py``) uses a fourth range of seeds that none of them saw,
+and nothing is chosen on it. The naive
+baseline the measure compares against — the logistic of the card-count gap between the
+sides — is fitted here too, on the same training hands, and written beside the model.
 
 Run: ``.venv/bin/python benchmarks/win_chance_fit.py [--hands 8000] [--valid 1500]``
-(the hands are played first, about 8 minutes on one core, and cached in var/win_chance/; the
-fit takes about 5 more).
+(the hands are played first, about 13 minutes on one core, and cached in var/win_chance/;
+the fit takes about 5 more); ``--calibration-only`` keeps the committed trees.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -26,14 +31,17 @@ import numpy as np
 if not __package__:  # run as a file, this folder would shadow the ``engine`` package
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from benchmarks.win_chance_data import TRAIN_SEEDS, VALID_SEEDS, States, states  # noqa: E402
+from benchmarks.win_chance_data import CALIB_SEEDS, TRAIN_SEEDS, VALID_SEEDS, States, states  # noqa: E402
 from engine.win_chance import FEATURES, PLACES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "var" / "win_chance"
-OUT = ROOT / "engine" / "win_chance_model.py"
+OUT = ROOT / "engine" / "win_chance_model.json"
 BINS = 48
 US_WINS = FEATURES.index("us_wins")
+OUT_COUNT = FEATURES.index("out_count")
+SEGMENTS = 3  # the calibration's maps: no seat out, one, two or more
+CALIBRATION_L2 = 1e-3
 
 
 # --- boosted trees ------------------------------------------------------------------------
@@ -177,42 +185,108 @@ def card_gap_logistic(s: States) -> float:
     return a
 
 
+# --- the upgrades' calibration -------------------------------------------------------------
+
+def segment(x: np.ndarray) -> np.ndarray:
+    """Which of the calibration's maps a row takes: the count of seats out (0, 1, 2 or more)."""
+    return np.minimum(x[:, OUT_COUNT], SEGMENTS - 1).astype(int)
+
+
+def scores(x: np.ndarray, part: dict) -> np.ndarray:
+    """The trees' raw scores, one column per class, as the engine sums them."""
+    k = len(part["base"])
+    z = np.tile(np.asarray(part["base"], dtype=float), (len(x), 1))
+    for t, tree in enumerate(part["trees"]):
+        z[:, t % k] += apply(x, tree, part["depth"])
+    return z
+
+
+def scaling(z: np.ndarray, y: np.ndarray, lam: float = CALIBRATION_L2, steps: int = 50) -> np.ndarray:
+    """The map ``W`` (a row per class: a weight per score, then a constant) that makes
+    softmax(W · (z, 1)) fit the classes ``y`` best (multinomial log loss, by Newton's
+    method), pulled towards leaving the scores as they are by ``lam``."""
+    n, k = z.shape
+    a = np.concatenate([z, np.ones((n, 1))], axis=1)
+    d = k + 1
+    same = np.concatenate([np.eye(k), np.zeros((k, 1))], axis=1)
+    w = same.copy()
+    onehot = np.eye(k)[y]
+    for _ in range(steps):
+        p = softmax(a @ w.T)
+        grad = ((p - onehot).T @ a / n + lam * (w - same)).ravel()
+        hess = np.zeros((k * d, k * d))
+        for i in range(k):
+            for j in range(k):
+                hess[i * d:(i + 1) * d, j * d:(j + 1) * d] = (a * (p[:, i] * ((i == j) - p[:, j]))[:, None]).T @ a / n
+        step = np.linalg.lstsq(hess + lam * np.eye(k * d), grad, rcond=None)[0].reshape(k, d)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return w
+
+
+def calibration(place: dict, s: States) -> list[np.ndarray]:
+    """One map of the place model's scores for each count of seats out, fitted on ``s``
+    (hands neither the trees nor their stopping saw), with the true winner as the input."""
+    x, y = place_rows(s)
+    z = scores(x, place)
+    seg = segment(x)
+    maps = []
+    for n in range(SEGMENTS):
+        rows = seg == n
+        maps.append(scaling(z[rows], y[rows].astype(int)))
+        print(f"  calibration, {n} out: {int(rows.sum())} states, map {np.round(maps[-1], 3).tolist()}", flush=True)
+    return maps
+
+
 # --- writing the model ---------------------------------------------------------------------
 
-def _number(v: float) -> str:
+def _threshold(v: float) -> float | None:
     if v == float("inf"):
-        return "INF"
-    return repr(float(np.float32(v))) if float(v).is_integer() else f"{v:.6g}"
+        return None  # a node that does not split
+    return float(np.float32(v)) if float(v).is_integer() else float(f"{v:.6g}")
 
 
-def _tree_text(tree: tuple) -> str:
-    feats, thresholds, leaves = tree
-    return (f"    (({', '.join(map(str, feats))},), ({', '.join(_number(t) for t in thresholds)},),\n"
-            f"     ({', '.join(f'{v:.4g}' for v in leaves)},)),\n")
+def _trees_json(part: dict) -> dict:
+    return {"depth": part["depth"], "rounds": part["rounds"], "base": [float(f"{b:.6g}") for b in part["base"]],
+            "trees": [[list(map(int, feats)), [_threshold(t) for t in thresholds], [float(f"{v:.4g}") for v in leaves]]
+                      for feats, thresholds, leaves in part["trees"]]}
 
 
-def write_model(win: dict, place: dict, gap: float, shares: np.ndarray, note: str) -> None:
-    parts = [
-        '"""The win-chance model (胜率), as fitted by benchmarks/win_chance_fit.py: do not edit by hand.\n\n',
-        f"{note}\n",
-        "Read by engine/win_chance.py: boosted trees, each (features, thresholds, leaves) of a complete\n"
-        "tree (node i's children at 2i+1 and 2i+2; x <= threshold goes to 2i+1). ``BASELINE_CARD_GAP``\n"
-        "and ``PLACE_SHARES`` are the measure's naive baseline, fitted on the same hands: the slope of\n"
-        "the logistic of the card gap, and how often the winner's partner came 2nd, 3rd, 4th.\n"
-        '"""\n\n',
-        "# ruff: noqa: E501 (numbers, a tree a line)\n\n",
-        "INF = float(\"inf\")\n",
-        f"FEATURES = {tuple(FEATURES)!r}\n",
-        f"BASELINE_CARD_GAP = {gap:.6g}\n",
-        f"PLACE_SHARES = ({', '.join(f'{v:.4f}' for v in shares)})\n\n",
-    ]
-    for name, part in (("WIN", win), ("PLACE", place)):
-        parts.append(f"{name} = {{\n    \"depth\": {part['depth']}, \"rounds\": {part['rounds']},\n")
-        parts.append(f"    \"base\": ({', '.join(f'{b:.6g}' for b in part['base'])},),\n")
-        parts.append("    \"trees\": (\n")
-        parts += ["    " + line for tree in part["trees"] for line in _tree_text(tree).splitlines(keepends=True)]
-        parts.append("    ),\n}\n\n")
-    OUT.write_text("".join(parts).rstrip() + "\n", encoding="utf-8")
+def model_json(win: dict, place: dict, maps: list[np.ndarray], gap: float, shares: np.ndarray, about: str) -> dict:
+    """The model as ``engine.win_chance_model`` reads it."""
+    return {"about": about, "features": list(FEATURES), "win": _trees_json(win), "place": _trees_json(place),
+            "calibration": {"maps": [[[float(f"{w:.6g}") for w in row] for row in m] for m in maps]},
+            "baseline": {"card_gap": float(f"{gap:.6g}"), "place_shares": [round(float(v), 4) for v in shares]}}
+
+
+def write_model(data: dict) -> None:
+    """Write ``data`` as JSON with a tree a line (a diff of two fits stays readable)."""
+    def dump(v) -> str:
+        return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+
+    lines = ["{"]
+    for key, value in data.items():
+        if key in ("win", "place"):
+            head = ", ".join(f"{dump(k)}: {dump(v)}" for k, v in value.items() if k != "trees")
+            trees = ",\n".join("  " + dump(t) for t in value["trees"])
+            lines.append(f"{dump(key)}: {{{head}, \"trees\": [\n{trees}\n]}},")
+        else:
+            lines.append(f"{dump(key)}: {dump(value)},")
+    lines[-1] = lines[-1].rstrip(",")
+    OUT.write_text("\n".join(lines) + "\n}\n", encoding="utf-8")
+
+
+def read_model() -> tuple[dict, dict]:
+    """The committed trees (win, place), as ``boost`` makes them."""
+    data = json.loads(OUT.read_text(encoding="utf-8"))
+    parts = []
+    for name in ("win", "place"):
+        part = dict(data[name])
+        part["trees"] = [(feats, [float("inf") if t is None else t for t in thresholds], leaves)
+                         for feats, thresholds, leaves in part["trees"]]
+        parts.append(part)
+    return parts[0], parts[1]
 
 
 def cached(name: str, seeds, hands: int) -> States:
@@ -242,6 +316,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=8000, help="training hands (default 8000)")
     parser.add_argument("--valid", type=int, default=1500, help="validation hands, for the rounds (default 1500)")
+    parser.add_argument("--calib", type=int, default=10000,
+                        help="calibration hands, for the partner's place (default 10000: all of CALIB_SEEDS')")
+    parser.add_argument("--calibration-only", action="store_true",
+                        help="keep the committed trees; fit their calibration again")
     parser.add_argument("--depth", type=int, default=4, help="the win model's trees' depth")
     parser.add_argument("--rounds", type=int, default=300, help="the win model's most rounds")
     parser.add_argument("--place-depth", type=int, default=3, help="the place model's trees' depth")
@@ -254,24 +332,32 @@ def main() -> None:
     args = parser.parse_args()
     train = cached("train", TRAIN_SEEDS, args.hands)
     valid = cached("valid", VALID_SEEDS, args.valid)
+    calib = cached("calib", CALIB_SEEDS, args.calib)
     gap = card_gap_logistic(train)
     print(f"baseline: P(EW) = σ({gap:.4f} · (NS cards left − EW cards left))")
-    open_t, open_v = ~train.decided, ~valid.decided
-    win = boost(train.x[open_t], train.win[open_t], valid.x[open_v], valid.win[open_v], 1, args.depth,
-                args.rate, args.rounds, args.lam, args.min_hess, args.sample, label="win")
-    xp, yp = place_rows(train)
-    xpv, ypv = place_rows(valid)
-    place = boost(xp, yp, xpv, ypv, len(PLACES), args.place_depth, args.rate, args.place_rounds, args.lam,
-                  args.min_hess, args.sample, label="place")
-    print(f"win: {win['rounds']} rounds, validation log loss {win['valid_log_loss']:.5f}; "
-          f"place: {place['rounds']} rounds, {place['valid_log_loss']:.5f}")
+    if args.calibration_only:
+        win, place = read_model()
+        about = json.loads(OUT.read_text(encoding="utf-8"))["about"].split(" The partner's place calibrated")[0]
+    else:
+        open_t, open_v = ~train.decided, ~valid.decided
+        win = boost(train.x[open_t], train.win[open_t], valid.x[open_v], valid.win[open_v], 1, args.depth,
+                    args.rate, args.rounds, args.lam, args.min_hess, args.sample, label="win")
+        xp, yp = place_rows(train)
+        xpv, ypv = place_rows(valid)
+        place = boost(xp, yp, xpv, ypv, len(PLACES), args.place_depth, args.rate, args.place_rounds, args.lam,
+                      args.min_hess, args.sample, label="place")
+        print(f"win: {win['rounds']} rounds, validation log loss {win['valid_log_loss']:.5f}; "
+              f"place: {place['rounds']} rounds, {place['valid_log_loss']:.5f}")
+        about = (f"Fitted on {train.hands} bot hands (self-play seeds from {TRAIN_SEEDS.start}), rounds chosen on "
+                 f"{valid.hands} others (seeds from {VALID_SEEDS.start}); depth {args.depth} (places: "
+                 f"{args.place_depth}), rate {args.rate}, rows sampled {args.sample}, L2 {args.lam}, least hessian "
+                 f"{args.min_hess}.")
+    maps = calibration(place, calib)
+    about += (f" The partner's place calibrated on {calib.hands} hands more (seeds from {CALIB_SEEDS.start}), "
+              f"a map for 0, 1 and 2 or more seats out.")
     if not args.dry:
-        note = (f"Fitted on {train.hands} bot hands (self-play seeds from {TRAIN_SEEDS.start}), rounds chosen on "
-                f"{valid.hands} others (seeds from {VALID_SEEDS.start});\ndepth {args.depth} (places: "
-                f"{args.place_depth}), rate {args.rate}, rows sampled {args.sample}, L2 {args.lam}, least hessian "
-                f"{args.min_hess}.")
         shares = np.bincount(train.place[_hand_ends(train)], minlength=len(PLACES)) / train.hands
-        write_model(win, place, gap, shares, note)
+        write_model(model_json(win, place, maps, gap, shares, about))
         print(f"wrote {OUT.relative_to(ROOT)}")
 
 

@@ -12,7 +12,9 @@ The estimate is a model fitted on bot-played hands (``engine.bots``) and measure
 bots' hands (``benchmarks/win_chance.py``; the method and its figures are in
 docs/broadcast.md): boosted trees on the public state seen from the seat to act, one for
 "the side to act finishes first", one for the winner's partner's place given who wins.
-Its numbers are in ``engine/win_chance_model.py``, written by ``benchmarks/win_chance_fit.py``.
+Its numbers are data (``engine/win_chance_model.json``, read once by ``engine.win_chance_model``),
+written by ``benchmarks/win_chance_fit.py``; the partner's place is calibrated on hands kept
+apart from the trees', so that its chances of +3, +2 and +1 come true as often as they say.
 It knows how bots play: people bomb, hold back and read each other otherwise, so on a real
 table it is a commentator's guide, not a prophecy. Once a seat has gone out the winner is
 certain, and what the finishing order rules out of the partner's place is ruled out; those
@@ -30,13 +32,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine import win_chance_model as model
 from engine.cards import ALL_CARDS, BIG_JOKER, COPIES, RANKS, SMALL_JOKER, Card, rank_of, suit_of, wildcard
 from engine.hand import Hand
 from engine.phases import OVER, Outcome
 from engine.plays import TYPES, bomb_tier, rank_value
 from engine.seats import PLAY_ORDER, SIDES, Seat, Side, next_seat, other_side, partner, prev_seat, side_of
 from engine.trick import Top
+from engine.win_chance_model import model
 
 #: the seats as the seat to act sees them: itself, its next (an opponent), its partner, its previous
 ROLES = ("me", "next", "partner", "prev")
@@ -172,21 +174,6 @@ def features(state: Seen, seat: Seat, us_wins: float = 0.0) -> list[float]:
 
 # --- the fitted model ---------------------------------------------------------------------
 
-def _trees(x: list[float], part: dict) -> list[float]:
-    """The boosted trees' raw scores (one per class) for ``x``: complete trees of
-    ``part["depth"]``, node ``i``'s children at ``2i+1``/``2i+2``, leaves after the nodes."""
-    depth = part["depth"]
-    inner = (1 << depth) - 1
-    scores = list(part["base"])
-    k = len(scores)
-    for t, (feats, cuts, leaves) in enumerate(part["trees"]):
-        i = 0
-        for _ in range(depth):
-            i = 2 * i + 1 if x[feats[i]] <= cuts[i] else 2 * i + 2
-        scores[t % k] += leaves[i - inner]
-    return scores
-
-
 def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
@@ -200,13 +187,16 @@ def _softmax(z: list[float]) -> list[float]:
 
 def side_chance(state: Seen, seat: Seat) -> float:
     """The chance that ``seat``'s side finishes first, with ``seat`` to act (the model alone)."""
-    return _sigmoid(_trees(features(state, seat), model.WIN)[0])
+    return _sigmoid(model().win.scores(features(state, seat))[0])
 
 
 def place_chance(state: Seen, seat: Seat, us_wins: bool) -> list[float]:
     """The winner's partner's chance of each of ``PLACES``, with ``seat`` to act, given
-    whether ``seat``'s side wins (the model, then what the finishing order rules out)."""
-    p = _softmax(_trees(features(state, seat, float(us_wins)), model.PLACE))
+    whether ``seat``'s side wins (the model, its calibration, then what the finishing order
+    rules out)."""
+    fitted = model()
+    p = _softmax(fitted.calibration.scores(fitted.place.scores(features(state, seat, float(us_wins))),
+                                          len(state.finished)))
     winner_side = side_of(seat) if us_wins else other_side(side_of(seat))
     done = state.finished
     if len(done) >= 2:

@@ -16,6 +16,7 @@ from engine.match import Match
 from engine.phases import OVER
 from engine.seats import PLAY_ORDER, next_seat
 from engine.win_chance import FEATURES, PLACES, Seen, chance, win_chance
+from engine.win_chance_model import model
 from rulebook import profiles
 
 PROFILE = profiles.load("jiangsu")
@@ -128,6 +129,7 @@ def test_an_estimate_takes_well_under_a_second():
 
 
 def test_the_committed_model_reads_the_features_the_engine_makes():
-    from engine import win_chance_model
-
-    assert win_chance_model.FEATURES == FEATURES
+    fitted = model()
+    assert fitted.features == FEATURES
+    assert model() is fitted  # the data file is read once
+    assert len(fitted.calibration.maps) >= 1 and all(len(rows) == len(PLACES) for rows in fitted.calibration.maps)
