@@ -2,13 +2,14 @@
 
 ``ClockRunner`` reacts to a button press on the driver's I/O thread — the next seat's
 countdown is on its display within milliseconds — and ticks the clock ten times a
-second for countdowns, beeps, overruns and the match time. Whose turn it is comes from a
-turn source:
+second for countdowns, beeps, overruns and the match time. Whose turn it is, and what a
+press means, comes from a turn source (``awaiting()``, ``press(seat, record)``):
 
 * ``Rotation`` — the clock alone, a Guandan chess clock: seats act E → N → W → S and a
   press by the seat on turn ends its turn;
-* ``MatchTurns`` — a camera table: the engine's hand says who acts; a press by the seat on
-  turn commits the cards now in its zone as a play, or is a pass when there are none.
+* a live table's (``table.clock_turns``): the engine's hand says who acts, and a press by
+  the seat on turn commits the cards now in its zone as a play, or is a pass. That is the
+  game's logic, kept with the table: this module is the box and its timing only.
 
 Everything the clock sees that the record should keep (presses, overruns, pauses, time
 called) is handed to ``record`` as engine events. What whoever runs the clock should hear
@@ -25,15 +26,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from engine import timing as c
-from engine.events import Event, Overrun, Pass, Pause, PlayCards, Press, Resume, TimeCalled
-from engine.match import Match
+from engine.events import Event, Overrun, Pause, Press, Resume, TimeCalled
 from engine.phases import Action, Awaiting
-from engine.seats import SEATS, Seat, next_seat, seat_or_none
+from engine.seats import SEATS, Seat, next_seat
 from hardware.board import Board
 from hardware.driver import ClockDriver, Connected, Lost, Pressed
 
@@ -88,48 +88,6 @@ class Rotation:
             return False
         self.started = True
         self.turn = next_seat(self.turn)
-        return True
-
-
-class MatchTurns:
-    """Turns from the engine's hand. ``zone(seat)`` gives what the seat has newly laid in its
-    play zone: the cards in the order laid, or a play's fields (cards, confidence, reading)
-    from the camera; nothing is a pass."""
-
-    def __init__(self, match: Match, zone: Callable[[Seat], Mapping[str, object] | Sequence[str] | None],
-                 deal: Callable[[Seat], bool] | None = None) -> None:
-        self.match = match
-        self.zone = zone
-        #: a camera table has no deal button: a press with cards laid, when no hand is in
-        #: play, deals it (``deal(seat)`` records the deal and says whether it did)
-        self.deal = deal
-
-    @property
-    def over(self) -> bool:
-        return self.match.over
-
-    def awaiting(self) -> Awaiting:
-        hand = self.match.hand
-        if hand is None or hand.outcome is not None:
-            return Awaiting("over", ())
-        return hand.awaiting()
-
-    def press(self, button: str, record: Callable[..., Event]) -> bool:
-        seat = seat_or_none(button)
-        if seat is None:
-            return False
-        action, seats = self.awaiting()
-        if action == "over" and self.deal is not None and self.deal(seat):
-            action, seats = self.awaiting()
-        if seat not in seats or action in ("tribute", "return", "over"):
-            return False  # the press alone is the record; the engine flags it if out of turn
-        laid = self.zone(seat)
-        if isinstance(laid, Mapping):  # a camera table's reading: cards, confidence, layout reading
-            record(PlayCards, **laid)
-        elif laid:
-            record(PlayCards, seat=seat, cards=tuple(laid))
-        else:
-            record(Pass, seat=seat)  # the engine flags a pass on a lead
         return True
 
 

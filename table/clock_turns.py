@@ -1,22 +1,67 @@
-"""The table clock's view of a live table (``hardware.runner.ClockRunner`` asks it).
+"""The table clock's view of a live table (``hardware.runner.ClockRunner`` asks it): whose
+turn it is, and what a seat's press means.
 
-The clock's presses arrive on the serial driver's thread while frames arrive on the camera
-loop's, so every question takes the table's lock and looks at the table's match as it
-stands — the clock never holds the match itself.
+``MatchTurns`` is the game's side of the clock: the engine's hand says who acts, and a
+press by the seat on turn commits the cards now in its zone as a play, or is a pass. The
+clock's presses arrive on the serial driver's thread while frames arrive on the camera
+loop's, so ``ClockTurns`` asks every question under the table's lock and of the table's
+match as it stands — the clock never holds the match itself.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from engine.events import Event, PlayCards
+from engine.events import Event, Pass, PlayCards
 from engine.match import Match
 from engine.phases import Awaiting
-from engine.seats import Seat
-from hardware.runner import MatchTurns
+from engine.seats import Seat, seat_or_none
 from table.mending import PlayFields
+
+
+class MatchTurns:
+    """Turns from the engine's hand, for the clock (``hardware.runner.ClockRunner``).
+    ``zone(seat)`` gives what the seat has newly laid in its play zone: the cards in the
+    order laid, or a play's fields (cards, confidence, reading) from the camera; nothing is
+    a pass."""
+
+    def __init__(self, match: Match, zone: Callable[[Seat], Mapping[str, object] | Sequence[str] | None],
+                 deal: Callable[[Seat], bool] | None = None) -> None:
+        self.match = match
+        self.zone = zone
+        #: a camera table has no deal button: a press with cards laid, when no hand is in
+        #: play, deals it (``deal(seat)`` records the deal and says whether it did)
+        self.deal = deal
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    def awaiting(self) -> Awaiting:
+        hand = self.match.hand
+        if hand is None or hand.outcome is not None:
+            return Awaiting("over", ())
+        return hand.awaiting()
+
+    def press(self, button: str, record: Callable[..., Event]) -> bool:
+        seat = seat_or_none(button)
+        if seat is None:
+            return False
+        action, seats = self.awaiting()
+        if action == "over" and self.deal is not None and self.deal(seat):
+            action, seats = self.awaiting()
+        if seat not in seats or action in ("tribute", "return", "over"):
+            return False  # the press alone is the record; the engine flags it if out of turn
+        laid = self.zone(seat)
+        if isinstance(laid, Mapping):  # a camera table's reading: cards, confidence, layout reading
+            record(PlayCards, **laid)
+        elif laid:
+            record(PlayCards, seat=seat, cards=tuple(laid))
+        else:
+            record(Pass, seat=seat)  # the engine flags a pass on a lead
+        return True
 
 
 class LiveTable(Protocol):

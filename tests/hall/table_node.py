@@ -19,10 +19,11 @@ from engine.match import Match
 from hardware.driver import ClockDriver
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
-from hardware.runner import ClockRunner, MatchTurns
+from hardware.runner import ClockRunner
 from rulebook import profiles
 from scorer.table_cli import _hall_relay
 from store.event_store import Store
+from table.clock_turns import MatchTurns
 from tests.hall.conftest import HALL, wait_for
 from tests.hall.test_cli import _listening
 from tests.ports import free_port

@@ -11,8 +11,9 @@ from hardware.board import Board, digits, level_text, pair_text, result_board, s
 from hardware.driver import ClockDriver
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
-from hardware.runner import ClockRunner, MatchTurns
+from hardware.runner import ClockRunner
 from rulebook import profiles
+from table.clock_turns import MatchTurns
 from tests.hardware.waiting import until
 
 

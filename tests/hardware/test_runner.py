@@ -8,8 +8,9 @@ from engine.match import Match
 from hardware.driver import ClockDriver
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
-from hardware.runner import ClockRunner, MatchTurns, OutOfTurn, Rotation
+from hardware.runner import ClockRunner, OutOfTurn, Rotation
 from rulebook import profiles
+from table.clock_turns import MatchTurns
 from tests.hardware.waiting import until
 
 
