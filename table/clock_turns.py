@@ -11,7 +11,7 @@ match as it stands — the clock never holds the match itself.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Protocol
 
 from engine.events import Event, Pass, PlayCards
@@ -23,11 +23,10 @@ from table.mending import PlayFields
 
 class MatchTurns:
     """Turns from the engine's hand, for the clock (``hardware.runner.ClockRunner``).
-    ``zone(seat)`` gives what the seat has newly laid in its play zone: the cards in the
-    order laid, or a play's fields (cards, confidence, reading) from the camera; nothing is
-    a pass."""
+    ``zone(seat)`` gives what the seat has newly laid in its play zone, as the play's fields
+    the camera read (``TableRuntime.zone``), or None: nothing laid, a pass."""
 
-    def __init__(self, match: Match, zone: Callable[[Seat], Mapping[str, object] | Sequence[str] | None],
+    def __init__(self, match: Match, zone: Callable[[Seat], PlayFields | None],
                  deal: Callable[[Seat], bool] | None = None) -> None:
         self.match = match
         self.zone = zone
@@ -55,12 +54,10 @@ class MatchTurns:
         if seat not in seats or action in ("tribute", "return", "over"):
             return False  # the press alone is the record; the engine flags it if out of turn
         laid = self.zone(seat)
-        if isinstance(laid, Mapping):  # a camera table's reading: cards, confidence, layout reading
-            record(PlayCards, **laid)
-        elif laid:
-            record(PlayCards, seat=seat, cards=tuple(laid))
-        else:
+        if laid is None:
             record(Pass, seat=seat)  # the engine flags a pass on a lead
+        else:
+            record(PlayCards, **laid)
         return True
 
 

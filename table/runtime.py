@@ -255,7 +255,9 @@ class TableRuntime:
     # --- committing ---------------------------------------------------------------------
 
     def zone(self, seat: Seat) -> PlayFields | None:
-        """For a clock press: the new cards in the seat's zone as a play's fields, or None."""
+        """For a clock press (``table.clock_turns.MatchTurns``): the new cards in the seat's
+        zone as the play's fields, read as they can have been laid, or None: nothing new lies
+        there, the press is a pass."""
         with self.lock:
             cards = self.seats.zones[seat].tracker.commit()
             return self._play_fields(seat, cards) if cards else None

@@ -42,7 +42,7 @@ class TableNode:
         self.pair.plug()
         self.box = DeviceEmulator(self.pair.device_end).start()
         self.driver = ClockDriver(self.pair.host_end).start()
-        self.clock = ClockRunner(self.driver, self.match.profile, MatchTurns(self.match, lambda seat: []),
+        self.clock = ClockRunner(self.driver, self.match.profile, MatchTurns(self.match, lambda seat: None),
                                  record=self._keep)
         self.clock.standby = self.seating
         self.clock.start()

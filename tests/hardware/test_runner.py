@@ -11,7 +11,14 @@ from hardware.ptypair import PtyPair
 from hardware.runner import ClockRunner, OutOfTurn, Rotation
 from rulebook import profiles
 from table.clock_turns import MatchTurns
+from table.mending import PlayFields
 from tests.hardware.waiting import until
+
+
+def laid(seat: str, cards: list[str]) -> PlayFields | None:
+    """What a camera table's zone gives the clock on a press: the play's fields, read
+    surely, or None (nothing laid: a pass)."""
+    return PlayFields(seat=seat, cards=tuple(cards), confidence=1.0, choices=()) if cards else None
 
 
 @pytest.fixture
@@ -50,7 +57,8 @@ def test_presses_at_a_camera_table_become_plays_passes_and_alerts(table):
     match = Match(profiles.load("linyi"), Header(seq=0, t=0.0, profile="linyi"))
     zones = {"E": ["S3", "H4", "C5", "D6", "S7"], "N": [], "W": [], "S": []}
     recorded = []
-    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: zones[seat]), record=recorded.append)
+    turns = MatchTurns(match, lambda seat: laid(seat, zones[seat]))
+    runner = ClockRunner(driver, match.profile, turns, record=recorded.append)
     runner.record(Deal, leader="E")
     runner.start()
     try:
@@ -77,7 +85,7 @@ def test_presses_at_a_camera_table_become_plays_passes_and_alerts(table):
 def test_a_pass_on_a_lead_is_flagged(table):
     box, driver = table
     match = Match(profiles.load("linyi"), Header(seq=0, t=0.0, profile="linyi"))
-    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: []))
+    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: None))
     runner.record(Deal, leader="E")
     runner.start()
     try:
@@ -90,7 +98,7 @@ def test_a_pass_on_a_lead_is_flagged(table):
 def test_an_overrun_is_recorded_with_the_profiles_escalation(table, quick):
     box, driver = table
     match = Match(quick, Header(seq=0, t=0.0, profile="quick"))
-    runner = ClockRunner(driver, quick, MatchTurns(match, lambda seat: ["S9"]))
+    runner = ClockRunner(driver, quick, MatchTurns(match, lambda seat: laid(seat, ["S9"])))
     runner.record(Deal, leader="E")
     runner.start()
     try:
@@ -108,7 +116,7 @@ def test_match_time_up_calls_time(table):
     box, driver = table
     match = Match(profiles.load("linyi"), Header(seq=0, t=0.0, profile="linyi"))
     clock = {"now": 1000.0}
-    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: []), now=lambda: clock["now"])
+    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: None), now=lambda: clock["now"])
     runner.record(Deal, leader="E")
     runner.start()
     try:
