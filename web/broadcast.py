@@ -7,7 +7,7 @@ worked out once per change of the table and shared (``Hub.derived``).
 The ticker's stream, ``/api/tables/<id>/ticker``: one ``line`` message per line, its data
 ``{"n", "seq", "t", "hand", "kind", "zh", "en"}`` (and ``text`` in the language ``?lang=``
 asks for), its ``id`` the line's number ``n`` (from 1), so ``Last-Event-ID`` — or
-``?after=N`` — resumes after line N; a new follower gets the last ``TICKER_BACKLOG`` lines
+``?after=N`` — resumes after line N; a new follower gets the last ``web.feeds.TICKER_BACKLOG`` lines
 first. A keep-alive comment every ``KEEPALIVE_S``. What it sends is ``web.feeds.TickerFeed``:
 under ``guandan serve`` the stream loop serves it (``web.streams``), this route under Flask's
 own server and where the loop leaves a request to waitress (an ``after`` that is no line's
