@@ -152,6 +152,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="the corruptions' seed (each game adds its number)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the clean and rewritten scans")
     parser.add_argument("--keep", type=Path, help="keep the corrupted videos in this folder")
+    parser.add_argument("--reader", type=Path, help="a reader to measure (.onnx or 8-bit .xml; default: the committed "
+                                                    "one)")
     args = parser.parse_args()
     names = list(CORRUPTIONS) if not args.only else [n.strip() for n in args.only.split(",") if n.strip()]
     if unknown := [n for n in names if n not in CORRUPTIONS]:
@@ -163,7 +165,8 @@ def main() -> None:
     if not severities or any(s not in SEVERITIES for s in severities):
         parser.error("--severities: a list of 1, 2 and 3, such as 1,2")
     print(f"machine: {describe()}")
-    detector = CardDetector(committed_finder(), boxes=False)  # as the live loop runs it (benchmarks/table.py)
+    # as the live loop runs it (benchmarks/table.py)
+    detector = CardDetector(committed_finder(), boxes=False, reader=args.reader)
     print(f"zero-shot: finder {detector.path}, reader {detector.reader.path}", flush=True)
     totals: dict[tuple[str, int | str], Counter] = {}
     started_all = time.perf_counter()

@@ -25,7 +25,7 @@ from engine.seats import PLAY_ORDER
 from vision.stage import gestures
 from vision.stage.faces import CARDS
 from vision.stage.gestures import Player
-from vision.stage.layout import LAYER_CM, bend, pile_pose, pile_spot, row_poses
+from vision.stage.layout import LAYER_CM, bend, pile_pose, pile_spot, row_poses, stacked
 from vision.stage.motion import ArmActor, CardActor, Track
 from vision.stage.table import at_seat
 
@@ -77,7 +77,7 @@ class Stage:
         player = self.players[seat]
         start = max(self.t + rng.uniform(0.4, 1.8) * player.pace, self.busy[seat])
         cards = [self._card(c, seat, event.seq) for c in event.cards]
-        poses = row_poses(seat, len(cards), self._zone_base(seat), rng)
+        poses = stacked(row_poses(seat, len(cards), self._zone_base(seat), rng), [c.bend for c in cards])
         how = rng.choices([a for a, _ in ARRIVALS], [w for _, w in ARRIVALS])[0]
         self.script.arrivals[how] = self.script.arrivals.get(how, 0) + 1
         if how in ("one by one", "fan"):

@@ -42,6 +42,21 @@ def row_poses(seat: str, count: int, base: float, rng: random.Random) -> list[Po
     return poses
 
 
+def stacked(poses: list[Pose], bends: list[tuple[float, float]]) -> list[Pose]:
+    """A row's poses raised where needed so that no card passes through the one below it:
+    a bent card rises as much as its bend (its ends, or its middle) above where it lies, and
+    the card laid over it lies clear of that. Without it a corner of the card below, bent
+    up, showed through the one above: an index no camera can see at a real table."""
+    out: list[Pose] = []
+    top = None
+    for (x, y, z, yaw, flip), (bx, by) in zip(poses, bends, strict=True):
+        if top is not None:
+            z = max(z, top + LAYER_CM)
+        out.append((x, y, z, yaw, flip))
+        top = z + abs(bx) + abs(by)
+    return out
+
+
 def pile_spot(seat: str, rng: random.Random) -> tuple[float, float, float]:
     """Where ``seat`` keeps its pile of turned tricks: (x, y, yaw)."""
     x, y = at_seat(seat, rng.uniform(*PILE_CM), rng.uniform(-4.0, 4.0))
