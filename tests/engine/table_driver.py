@@ -191,7 +191,7 @@ class Table:
 
     def _beat(self, seat: str) -> Play:
         hand = self.hand
-        plays = legal_plays(list(self.model[seat].elements()), hand.top[1], hand.level)
+        plays = legal_plays(list(self.model[seat].elements()), hand.top.play, hand.level)
         assert plays, f"{seat} cannot beat {hand.top}"
         return min(plays, key=lambda p: strength(p, hand.level))
 
@@ -206,7 +206,7 @@ class Table:
             want = next(s for s in order if s not in hand.finished)
             seat = hand.turn
             if seat is None:  # first lead of a match without a named leader
-                seat = want if want in hand.awaiting()[1] else hand.awaiting()[1][0]
+                seat = want if want in hand.awaiting().seats else hand.awaiting().seats[0]
             if hand.top is None:
                 group = self._groups(seat)[0] if seat == want else self._groups(seat)[-1]
                 self.play(seat, *group)

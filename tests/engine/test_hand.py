@@ -84,7 +84,7 @@ def test_three_passes_end_the_trick_and_the_last_player_leads():
     t.play("E", "S3")
     t.play("N", "S5")
     t.pass_("W")
-    assert t.hand.top[0] == "N" and t.hand.turn == "S"
+    assert t.hand.top.seat == "N" and t.hand.turn == "S"
     t.pass_("S")
     t.pass_("E")
     assert t.hand.top is None and t.hand.turn == "N" and t.hand.leader == "N"
@@ -130,7 +130,7 @@ def test_bombs_beat_other_types_and_bigger_bombs_beat_bombs():
     t.play("W", "S5", "H5", "C5", "D5")
     t.play("S", "S3", "H3", "C3", "D3", "S3")  # 5 cards beat 4
     assert t.violations == []
-    assert t.hand.top[0] == "S"
+    assert t.hand.top.seat == "S"
 
 
 # --- 接风 ------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def test_out_of_turn_play_is_flagged_and_the_table_goes_on():
     assert v.code == "out_of_turn" and v.seat == "W" and v.detail["expected"] == "N"
     assert v.seq == t.seq
     assert t.hand.counts["W"] == 26  # the cards are laid
-    assert t.hand.top[0] == "W"  # a legal play laid out of turn stands
+    assert t.hand.top.seat == "W"  # a legal play laid out of turn stands
     assert t.hand.turn == "S"
 
 
@@ -33,7 +33,7 @@ def test_an_illegal_play_out_of_turn_leaves_the_turn_where_it_was():
     t.play("S", "S5", "S7")  # N's turn; not a combination either
     assert codes(t.violations) == ["out_of_turn", "not_a_combination"]
     assert t.hand.counts["S"] == 25
-    assert t.hand.top[0] == "E" and t.hand.turn == "N" and t.hand.passes == 0
+    assert t.hand.top.seat == "E" and t.hand.turn == "N" and t.hand.passes == 0
     t.pass_("N")
     t.pass_("W")
     assert t.hand.top is not None  # S has not passed yet: its bad play was no pass
@@ -69,7 +69,7 @@ def test_not_a_combination_on_a_lead_passes_the_lead_to_the_next_player():
     assert t.hand.top is None
     assert t.hand.turn == "N"  # 停止一轮出牌，由下家出牌
     t.play("N", "S4")
-    assert t.hand.top[0] == "N" and len(t.violations) == 1
+    assert t.hand.top.seat == "N" and len(t.violations) == 1
 
 
 def test_not_a_combination_on_a_trick_counts_as_a_pass():
@@ -79,7 +79,7 @@ def test_not_a_combination_on_a_trick_counts_as_a_pass():
     t.play("N", "S5", "S7")
     assert codes(t.violations) == ["not_a_combination"]
     assert t.hand.counts["N"] == 25
-    assert t.hand.top[0] == "E" and t.hand.turn == "W"
+    assert t.hand.top.seat == "E" and t.hand.turn == "W"
     t.pass_("W")
     t.pass_("S")
     assert t.hand.top is None and t.hand.turn == "E"
@@ -111,7 +111,7 @@ def test_does_not_beat(lead, bad):
     assert v.detail["on"] == lead_play.to_json()
     assert t.hand.counts["N"] == 27 - len(bad)
     # it counts as N's pass: two more passes end the trick for E
-    assert t.hand.top[0] == "E"
+    assert t.hand.top.seat == "E"
     t.pass_("W")
     t.pass_("S")
     assert t.hand.top is None and t.hand.turn == "E"
@@ -126,7 +126,7 @@ def test_the_level_card_beats_an_ace_and_a_smaller_bomb_does_not_beat_a_bigger()
     t.play("W", "S5", "H5", "C5", "D5", "S5")
     t.play("S", "S9", "H9", "C9", "D9")
     assert codes(t.violations) == ["does_not_beat"]
-    assert t.hand.top[0] == "W"
+    assert t.hand.top.seat == "W"
 
 
 def test_pass_on_lead_keeps_the_turn():

@@ -113,7 +113,7 @@ def test_the_documented_example_replays_cleanly():
     match = replay(parse_lines(block.splitlines()), profiles.load)
     assert match.violations == []
     hand = match.hand
-    assert hand.top[0] == "N" and hand.top[1].type == "Bomb" and hand.counts["E"] == 18
+    assert hand.top.seat == "N" and hand.top.play.type == "Bomb" and hand.counts["E"] == 18
 
 
 def test_the_documented_camera_record_put_right_by_a_referee_replays_as_the_docs_say():

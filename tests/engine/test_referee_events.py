@@ -26,7 +26,7 @@ def test_a_corrected_play_is_replayed_as_corrected_and_the_original_stays():
     record, match = run(MISREAD,
                         '{"seq":3,"t":5,"type":"correction","target":2,"cards":["S8","H8"],"by":"li","why":"6 was 8"}')
     assert match.violations == []  # the misread pair S6 H8 was "not a combination"; corrected it is a pair
-    assert match.hand.top[1].type == "Pair" and match.hand.top[1].rank == "8"
+    assert match.hand.top.play.type == "Pair" and match.hand.top.play.rank == "8"
     assert record.events[2].cards == ("S6", "H8")  # the original line is untouched
     text = "\n".join(account(match, "zh"))
     assert "裁判更正第2条：S8 H8（li：6 was 8）" in text
@@ -37,7 +37,7 @@ def test_the_latest_correction_counts_and_no_cards_make_it_a_pass():
                    '{"seq":3,"t":3,"type":"play","seat":"N","cards":["S4"]}',
                    '{"seq":4,"t":4,"type":"correction","target":3,"cards":["S5"],"by":"li"}',
                    '{"seq":5,"t":5,"type":"correction","target":3,"cards":[],"by":"wang","why":"a phantom"}')
-    assert match.hand.top[0] == "E" and match.hand.turn == "W" and match.hand.counts["N"] == 27
+    assert match.hand.top.seat == "E" and match.hand.turn == "W" and match.hand.counts["N"] == 27
 
 
 def test_level_adjust_moves_a_side_within_2_to_a():
@@ -135,7 +135,7 @@ def test_a_missed_play_is_replayed_in_its_place_and_its_line_stays():
     assert [v.code for v in bad.violations] == ["out_of_turn"]
     record, match = run(LEAD, UNSEEN, '{"seq":4,"t":9,"type":"missed","seat":"N","cards":["HR"],"before":3,'
                                       '"by":"li","why":"camera missed it"}')
-    assert match.violations == [] and match.hand.top[0] == "N" and match.hand.turn == "S"
+    assert match.violations == [] and match.hand.top.seat == "N" and match.hand.turn == "S"
     assert [(e.event.type, e.event.seq) for e in match.history] == [
         ("header", 0), ("deal", 1), ("play", 2), ("play", 4), ("pass", 3)]
     assert match.history[3].missed == record.events[4] and match.history[3].line.type == "missed"
@@ -222,7 +222,7 @@ def test_a_voided_play_is_struck_out_and_a_later_correction_brings_it_back():
     assert {v.code for v in match.violations} == {"out_of_turn"}  # South's S4 before North
     match.push(parse_lines([HEADER, '{"seq":5,"t":5,"type":"correction","target":3,"void":true,'
                                     '"by":"li","why":"knocked in"}']).events[1])
-    assert match.violations == [] and match.hand.turn == "W" and match.hand.top[0] == "N"
+    assert match.violations == [] and match.hand.turn == "W" and match.hand.top.seat == "N"
     assert [e.event.type for e in match.history] == ["header", "deal", "play", "struck", "play", "correction"]
     assert "* referee struck out #3: it never happened (li: knocked in)" in "\n".join(account(match, "en"))
     again = replay(parse_lines([HEADER, DEAL, *(

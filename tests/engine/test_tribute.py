@@ -96,7 +96,7 @@ def test_double_down_unequal_higher_card_to_the_winner():
     assert hand.awaiting() == ("tribute", ("S",))
     t.tribute("S", "HR")
     assert hand.receivers == {"S": "E", "N": "W"}
-    assert sorted(hand.awaiting()[1]) == ["E", "W"]
+    assert sorted(hand.awaiting().seats) == ["E", "W"]
     t.give_back("W", "S3")
     assert hand.awaiting() == ("return", ("E",))
     t.give_back("E", "S4")

@@ -120,7 +120,7 @@ def test_a_partner_leading_after_a_player_went_out_is_read_as_a_round_of_passes(
     cut = next(n for n, event in enumerate(hidden[1:], start=2)
                if match.push(event) and isinstance(event, PlayCards) and event.seat in match.hand.finished
                and partner(event.seat) not in match.hand.finished and match.hand.turn != partner(event.seat))
-    out, top = hidden[cut - 1].seat, match.hand.top[1]
+    out, top = hidden[cut - 1].seat, match.hand.top.play
     rt = TableRuntime(detector, profile, resume=hidden[:cut])
     rt.seats.zones[out].tracker.on_table.clear()  # the trick turned face down: its zone cleared
     seen = rt.match.hand.tracker.seen
@@ -136,7 +136,7 @@ def test_a_partner_leading_after_a_player_went_out_is_read_as_a_round_of_passes(
     made = rt.events[before:]
     assert sorted(e.seat for e in made if isinstance(e, Pass)) == sorted(others)
     assert isinstance(made[-1], PlayCards) and made[-1].cards == lead and made[-1].seat == partner(out)
-    assert rt.match.violations == [] and rt.match.hand.top[0] == partner(out)
+    assert rt.match.violations == [] and rt.match.hand.top.seat == partner(out)
     # cards that would beat the table, laid by that partner once the trick lies face down:
     # a lead after the round of passes too, not a play on the trick
     rt = TableRuntime(detector, profile, resume=hidden[:cut])
@@ -188,7 +188,7 @@ def test_a_referees_acts_at_the_console_reach_the_live_table_and_no_event_is_los
                                                                         "why": "the camera missed it"})
     assert r.status_code == 201 and r.get_json()["seq"] == 3
     rt.process(Frame(np.zeros((720, 1280, 3), np.uint8), 1.0, 0))  # the next frame takes the act in
-    assert rt.match.hand.turn == "W" and rt.match.hand.top[0] == "N"
+    assert rt.match.hand.turn == "W" and rt.match.hand.top.seat == "N"
     assert rt.seats.zones["N"].tracker.on_table["HR"] == 1
     assert [(p.seq, p.cards, p.choices) for p in rt.reading.count.plays] == [(2, ("S5",), ((("S5", 0.95),),)),
                                                                      (3, ("HR",), ())]
