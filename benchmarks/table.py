@@ -58,6 +58,7 @@ from vision.enroll.layout import LAYOUT  # noqa: E402
 from vision.enroll.pictures import read_layout  # noqa: E402
 from vision.live.camera import VideoFile  # noqa: E402
 from vision.live.detector import CardDetector, committed_finder  # noqa: E402
+from vision.stage.layout_picture import layout_picture  # noqa: E402
 from vision.stage.world import render as stage_render  # noqa: E402
 from vision.synth.art_decks import ArtDeck, by_name  # noqa: E402
 from vision.synth.art_faces import ArtError  # noqa: E402
@@ -170,14 +171,18 @@ def show_misreads(truth: list[PlayCards], seen: list[PlayCards], pairs: list[tup
 
 
 def enrolled(seed: int, size: tuple[int, int], folder: Path, art: ArtDeck | None = None,
-             scenes: int = SCENES) -> CardDetector:
+             scenes: int = SCENES, world: str = "render") -> CardDetector:
     """The live loop's detector with the reader and finder taught the deck of game ``seed``
-    (or the real design ``art``) by enrollment from a rendered picture of its layout
-    (``guandan enroll``'s steps, quietly; ``scenes`` 0: the reader alone). A deck enrolled
-    in ``folder`` before is used again."""
+    (or the real design ``art``) by enrollment (``guandan enroll``'s steps, quietly;
+    ``scenes`` 0: the reader alone) from a picture of its layout drawn in the game's own
+    ``world``: a table enrolls from its own camera, so a stage game's deck from the stage's
+    camera over that game's table. A deck enrolled in ``folder`` before is used again."""
     if not (folder / "deck.json").exists():
         detector = CardDetector(committed_finder(), boxes=False)
-        layout = read_layout(f"layout-{seed}", [layout_photo(seed, list(LAYOUT), size, art=art)], detector)
+        names = list(LAYOUT)
+        picture = layout_picture(seed, names, size, deck=art.name if art else None) if world == "stage" else \
+            layout_photo(seed, names, size, art=art)
+        layout = read_layout(f"{world}-layout-{seed}", [picture], detector)
         started = time.perf_counter()
         deck.enroll(folder, [layout], detector, scenes=scenes, log=lambda _line: None, progress=False)
         print(f"# enrolled {folder.name} in {(time.perf_counter() - started) / 60:.1f} min", flush=True)
@@ -196,8 +201,9 @@ def main() -> None:
                         help="read only every N-th frame, as a node N times too slow for its camera would "
                              "(the rest dropped): what a slow node costs in latency and plays")
     parser.add_argument("--enroll", action="store_true",
-                        help="enroll each game's deck first (guandan enroll, from a rendered picture of its "
-                             "layout) and read the game with the deck's reader and finder")
+                        help="enroll each game's deck first (guandan enroll, from a picture of its layout "
+                             "drawn in the game's world: the stage's by its own camera) and read the game "
+                             "with the deck's reader and finder")
     parser.add_argument("--show", action="store_true", help="print each play not read exactly and what was read")
     parser.add_argument("--world", choices=["render", "stage"], default="render",
                         help="the world the games are rendered in: render (vision.synth, the first) or stage "
@@ -245,8 +251,8 @@ def main() -> None:
             truth_record = parse_lines((out / "truth.jsonl").read_text(encoding="utf-8").splitlines())
             truth = replay(truth_record, profiles.load)
             if args.enroll:
-                detector = enrolled(seed, size, (args.videos or Path(tmp)) / f"deck-{seed}{deck_name}-{args.size}"
-                                    f"-{args.scenes}", art, args.scenes)
+                detector = enrolled(seed, size, (args.videos or Path(tmp)) / f"{world}deck-{seed}{deck_name}-"
+                                    f"{args.size}-{args.scenes}", art, args.scenes, args.world)
             started = time.perf_counter()
             runtime, frame_ms, event_ms = scan(out / "game.mp4", detector, profile, args.every)
             wall_s += time.perf_counter() - started

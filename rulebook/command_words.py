@@ -81,6 +81,11 @@ COMMAND_WORDS: dict[str, tuple[str, str]] = {
     "stage_fps": ("--fps 应为 30、25 或 15，不是 {fps}", "--fps is 30, 25 or 15, not {fps}"),
     "max_events_least": ("--max-events 至少为3（表头、发牌和一次出牌），不是 {given}",
                          "--max-events must be at least 3 (the header, the deal and a play), not {given}"),
+    "stage_what": ("请给出 --out 文件夹（录下一手牌）或 --layout 文件（为学牌摆好的整副牌），也可两者都给",
+                   "give --out DIR (a hand filmed) or --layout FILE (the deck laid out for enrollment), or both"),
+    "layout_unwritten": ("{path}：摆牌图无法写入（扩展名用 .png 或 .jpg；文件夹是否可写？）",
+                         "{path}: the layout picture cannot be written (is it .png or .jpg? is the folder "
+                         "writable?)"),
     "no_opengl": ("无法用 OpenGL 绘制（需要 EGL 和 Mesa：scripts/system-packages.sh）：{why}",
                   "OpenGL cannot draw here (it needs EGL and Mesa: scripts/system-packages.sh): {why}"),
     "no_split_images": ("{data}：没有可评估的 {split} 图片（--split 为 train、val 或 test）",

@@ -1,6 +1,7 @@
 """``guandan render-stage``: a hand played by the bots, staged on the second world's 3D table
 (``vision.stage``) and filmed, with its truth — footage from a world the live loop was not
-tuned in (``docs/stage.md``)."""
+tuned in (``docs/stage.md``); and with ``--layout``, the same table's deck laid out for
+``guandan enroll``, as its camera sees it."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import argparse
 from argparse import Namespace
 from pathlib import Path
 
+import cv2
+
 from vision.cli.extras import needs_training
-from vision.cli.inputs import VisionError, folder_for, lang_option
+from vision.cli.inputs import VisionError, folder_for, lang_option, written
 from vision.cli.render import video_size
 from vision.progress import progress_bar
 
@@ -27,25 +30,64 @@ def _chance(text: str) -> float:
     return value
 
 
+def _layout_file(path: str) -> None:
+    """Refuse, before anything is drawn, a ``--layout`` file OpenCV has no writer for (by
+    its extension) or that names a folder; make the folder it goes into."""
+    if Path(path).is_dir() or not cv2.haveImageWriter(path):
+        raise VisionError("layout_unwritten", path=path)
+    folder_for(str(Path(path).parent), "--layout")
+
+
 def cmd_render_stage(args: Namespace) -> None:
+    if not args.out and not args.layout:
+        raise VisionError("stage_what")
     size = video_size(args.size)
     mistakes = _chance(args.mistakes)
     if args.fps not in FPS:
         raise VisionError("stage_fps", fps=args.fps)
     if args.max_events is not None and args.max_events < 3:
         raise VisionError("max_events_least", given=args.max_events)
-    folder_for(args.out, "--out")
+    if args.layout:
+        _layout_file(args.layout)
+    if args.out:
+        folder_for(args.out, "--out")
     needs_training("render-stage", "moderngl")
-    # lazy: OpenGL and the stage load only when a hand is rendered (keeps guandan --help fast)
+    # lazy: OpenGL and the stage load only when a picture is drawn (keeps guandan --help fast)
     from vision.stage.faces import DeckError, faces
-    from vision.stage.renderer import StageError
-    from vision.stage.world import render
 
     if args.deck:
         try:
-            faces(args.deck)  # a design that cannot be laid is said before the hand is staged
+            faces(args.deck)  # a design that cannot be laid is said before anything is drawn
         except DeckError as exc:
             raise VisionError("art_unusable", why=exc) from None
+    if args.layout:
+        _write_layout(args.layout, args.seed, size, args.deck)
+    if args.out:
+        _render_hand(args, size, mistakes)
+
+
+def _write_layout(path: str, seed: int, size: tuple[int, int], deck: str | None) -> None:
+    """The seed's table with its deck laid out for enrollment, written to ``path``."""
+    from vision.stage.faces import choose_deck
+    from vision.stage.layout_picture import layout_picture
+    from vision.stage.renderer import StageError
+
+    deck = deck or choose_deck(seed)
+    try:
+        picture = layout_picture(seed, size=size, deck=deck)
+    except StageError as exc:
+        raise VisionError("no_opengl", why=exc) from None
+    if not written(path, picture):
+        raise VisionError("layout_unwritten", path=path)
+    print(f"{path}: game {seed}'s table, {size[0]}×{size[1]}, the {deck} deck laid out for enrollment "
+          "(guandan enroll)")
+
+
+def _render_hand(args: Namespace, size: tuple[int, int], mistakes: float) -> None:
+    """The seed's hand staged and filmed into ``--out``."""
+    from vision.stage.renderer import StageError
+    from vision.stage.world import render
+
     bars = []
 
     def progress(done: int, total: int) -> None:
@@ -73,11 +115,17 @@ def add_render_stage_parser(sub: argparse._SubParsersAction) -> None:
                        description="Stage the first hand of a match played by the bots on a 3D table (OpenGL, "
                                    "headless) and film it with a simulated camera: game.mp4, the re-timed record "
                                    "truth.jsonl and meta.json, as benchmarks/table.py --world stage reads them. "
-                                   "A world written apart from render-game's, to measure the live loop in.")
+                                   "A world written apart from render-game's, to measure the live loop in. "
+                                   "With --layout, a picture of the same table with its deck laid out for "
+                                   "enrollment (学牌), as guandan enroll reads one.")
     p.add_argument("--seed", type=int, default=1, help="the game: its deal, table, camera, light and gestures")
-    p.add_argument("--out", required=True, help="folder for game.mp4, truth.jsonl and meta.json")
+    p.add_argument("--out", metavar="DIR", help="folder for game.mp4, truth.jsonl and meta.json")
+    p.add_argument("--layout", metavar="FILE",
+                   help="write the seed's table with its deck's 54 cards laid out for enrollment (摆牌图, 6 rows "
+                        "of 9 as guandan enroll asks), seen by the same camera, to this picture (.png or .jpg)")
     p.add_argument("--size", default="1920x1080", metavar="WxH",
-                   help=f"video size ({', '.join(SIZES)}; default 1920x1080)")
+                   help=f"frame size of the video and the --layout picture ({', '.join(SIZES)}; "
+                        "default 1920x1080)")
     p.add_argument("--deck", metavar="NAME",
                    help="a deck design of datasets/art-decks.toml (default: a held-out one chosen by the seed: "
                         "anglo, paris, tigullio, ...), or 'printed' for faces drawn from a font")
