@@ -12,6 +12,9 @@ the box a frame changes drawn again (``vision.stage.dirty``).
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import importlib.util
 import math
 
 import moderngl
@@ -38,6 +41,7 @@ class StageError(RuntimeError):
 
 def context() -> moderngl.Context:
     """A headless OpenGL 3.3+ context: EGL first, then whatever the platform offers."""
+    _their_llvm_first()
     errors = []
     for backend in ("egl", None):
         try:
@@ -46,6 +50,18 @@ def context() -> moderngl.Context:
         except Exception as exc:  # moderngl raises plain Exceptions for a missing library or display
             errors.append(f"{backend or 'default'}: {exc}")
     raise StageError("no OpenGL context (" + "; ".join(errors) + ")")
+
+
+def _their_llvm_first() -> None:
+    """Load triton's library (torch's compiler, which every torch optimiser imports) before
+    Mesa's llvmpipe loads its own LLVM: the other way round, a process that draws the stage
+    and then trains — a benchmark that enrolls a stage game's deck, a test run — crashes
+    when training starts. The frames drawn are the same either way. Nothing where triton is
+    not installed."""
+    if importlib.util.find_spec("triton") is None:
+        return
+    with contextlib.suppress(ImportError, OSError):  # a triton that does not load leaves nothing to clash with
+        importlib.import_module("triton._C.libtriton")
 
 
 class Renderer:
