@@ -229,7 +229,11 @@ def test_drawing_only_what_moved_gives_the_frame_a_whole_drawing_gives():
             kept = boxed.draw(frame)
             if number % 6 == 0:
                 whole._last = whole._drawn = None
-                assert np.array_equal(kept, whole.draw(frame)), number
+                # a ghost of an arm or a card left behind differs by tens of levels over hundreds
+                # of pixels; a frame drawn in parts may differ from one drawn whole by a level of
+                # rounding at a few pixels where a card lies raised on others
+                off = np.abs(kept.astype(int) - whole.draw(frame).astype(int)).max(axis=2)
+                assert off.max() <= 1 and (off > 0).mean() < 0.001, (number, off.max(), (off > 0).sum())
     finally:
         boxed.release()
         whole.release()
