@@ -5,8 +5,8 @@ seed: jiangsu, linyi, linquan in turn) and replays its record; after each play o
 hand in play — and once before the hand's first play — it takes the public state seen from
 the seat to act (``engine.win_chance.features``), and, when the hand ends, labels each
 state with its outcome. The fit (``win_chance_fit.py``) and the measure (``win_chance.py``)
-read disjoint seed ranges: ``TRAIN_SEEDS`` (and ``VALID_SEEDS``, where the fit stops) and
-``TEST_SEEDS``.
+read disjoint seed ranges: ``TRAIN_SEEDS`` (and ``VALID_SEEDS``, where the fit stops, and
+``CALIB_SEEDS``, where the upgrades are calibrated) and ``TEST_SEEDS``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ PROFILES = ("jiangsu", "linyi", "linquan")
 #: the fit's matches, and the measure's: never the same seeds (a match is about 12 hands)
 TRAIN_SEEDS = range(100_000, 101_000)
 VALID_SEEDS = range(500_000, 501_000)  # the fit's early stopping
-CALIB_SEEDS = range(700_000, 701_000)  # the upgrades' calibration, fitted after the trees
+#: the upgrades' calibration, fitted after the trees (win_chance_calibration.py): two ranges
+CALIB_SEEDS = (range(700_000, 701_000), range(300_000, 301_000))
 TEST_SEEDS = range(900_000, 901_000)
 
 
@@ -62,6 +63,18 @@ class States:
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **{k: v for k, v in self.__dict__.items()})
+
+    @classmethod
+    def joined(cls, parts: list[States]) -> States:
+        """The states of ``parts`` as one set, their hands numbered on."""
+        first = 0
+        hand = []
+        for part in parts:
+            hand.append(part.hand + first)
+            first += part.hands
+        names = ("x", "win", "place", "ew", "decided", "left", "chance", "took")
+        fields = {k: np.concatenate([getattr(part, k) for part in parts]) for k in names}
+        return cls(**fields, hand=np.concatenate(hand), hands=first)
 
     @classmethod
     def load(cls, path: Path) -> States:

@@ -5,17 +5,15 @@ Gradient-boosted trees, written here with numpy (no new dependency): the public 
 its quantiles, complete trees of ``--depth`` grown level by level on the logistic (or, for
 the partner's place, the softmax) loss's gradients, shrunk by ``--rate``; the number of
 rounds is chosen on a validation set of other seeds (early stopping). Then the partner's
-place is calibrated on a third range of seeds (``CALIB_SEEDS``): for each count of seats
-out, a map of the place model's three scores (``scaling``), fitted by multinomial log loss
-with the true winner as the input, since the trees alone are too shy of an upgrade on its
-way. The measure (``win_chance.py``) uses a fourth range of seeds that none of them saw,
-and nothing is chosen on it. The naive
-baseline the measure compares against — the logistic of the card-count gap between the
-sides — is fitted here too, on the same training hands, and written beside the model.
+place is calibrated on other seeds again (``CALIB_SEEDS``; ``win_chance_calibration.py``).
+The measure (``win_chance.py``) uses a fourth range of seeds that none of them saw, and
+nothing is chosen on it. The naive baseline the measure compares against — the logistic of
+the card-count gap between the sides — is fitted here too, on the same training hands,
+and written beside the model.
 
-Run: ``.venv/bin/python benchmarks/win_chance_fit.py [--hands 8000] [--valid 1500]``
-(the hands are played first, about 13 minutes on one core, and cached in var/win_chance/;
-the fit takes about 5 more); ``--calibration-only`` keeps the committed trees.
+Run: ``.venv/bin/python benchmarks/win_chance_fit.py`` (the hands are played first, about
+20 minutes on one core, and cached in var/win_chance/; the fit takes about 10 more);
+``--calibration-only`` keeps the committed trees and fits their calibration again.
 """
 
 from __future__ import annotations
@@ -31,6 +29,7 @@ import numpy as np
 if not __package__:  # run as a file, this folder would shadow the ``engine`` package
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from benchmarks.win_chance_calibration import calibration  # noqa: E402
 from benchmarks.win_chance_data import CALIB_SEEDS, TRAIN_SEEDS, VALID_SEEDS, States, states  # noqa: E402
 from engine.win_chance import FEATURES, PLACES  # noqa: E402
 
@@ -40,8 +39,6 @@ OUT = ROOT / "engine" / "win_chance_model.json"
 BINS = 48
 US_WINS = FEATURES.index("us_wins")
 OUT_COUNT = FEATURES.index("out_count")
-SEGMENTS = 3  # the calibration's maps: no seat out, one, two or more
-CALIBRATION_L2 = 1e-3
 
 
 # --- boosted trees ------------------------------------------------------------------------
@@ -187,11 +184,6 @@ def card_gap_logistic(s: States) -> float:
 
 # --- the upgrades' calibration -------------------------------------------------------------
 
-def segment(x: np.ndarray) -> np.ndarray:
-    """Which of the calibration's maps a row takes: the count of seats out (0, 1, 2 or more)."""
-    return np.minimum(x[:, OUT_COUNT], SEGMENTS - 1).astype(int)
-
-
 def scores(x: np.ndarray, part: dict) -> np.ndarray:
     """The trees' raw scores, one column per class, as the engine sums them."""
     k = len(part["base"])
@@ -201,42 +193,11 @@ def scores(x: np.ndarray, part: dict) -> np.ndarray:
     return z
 
 
-def scaling(z: np.ndarray, y: np.ndarray, lam: float = CALIBRATION_L2, steps: int = 50) -> np.ndarray:
-    """The map ``W`` (a row per class: a weight per score, then a constant) that makes
-    softmax(W · (z, 1)) fit the classes ``y`` best (multinomial log loss, by Newton's
-    method), pulled towards leaving the scores as they are by ``lam``."""
-    n, k = z.shape
-    a = np.concatenate([z, np.ones((n, 1))], axis=1)
-    d = k + 1
-    same = np.concatenate([np.eye(k), np.zeros((k, 1))], axis=1)
-    w = same.copy()
-    onehot = np.eye(k)[y]
-    for _ in range(steps):
-        p = softmax(a @ w.T)
-        grad = ((p - onehot).T @ a / n + lam * (w - same)).ravel()
-        hess = np.zeros((k * d, k * d))
-        for i in range(k):
-            for j in range(k):
-                hess[i * d:(i + 1) * d, j * d:(j + 1) * d] = (a * (p[:, i] * ((i == j) - p[:, j]))[:, None]).T @ a / n
-        step = np.linalg.lstsq(hess + lam * np.eye(k * d), grad, rcond=None)[0].reshape(k, d)
-        w -= step
-        if np.abs(step).max() < 1e-9:
-            break
-    return w
-
-
-def calibration(place: dict, s: States) -> list[np.ndarray]:
-    """One map of the place model's scores for each count of seats out, fitted on ``s``
-    (hands neither the trees nor their stopping saw), with the true winner as the input."""
+def calibration_of(win: dict, place: dict, s: States) -> dict:
+    """The place's calibration fitted on ``s`` (``win_chance_calibration``)."""
     x, y = place_rows(s)
-    z = scores(x, place)
-    seg = segment(x)
-    maps = []
-    for n in range(SEGMENTS):
-        rows = seg == n
-        maps.append(scaling(z[rows], y[rows].astype(int)))
-        print(f"  calibration, {n} out: {int(rows.sum())} states, map {np.round(maps[-1], 3).tolist()}", flush=True)
-    return maps
+    score = scores(s.x, win)[:, 0]  # the side to act's; the side that won's below
+    return calibration(scores(x, place), np.where(s.win, score, -score), y, x[:, OUT_COUNT].astype(int))
 
 
 # --- writing the model ---------------------------------------------------------------------
@@ -253,10 +214,10 @@ def _trees_json(part: dict) -> dict:
                       for feats, thresholds, leaves in part["trees"]]}
 
 
-def model_json(win: dict, place: dict, maps: list[np.ndarray], gap: float, shares: np.ndarray, about: str) -> dict:
+def model_json(win: dict, place: dict, calibrated: dict, gap: float, shares: np.ndarray, about: str) -> dict:
     """The model as ``engine.win_chance_model`` reads it."""
     return {"about": about, "features": list(FEATURES), "win": _trees_json(win), "place": _trees_json(place),
-            "calibration": {"maps": [[[float(f"{w:.6g}") for w in row] for row in m] for m in maps]},
+            "calibration": calibrated,
             "baseline": {"card_gap": float(f"{gap:.6g}"), "place_shares": [round(float(v), 4) for v in shares]}}
 
 
@@ -316,14 +277,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=8000, help="training hands (default 8000)")
     parser.add_argument("--valid", type=int, default=1500, help="validation hands, for the rounds (default 1500)")
-    parser.add_argument("--calib", type=int, default=10000,
-                        help="calibration hands, for the partner's place (default 10000: all of CALIB_SEEDS')")
+    parser.add_argument("--calib", type=int, nargs=2, default=(10000, 4000), metavar=("N", "M"),
+                        help="calibration hands from each range of CALIB_SEEDS (default 10000 4000: all they have)")
     parser.add_argument("--calibration-only", action="store_true",
                         help="keep the committed trees; fit their calibration again")
     parser.add_argument("--depth", type=int, default=4, help="the win model's trees' depth")
     parser.add_argument("--rounds", type=int, default=300, help="the win model's most rounds")
-    parser.add_argument("--place-depth", type=int, default=3, help="the place model's trees' depth")
-    parser.add_argument("--place-rounds", type=int, default=100, help="the place model's most rounds")
+    parser.add_argument("--place-depth", type=int, default=4, help="the place model's trees' depth")
+    parser.add_argument("--place-rounds", type=int, default=400, help="the place model's most rounds")
     parser.add_argument("--rate", type=float, default=0.2, help="shrinkage")
     parser.add_argument("--lam", type=float, default=10.0, help="L2 penalty on leaf values")
     parser.add_argument("--min-hess", type=float, default=50.0, help="least hessian in a child")
@@ -332,7 +293,7 @@ def main() -> None:
     args = parser.parse_args()
     train = cached("train", TRAIN_SEEDS, args.hands)
     valid = cached("valid", VALID_SEEDS, args.valid)
-    calib = cached("calib", CALIB_SEEDS, args.calib)
+    calib = States.joined([cached("calib", seeds, n) for seeds, n in zip(CALIB_SEEDS, args.calib, strict=True)])
     gap = card_gap_logistic(train)
     print(f"baseline: P(EW) = σ({gap:.4f} · (NS cards left − EW cards left))")
     if args.calibration_only:
@@ -352,12 +313,12 @@ def main() -> None:
                  f"{valid.hands} others (seeds from {VALID_SEEDS.start}); depth {args.depth} (places: "
                  f"{args.place_depth}), rate {args.rate}, rows sampled {args.sample}, L2 {args.lam}, least hessian "
                  f"{args.min_hess}.")
-    maps = calibration(place, calib)
-    about += (f" The partner's place calibrated on {calib.hands} hands more (seeds from {CALIB_SEEDS.start}), "
-              f"a map for 0, 1 and 2 or more seats out.")
+    calibrated = calibration_of(win, place, calib)
+    about += (f" The partner's place calibrated on {calib.hands} hands more (seeds from "
+              f"{' and '.join(str(seeds.start) for seeds in CALIB_SEEDS)}).")
     if not args.dry:
         shares = np.bincount(train.place[_hand_ends(train)], minlength=len(PLACES)) / train.hands
-        write_model(model_json(win, place, maps, gap, shares, about))
+        write_model(model_json(win, place, calibrated, gap, shares, about))
         print(f"wrote {OUT.relative_to(ROOT)}")
 
 

@@ -178,25 +178,24 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
-def _softmax(z: list[float]) -> list[float]:
-    top = max(z)
-    e = [math.exp(v - top) for v in z]
-    total = sum(e)
-    return [v / total for v in e]
+def side_score(state: Seen, seat: Seat) -> float:
+    """The win model's score (a log-odds) that ``seat``'s side finishes first, with ``seat`` to act."""
+    return model().win.scores(features(state, seat))[0]
 
 
 def side_chance(state: Seen, seat: Seat) -> float:
     """The chance that ``seat``'s side finishes first, with ``seat`` to act (the model alone)."""
-    return _sigmoid(model().win.scores(features(state, seat))[0])
+    return _sigmoid(side_score(state, seat))
 
 
-def place_chance(state: Seen, seat: Seat, us_wins: bool) -> list[float]:
+def place_chance(state: Seen, seat: Seat, us_wins: bool, score: float = 0.0) -> list[float]:
     """The winner's partner's chance of each of ``PLACES``, with ``seat`` to act, given
     whether ``seat``'s side wins (the model, its calibration, then what the finishing order
-    rules out)."""
+    rules out). ``score``: ``side_score`` for ``seat``, which the calibration reads while
+    nobody is out (how sure a win is says something of how big it will be)."""
     fitted = model()
-    p = _softmax(fitted.calibration.scores(fitted.place.scores(features(state, seat, float(us_wins))),
-                                          len(state.finished)))
+    z = fitted.place.scores(features(state, seat, float(us_wins)))
+    p = fitted.calibration.chances(z, len(state.finished), score if us_wins else -score)
     winner_side = side_of(seat) if us_wins else other_side(side_of(seat))
     done = state.finished
     if len(done) >= 2:
@@ -231,12 +230,13 @@ def chance(state: Seen) -> Chance:
     first = state.finished[0] if state.finished else None
     for seat in seats:
         mine, theirs = side_of(seat), other_side(side_of(seat))
-        p_us = side_chance(state, seat) if first is None else float(side_of(first) == mine)
+        score = side_score(state, seat) if first is None else 0.0
+        p_us = _sigmoid(score) if first is None else float(side_of(first) == mine)
         win[mine] += p_us / len(seats)
         win[theirs] += (1.0 - p_us) / len(seats)
         for side, p_side in ((mine, p_us), (theirs, 1.0 - p_us)):
             if p_side <= 0.0:
                 continue
-            for place, p in zip(PLACES, place_chance(state, seat, side == mine), strict=True):
+            for place, p in zip(PLACES, place_chance(state, seat, side == mine, score), strict=True):
                 places[side][place] += p_side * p / len(seats)
     return Chance(win, places, first is not None)

@@ -9,13 +9,17 @@ estimate asks (``model()``), once per process, into the typed values below;
 - ``Trees``: complete trees of one depth, node ``i``'s children at ``2i+1`` (``x <=
   threshold``) and ``2i+2``, the leaves after the nodes; with more than one class the
   trees take the classes in turn (softmax boosting).
-- ``Calibration``: the place model's three scores mapped again (``W · (scores, 1)``), one
-  map for each count of seats already out, fitted on hands kept apart from the trees'
-  (``CALIB_SEEDS``), so that a chance of a double down of 80 % comes true four times in five.
+- ``Calibration``: the place model's chances made to come true as often as they say (a
+  double down given 80 % happens four times in five), fitted on hands kept apart from the
+  trees'. While nobody is out, and with one seat out, a map of the place model's three
+  scores and of the win model's score for the winning side, then softmax; with two out
+  (the winner's partner racing the last opponent for third) a monotone table of the chance
+  of third, which a map of scores cannot bend to the race's shape.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import math
@@ -57,18 +61,46 @@ class Trees:
 
 @dataclass(frozen=True)
 class Calibration:
-    """The place scores mapped again: ``maps[n]`` (one row per class: a weight per score,
-    then a constant) where ``n`` seats are out, the last map for that many or more."""
+    """The place's calibration: ``maps[n]`` where ``n`` seats are out (a row per place: a
+    weight per place score, one for the win score, then a constant), and where more are out
+    than there are maps, ``race``: the chance of third (given third or last) as the scores
+    put it, and as it comes true — points to go straight between, the raw chances rising."""
 
     maps: tuple[tuple[tuple[float, ...], ...], ...]
+    race: tuple[tuple[float, ...], tuple[float, ...]] | None
 
-    def scores(self, z: list[float], out: int) -> list[float]:
+    def chances(self, z: list[float], out: int, win: float) -> list[float]:
+        """The chance of each place from the place scores ``z`` with ``out`` seats out,
+        ``win`` the win model's score for the side whose partner's place this is."""
+        if out >= len(self.maps) and self.race is not None:
+            third = _between(1.0 / (1.0 + math.exp(z[2] - z[1])), *self.race)
+            return [0.0, third, 1.0 - third]  # two out: an opponent was second
         rows = self.maps[min(out, len(self.maps) - 1)]
-        return [sum(w * v for w, v in zip(row, z, strict=False)) + row[-1] for row in rows]
+        return _softmax([row[0] * z[0] + row[1] * z[1] + row[2] * z[2] + row[3] * win + row[4] for row in rows])
 
     @classmethod
     def from_json(cls, data: dict) -> Calibration:
-        return cls(tuple(tuple(tuple(float(w) for w in row) for row in rows) for rows in data["maps"]))
+        race = data.get("race")
+        return cls(tuple(tuple(tuple(float(w) for w in row) for row in rows) for rows in data["maps"]),
+                   None if race is None else (tuple(map(float, race["raw"])), tuple(map(float, race["true"]))))
+
+
+def _between(x: float, xs: tuple[float, ...], ys: tuple[float, ...]) -> float:
+    """``ys`` at ``x``, straight between the points ``xs`` (rising), flat beyond them."""
+    i = bisect.bisect_right(xs, x)
+    if i == 0:
+        return ys[0]
+    if i == len(xs):
+        return ys[-1]
+    x0, x1 = xs[i - 1], xs[i]
+    return ys[i - 1] + (ys[i] - ys[i - 1]) * (x - x0) / (x1 - x0)
+
+
+def _softmax(z: list[float]) -> list[float]:
+    top = max(z)
+    e = [math.exp(v - top) for v in z]
+    total = sum(e)
+    return [v / total for v in e]
 
 
 @dataclass(frozen=True)

@@ -133,3 +133,18 @@ def test_the_committed_model_reads_the_features_the_engine_makes():
     assert fitted.features == FEATURES
     assert model() is fitted  # the data file is read once
     assert len(fitted.calibration.maps) >= 1 and all(len(rows) == len(PLACES) for rows in fitted.calibration.maps)
+
+
+def test_the_calibrated_places_are_chances_however_many_are_out():
+    """With none, one, two seats out, the calibrated place chances are a distribution; with two
+    out (an opponent second) the race's table rises with the trees' chance of third."""
+    calibration = model().calibration
+    for out in (0, 1, 2):
+        for z in ([0.0, 0.0, 0.0], [2.0, -1.0, 0.5], [-3.0, 1.0, 2.5]):
+            p = calibration.chances(z, out, 1.2)
+            assert sum(p) == pytest.approx(1.0) and min(p) >= 0.0
+    assert calibration.race is not None
+    raw, true = calibration.race
+    assert list(raw) == sorted(raw) and list(true) == sorted(true) and 0.0 < true[0] <= true[-1] < 1.0
+    thirds = [calibration.chances([0.0, t, 0.0], 2, 0.0)[1] for t in (-3.0, -1.0, 0.0, 1.0, 3.0)]
+    assert thirds == sorted(thirds) and calibration.chances([0.0, 0.0, 0.0], 2, 0.0)[0] == 0.0
