@@ -172,7 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play the bundled table recording as if it were the camera, in real time, "
                                    "through the whole pipeline (calibration, card detector, tracker, rules engine) "
                                    "with the table clock emulated on a pseudo-terminal and the players' presses "
-                                   "scripted; events go to a fresh store (var/demo.db) shown by the dashboard on "
+                                   "scripted; events go to a fresh store (var/demo.db in a checkout, else demo.db in "
+                                   "the user's data folder, ~/.local/share/guandan-scorer) shown by the dashboard on "
                                    "localhost until Ctrl-C. --from-record replays the bundled match record instead "
                                    "(no camera): its account, then played back live.")
     p.add_argument("--lang", choices=LANGS, default="zh", help="language (default zh)")

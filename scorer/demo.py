@@ -7,9 +7,10 @@ detector, the zone tracker, the rules engine — with the table clock emulated o
 pseudo-terminal pair. The players' button presses are scripted from the recording's truth
 (a moment after a play lies still, or at the pass), and go through the emulated box, the
 serial line and the clock driver like real ones. Every event goes to a fresh SQLite store
-(``var/demo.db``) that the dashboard on localhost follows, and is printed as it happens. When
-the recording ends, what the camera read is compared with the truth; the dashboard stays
-up until Ctrl-C.
+(``var/demo.db`` in a checkout; installed, ``demo.db`` in the user's data folder,
+``vision.live.places``) that the dashboard on localhost follows, and is printed as it
+happens. When the recording ends, what the camera read is compared with the truth; the
+dashboard stays up until Ctrl-C.
 
 ``--from-record`` plays the bundled match record back instead (no camera, no detector).
 """
@@ -33,8 +34,10 @@ from table.compare import matched_plays, plays_of
 from vision.cli import VisionError
 from vision.enroll.deck import DeckError
 from vision.live.camera import LiveCamera
+from vision.live.places import working_folder
 
-VAR = Path(__file__).resolve().parent.parent / "var"
+#: where the demo's store goes: ``var/`` in a checkout, else the user's data folder (``vision.live.places``)
+VAR = working_folder()
 DATA = Path(__file__).resolve().parent / "data"
 DEMO_VIDEO = DATA / "demo-table.mp4"
 DEMO_TRUTH = DATA / "demo-table-truth.jsonl"
@@ -50,7 +53,7 @@ REFEREE = "demo"
 def fresh_store() -> tuple[Store, str]:
     """A new demo store, with a referee account whose password it returns: the demo's user
     can try the console (correct a play, put in one the camera missed) on a live table."""
-    VAR.mkdir(exist_ok=True)
+    VAR.mkdir(parents=True, exist_ok=True)
     db = VAR / "demo.db"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
@@ -90,6 +93,7 @@ def _serve(store: Store, port: int, stop_words: str, password: str, lang: str) -
     print(f"# {'裁判台' if lang == 'zh' else 'referee console'} {base}/referee  "
           f"({'用户' if lang == 'zh' else 'user'} {REFEREE}, {'密码' if lang == 'zh' else 'password'} {password})",
           flush=True)
+    print(f"# {'记录库' if lang == 'zh' else 'store'} {store.path}", flush=True)
 
 
 def run_camera_demo(args: Namespace) -> None:

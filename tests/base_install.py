@@ -5,7 +5,10 @@ The test machine has every extra installed (the tests train models), so a base i
 imitated rather than made: ``blocked_env`` puts a ``sitecustomize.py`` first on the child's
 ``PYTHONPATH`` that makes importing any other installed package fail as if it were absent
 (``ModuleNotFoundError``). What the base commands still import from torch, ultralytics or
-another extra's package then fails in the test as it would on a table node.
+another extra's package then fails in the test as it would on a table node. With
+``installed``, a copy installed from the wheel (``pip install --target``) is imported
+instead of the checkout, which the child then cannot see at all: nothing found beside the
+code in a checkout is found by accident.
 """
 
 from __future__ import annotations
@@ -46,6 +49,9 @@ class _WithoutExtras:
 
 
 sys.meta_path[:] = [_WithoutExtras if finder is PathFinder else finder for finder in sys.meta_path]
+if {hide_checkout!r}:  # the editable install's finders, which find the checkout's packages
+    sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
+    sys.path_hooks[:] = [h for h in sys.path_hooks if not getattr(h, "__module__", "").startswith("__editable__")]
 '''
 
 
@@ -81,11 +87,13 @@ def blocked_modules() -> set[str]:
             if not any(canonicalize_name(dist) in base for dist in dists)}
 
 
-def blocked_env(folder: Path) -> dict[str, str]:
+def blocked_env(folder: Path, installed: Path | None = None) -> dict[str, str]:
     """The environment of a child process that imports as on a base install, its
-    ``sitecustomize.py`` written into ``folder``."""
+    ``sitecustomize.py`` written into ``folder``: the project from the checkout, or from
+    ``installed``, a folder it was installed into, with the checkout hidden."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "sitecustomize.py").write_text(SITECUSTOMIZE.format(blocked=sorted(blocked_modules())),
-                                             encoding="utf-8")
-    paths = [str(folder), str(ROOT), os.environ.get("PYTHONPATH", "")]
+    (folder / "sitecustomize.py").write_text(
+        SITECUSTOMIZE.format(blocked=sorted(blocked_modules()), hide_checkout=installed is not None),
+        encoding="utf-8")
+    paths = [str(folder), str(installed or ROOT), os.environ.get("PYTHONPATH", "")]
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}

@@ -30,6 +30,7 @@ from engine.cards import ALL_CARDS
 from vision.live.box_refiner import BoxRefiner
 from vision.live.boxes import iou_matrix
 from vision.live.finder import FinderError, OpenVinoFinder
+from vision.live.places import committed_models
 from vision.live.reader import NOT_AN_INDEX, IndexReader, ReaderError, fingerprint, made_from
 from vision.live.suit_reader import SuitReader
 from vision.live.turns import VIEWS, boxes_back, merge, turned
@@ -53,7 +54,8 @@ SAME_INDEX = 0.3
 WHOLE = 1024
 RUNNERS_UP = 3  # how many other readings of an index a detection keeps
 RUNNER_UP_FLOOR = 0.01  # a runner-up less likely than this is no candidate
-MODELS = Path(__file__).resolve().parents[2] / "models"
+#: the committed models: the checkout's ``models/``, or an installed wheel's copy (``vision.live.places``)
+MODELS = committed_models()
 #: the index reader's files by preference: the 8-bit one (``guandan quantize-reader``; it reads
 #: the held-out decks as the full-precision one does, in less time) while it was made from
 #: the ONNX one, then the ONNX one (what training goes on from; ``reader_in``)

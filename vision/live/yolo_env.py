@@ -1,9 +1,10 @@
 """Ultralytics, made to work offline (DESIGN §9).
 
 Call ``prepare()`` before importing ultralytics: it turns off every download and
-auto-install, points the settings at a project-local folder, and gives the font check the
-fonts it would otherwise fetch (it runs on every train and val, even offline). OpenVINO's
-usage telemetry is switched off too: a user's machine has no ``CI`` variable to do it.
+auto-install, points the settings at the project's working folder (``vision.live.places``:
+``var/`` in a checkout), and gives the font check the fonts it would otherwise fetch (it
+runs on every train and val, even offline). OpenVINO's usage telemetry is switched off too:
+a user's machine has no ``CI`` variable to do it.
 
 ultralytics is imported inside the functions that use it: heavy to load, and needed only
 when a model is trained, quantized or run through it, not for ``guandan --help`` or at a
@@ -16,8 +17,9 @@ import os
 import shutil
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-CONFIG_DIR = ROOT / "var" / "ultralytics"
+from vision.live.places import working_folder
+
+CONFIG_DIR = working_folder() / "ultralytics"
 _FONTS = ("Arial.ttf", "Arial.Unicode.ttf")
 
 
