@@ -71,6 +71,10 @@ COMMAND_WORDS: dict[str, tuple[str, str]] = {
     "scenes_negative": ("--scenes 不能为负数（0：不训练找牌模型）",
                         "--scenes cannot be negative (0: the finder is not taught)"),
     "enroll_exists": ("{path} 已存在：要覆盖请加 --force", "{path} exists already: give --force to replace it"),
+    "enroll_from_checkout": ("学牌要从已提交模型的权重接着训练，这里却没有 {path}：仓库检出里才有，"
+                             "请在检出中 pip install -e '.[train]'",
+                             "enrolling trains on from the committed models' weights and {path} is not there: "
+                             "a checkout has them, pip install -e '.[train]' in one"),
     "enroll_markers": ("{source}：未能学牌：{why}", "{source}: the deck is not learnt: {why}"),
     "enroll_picture": ("未能学牌：{why}", "the deck is not learnt: {why}"),
     # guandan render-game, eval-detector

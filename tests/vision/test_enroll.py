@@ -196,6 +196,25 @@ def test_a_deck_enrolled_without_a_finder_uses_the_committed_one(tmp_path):
                 Deck.open(tmp_path)
 
 
+def test_enroll_where_the_committed_weights_are_not_says_a_checkout_has_them(tmp_path, monkeypatch):
+    """An installed copy (``pip install '.[train]'``, not editable) carries the models a table
+    reads with, not the weights a deck's reader and finder are trained on from."""
+    import vision.cli.enroll as enroll
+    from scorer.cli import build_parser
+    from vision.cli import VisionError
+
+    installed = tmp_path / "models"
+    installed.mkdir()
+    shutil.copy(ROOT / "models" / "reader_int8.xml", installed)
+    monkeypatch.setattr(enroll, "MODELS", installed)
+    (tmp_path / "layout.jpg").write_bytes(b"")  # refused before it is read
+    args = build_parser().parse_args(["enroll", str(tmp_path / "layout.jpg"), "--out", str(tmp_path / "deck")])
+    with pytest.raises(VisionError) as caught:
+        args.func(args)
+    assert caught.value.code == "enroll_from_checkout" and caught.value.values == {"path": installed / "reader.onnx"}
+    assert not (tmp_path / "deck").exists()
+
+
 def test_the_layout_guide_is_written_to_print(tmp_path):
     guide = tmp_path / "guide.png"
     out = guandan("enroll", "--guide", str(guide))

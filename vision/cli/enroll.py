@@ -25,7 +25,13 @@ from vision.enroll.adapt import ROWS
 from vision.enroll.finder import SCENES
 from vision.enroll.guide import guide_picture
 from vision.enroll.pictures import EnrollError, LayoutPicture, frames_of, read_layout
-from vision.live.detector import CardDetector, DetectorError
+from vision.live.detector import MODELS, CardDetector, DetectorError
+
+#: what a deck's reader goes on training from: the committed reader and its weights; and its
+#: finder (``--scenes``): the committed finder's weights. A checkout has them; the wheel, which
+#: carries only what a table reads with (``setup.py``), has not.
+READER_FROM = ("reader.onnx", "reader.pt")
+FINDER_FROM = ("finder.pt",)
 
 
 def _problem(args: Namespace, source: str, exc: EnrollError) -> VisionError:
@@ -62,6 +68,9 @@ def cmd_enroll(args: Namespace) -> None:
         raise VisionError("enroll_exists", path=out)
     # the reader is trained in torch; the finder (--scenes) through ultralytics, exported in 8 bits
     needs_training("enroll", "torch", *(("ultralytics", "onnxslim", "nncf") if args.scenes else ()))
+    for name in READER_FROM + (FINDER_FROM if args.scenes else ()):
+        if not (MODELS / name).exists():
+            raise VisionError("enroll_from_checkout", path=MODELS / name)
     try:
         detector = CardDetector(default_weights(), boxes=False)
     except DetectorError as exc:
