@@ -12,9 +12,13 @@ press means, comes from a turn source (``awaiting()``, ``press(seat, record)``):
   game's logic, kept with the table: this module is the box and its timing only.
 
 Everything the clock sees that the record should keep (presses, overruns, pauses, time
-called) is handed to ``record`` as engine events. What whoever runs the clock should hear
-(``on_notice``) is a ``Notice``: a turn started, a press out of turn, an overrun, time up,
-the box connected or lost.
+called) is handed as an engine event to its ``recorder`` (``recorder(cls, **fields)``, which
+gives back the event made): a live table's runtime, which numbers it, judges it and stores it
+(``table.runtime.TableRuntime.record``); a match kept by whoever runs the clock
+(``table.clock_turns.MatchRecorder``); or, for a clock alone, ``Numbering``. The runner
+never touches a match: what an event does to the game is the recorder's. What whoever runs
+the clock should hear (``on_notice``) is a ``Notice``: a turn started, a press out of turn,
+an overrun, time up, the box connected or lost.
 
 While no seat is on the clock (before the match, between hands, after it) a ``Standby`` may
 have the displays (``hardware.board``: a tournament table's seating, a result to confirm)
@@ -91,23 +95,42 @@ class Rotation:
         return True
 
 
+class Numbering:
+    """A clock alone's record: each event numbered in the order it came, timed from the
+    start, and handed to ``sink`` (None: kept nowhere). No match judges it: who acts is the
+    chess clock's ``Rotation``."""
+
+    def __init__(self, sink: Callable[[Event], None] | None = None,
+                 now: Callable[[], float] = time.monotonic) -> None:
+        self.sink = sink
+        self.now = now
+        self._start = now()
+        self.count = 0
+
+    def __call__(self, cls: type[Event], **fields) -> Event:
+        self.count += 1
+        event = cls(seq=self.count, t=round(self.now() - self._start, 3), **fields)
+        if self.sink is not None:
+            self.sink(event)
+        return event
+
+
 class ClockRunner:
-    def __init__(self, driver: ClockDriver, profile, turns, record: Callable[[Event], None] | None = None,
+    def __init__(self, driver: ClockDriver, profile, turns, recorder: Callable[..., Event] | None = None,
                  on_notice: Callable[[Notice], None] | None = None, now: Callable[[], float] = time.monotonic,
-                 match_minutes: int | None = None, recorder: Callable[..., Event] | None = None) -> None:
+                 match_minutes: int | None = None) -> None:
         self.driver = driver
         self.turns = turns
         self.now = now
         self.clock = c.TableClock(profile, now(), match_minutes)
-        self.record_sink = record
-        #: a table runtime that keeps the record itself (seq, time, store) records for us
-        self.recorder = recorder
+        #: whoever keeps the record takes every event (``recorder(cls, **fields)``); without
+        #: one, the clock alone numbers its events and keeps none
+        self.recorder: Callable[..., Event] = recorder if recorder is not None else Numbering(now=now)
         self.on_notice = on_notice
-        #: events recorded so far: a clock alone numbers its events with it. The events
-        #: themselves are the recorder's or the sink's to keep (a table's store); kept here
-        #: too, a clock that runs all day would hold every press it ever had
+        #: events handed to the recorder so far. The events themselves are the recorder's
+        #: to keep (a table's store); kept here too, a clock that runs all day would hold
+        #: every press it ever had
         self.recorded = 0
-        self._start = now()
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -120,18 +143,9 @@ class ClockRunner:
     # --- record -------------------------------------------------------------------------
 
     def record(self, cls, **fields) -> Event:
-        if self.recorder is not None:
-            event = self.recorder(cls, **fields)
-            self.recorded += 1
-            return event
-        match = getattr(self.turns, "match", None)
-        seq = match.next_seq if match is not None else self.recorded + 1
-        event = cls(seq=seq, t=round(self.now() - self._start, 3), **fields)
-        if match is not None:
-            match.push(event)
+        """Hand an event to the recorder; the event it made comes back."""
+        event = self.recorder(cls, **fields)
         self.recorded += 1
-        if self.record_sink is not None:
-            self.record_sink(event)
         return event
 
     # --- running ------------------------------------------------------------------------

@@ -6,11 +6,17 @@ press by the seat on turn commits the cards now in its zone as a play, or is a p
 clock's presses arrive on the serial driver's thread while frames arrive on the camera
 loop's, so ``ClockTurns`` asks every question under the table's lock and of the table's
 match as it stands — the clock never holds the match itself.
+
+The clock hands every event it makes to a recorder: at a live table the runtime's
+``record``; where no runtime keeps the match (a clock tried on a match alone, a tournament
+node's test table) ``MatchRecorder``, so that what the press does to the game is done here,
+in the table, never by the clock box.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -19,6 +25,27 @@ from engine.match import Match
 from engine.phases import Awaiting
 from engine.seats import Seat, seat_or_none
 from table.mending import PlayFields
+
+
+class MatchRecorder:
+    """The record of a match no table runtime keeps, for the clock
+    (``hardware.runner.ClockRunner``'s ``recorder``): each event takes the match's next seq
+    and the time since the start, is pushed into the match, which judges it, and is handed
+    to ``sink`` (a store, a list; None: the match alone keeps it)."""
+
+    def __init__(self, match: Match, sink: Callable[[Event], None] | None = None,
+                 now: Callable[[], float] = time.monotonic) -> None:
+        self.match = match
+        self.sink = sink
+        self.now = now
+        self._start = now()
+
+    def __call__(self, cls: type[Event], **fields: object) -> Event:
+        event = cls(seq=self.match.next_seq, t=round(self.now() - self._start, 3), **fields)
+        self.match.push(event)
+        if self.sink is not None:
+            self.sink(event)
+        return event
 
 
 class MatchTurns:

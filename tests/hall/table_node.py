@@ -23,7 +23,7 @@ from hardware.runner import ClockRunner
 from rulebook import profiles
 from scorer.table_cli import _hall_relay
 from store.event_store import Store
-from table.clock_turns import MatchTurns
+from table.clock_turns import MatchRecorder, MatchTurns
 from tests.hall.conftest import HALL, wait_for
 from tests.hall.test_cli import _listening
 from tests.ports import free_port
@@ -43,7 +43,7 @@ class TableNode:
         self.box = DeviceEmulator(self.pair.device_end).start()
         self.driver = ClockDriver(self.pair.host_end).start()
         self.clock = ClockRunner(self.driver, self.match.profile, MatchTurns(self.match, lambda seat: None),
-                                 record=self._keep)
+                                 recorder=MatchRecorder(self.match, self._keep))
         self.clock.standby = self.seating
         self.clock.start()
         self.port = free_port()

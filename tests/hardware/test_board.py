@@ -13,7 +13,7 @@ from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
 from hardware.runner import ClockRunner
 from rulebook import profiles
-from table.clock_turns import MatchTurns
+from table.clock_turns import MatchRecorder, MatchTurns
 from tests.hardware.waiting import until
 
 
@@ -71,7 +71,8 @@ def test_the_standby_has_the_displays_while_no_seat_is_on_the_clock(table):
     box, driver = table
     match = Match(profiles.load("linyi"), Header(seq=0, t=0.0, profile="linyi"))  # no hand dealt: nobody's turn
     recorded = []
-    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: None), record=recorded.append)
+    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: None),
+                         recorder=MatchRecorder(match, recorded.append))
     standby = runner.standby = Asking()
     runner.start()
     try:

@@ -11,7 +11,7 @@ from hardware import protocol as p
 from hardware.driver import HOLD_S, ClockDriver, CommandFailed, Connected, Lost, PortMatch, Pressed
 from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
-from hardware.runner import ClockRunner, Rotation
+from hardware.runner import ClockRunner, Numbering, Rotation
 from rulebook import profiles
 from tests.hardware.waiting import until
 
@@ -233,7 +233,7 @@ def test_a_table_running_all_day_keeps_no_event_its_runner_has_taken(pair):
     sunk: list = []
     with DeviceEmulator(pair.device_end) as box:
         driver = ClockDriver(pair.host_end)
-        runner = ClockRunner(driver, profiles.load("linyi"), Rotation("E"), record=sunk.append)
+        runner = ClockRunner(driver, profiles.load("linyi"), Rotation("E"), recorder=Numbering(sunk.append))
         driver.start()  # as the table starts it: the runner takes events from the first
         runner.start()
         try:

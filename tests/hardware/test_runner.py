@@ -10,7 +10,7 @@ from hardware.emulator import DeviceEmulator
 from hardware.ptypair import PtyPair
 from hardware.runner import ClockRunner, OutOfTurn, Rotation
 from rulebook import profiles
-from table.clock_turns import MatchTurns
+from table.clock_turns import MatchRecorder, MatchTurns
 from table.mending import PlayFields
 from tests.hardware.waiting import until
 
@@ -58,7 +58,7 @@ def test_presses_at_a_camera_table_become_plays_passes_and_alerts(table):
     zones = {"E": ["S3", "H4", "C5", "D6", "S7"], "N": [], "W": [], "S": []}
     recorded = []
     turns = MatchTurns(match, lambda seat: laid(seat, zones[seat]))
-    runner = ClockRunner(driver, match.profile, turns, record=recorded.append)
+    runner = ClockRunner(driver, match.profile, turns, recorder=MatchRecorder(match, recorded.append))
     runner.record(Deal, leader="E")
     runner.start()
     try:
@@ -85,7 +85,7 @@ def test_presses_at_a_camera_table_become_plays_passes_and_alerts(table):
 def test_a_pass_on_a_lead_is_flagged(table):
     box, driver = table
     match = Match(profiles.load("linyi"), Header(seq=0, t=0.0, profile="linyi"))
-    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: None))
+    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: None), recorder=MatchRecorder(match))
     runner.record(Deal, leader="E")
     runner.start()
     try:
@@ -98,7 +98,8 @@ def test_a_pass_on_a_lead_is_flagged(table):
 def test_an_overrun_is_recorded_with_the_profiles_escalation(table, quick):
     box, driver = table
     match = Match(quick, Header(seq=0, t=0.0, profile="quick"))
-    runner = ClockRunner(driver, quick, MatchTurns(match, lambda seat: laid(seat, ["S9"])))
+    runner = ClockRunner(driver, quick, MatchTurns(match, lambda seat: laid(seat, ["S9"])),
+                         recorder=MatchRecorder(match))
     runner.record(Deal, leader="E")
     runner.start()
     try:
@@ -116,7 +117,11 @@ def test_match_time_up_calls_time(table):
     box, driver = table
     match = Match(profiles.load("linyi"), Header(seq=0, t=0.0, profile="linyi"))
     clock = {"now": 1000.0}
-    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: None), now=lambda: clock["now"])
+    def now() -> float:
+        return clock["now"]
+
+    runner = ClockRunner(driver, match.profile, MatchTurns(match, lambda seat: None),
+                         recorder=MatchRecorder(match, now=now), now=now)
     runner.record(Deal, leader="E")
     runner.start()
     try:
