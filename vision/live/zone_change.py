@@ -6,10 +6,11 @@ with no hand over it changes a few dozen cells a lot and the mean of the whole z
 all, and a face-down pile at the zone's far edge changes cells the played cards never lay on.
 
 A cell has changed when it differs by more than the zone's noise floor once the two pictures'
-overall brightness is matched (a lamp flickering or a camera's exposure drifting lights every
-cell alike; a card changes a few). The floor is not a constant: ``NoiseFloor`` learns it from
-the zone itself, from how much its cells wander from one still frame to the next (sensor
-noise, a codec's blocks), so a noisy webcam and a clean one each get their own.
+light is matched (a lamp flickering or a camera's exposure drifting changes every cell a
+little, smoothly over the zone; a card changes a few cells a lot). The floor is not a
+constant: ``NoiseFloor`` learns it from the zone itself, from how much its cells wander from
+one still frame to the next (sensor noise, a codec's blocks), so a noisy webcam and a clean
+one each get their own.
 """
 
 from __future__ import annotations
@@ -27,14 +28,50 @@ FLOOR_RATE = 0.05
 GAIN_RANGE = (0.6, 1.6)
 
 
+#: how far a cell's brightness ratio may lie from the light's to be lit by it alone, at first
+#: (flicker bands and a lamp's drift move a zone's light by a few per cent; a card on the
+#: cloth or ink on a card changes a cell by tens)
+LIT_AT_FIRST = 0.15
+#: ... and then, once the light's shape is fitted, at least this (log units)
+LIT_AFTER = 0.04
+
+
+def _light_terms(shape: tuple[int, int]) -> np.ndarray:
+    """Per cell, the terms of a smooth light field over the zone: 1, x, y, x², xy, y² (x, y in −1..1)."""
+    y, x = np.mgrid[-1:1:shape[0] * 1j, -1:1:shape[1] * 1j]
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).reshape(-1, 6)
+
+
+def light_field(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Per cell, the gain by which the light alone turns ``before`` into ``after``: smooth over
+    the zone, fitted to the cells that only the light changed. A lamp's flicker seen through a
+    rolling shutter lights a zone in bands, brighter at one end than the other and swapping
+    from frame to frame; one gain for the whole zone would leave a band's cells changed in
+    every frame and the zone never still. The cells a card or a hand changes lie far from the
+    light's ratio and are left out of the fit (first against the median ratio, then against
+    the fitted field)."""
+    ratio = np.log(after.astype(np.float32) + 1.0) - np.log(before.astype(np.float32) + 1.0)
+    flat = ratio.ravel()
+    low, high = np.log(GAIN_RANGE[0]), np.log(GAIN_RANGE[1])
+    field = np.full(flat.shape, float(np.clip(np.median(flat), low, high)), np.float32)
+    terms = _light_terms(ratio.shape)
+    tolerance = LIT_AT_FIRST
+    for _ in range(2):
+        lit = np.abs(flat - field) < tolerance
+        if lit.sum() < 4 * terms.shape[1]:
+            break
+        coef, *_ = np.linalg.lstsq(terms[lit], flat[lit], rcond=None)
+        field = np.clip(terms @ coef, low, high).astype(np.float32)
+        spread = 1.4826 * float(np.median(np.abs(flat[lit] - field[lit])))
+        tolerance = max(LIT_AFTER, 3.0 * spread)
+    return np.exp(field).reshape(ratio.shape)
+
+
 def gain_matched_difference(before: np.ndarray, after: np.ndarray) -> np.ndarray:
-    """Each cell's absolute difference once ``before`` is scaled to ``after``'s overall
-    brightness (the ratio of their medians: the cards a play adds are too few cells to move
-    the median of a zone)."""
+    """Each cell's absolute difference once ``before`` is lit as ``after`` is (``light_field``:
+    the cards a play adds are too few cells to move the light's fit)."""
     b, a = before.astype(np.float32), after.astype(np.float32)
-    gain = float(np.median(a)) / max(float(np.median(b)), 1.0)
-    gain = min(max(gain, GAIN_RANGE[0]), GAIN_RANGE[1])
-    return np.abs(a - b * gain)
+    return np.abs(a - b * light_field(before, after))
 
 
 def changed_cells(before: np.ndarray | None, after: np.ndarray, floor: float) -> np.ndarray:
