@@ -11,6 +11,7 @@ read disjoint seed ranges: ``TRAIN_SEEDS`` (and ``VALID_SEEDS``, where the fit s
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 import time
@@ -47,8 +48,11 @@ class States:
     whether the hand's first place was known, ``hand`` the hand's number in this set,
     ``left`` East-West's and North-South's cards left; when asked for, the committed
     model's estimate: ``chance`` East-West's chance to win, then its chance to win with the
-    partner 2nd, 3rd, 4th, then North-South's three (else empty), and ``took`` the seconds
-    ``win_chance`` took."""
+    partner 2nd, 3rd, 4th, then North-South's three (else empty), ``took`` the seconds
+    ``win_chance`` took and ``cpu`` the seconds of this thread's processor time in them (a
+    wait while other jobs had the core is in ``took``, not in ``cpu``), each timed with
+    Python's garbage collector held off: a collection of the half million states kept here
+    (up to half a second) would be charged to whichever estimate it fell in."""
 
     x: np.ndarray
     win: np.ndarray
@@ -60,9 +64,10 @@ class States:
     chance: np.ndarray
     took: np.ndarray
     hands: int
+    cpu: np.ndarray | None = None
 
     def save(self, path: Path) -> None:
-        np.savez_compressed(path, **{k: v for k, v in self.__dict__.items()})
+        np.savez_compressed(path, **{k: v for k, v in self.__dict__.items() if v is not None})
 
     @classmethod
     def joined(cls, parts: list[States]) -> States:
@@ -101,11 +106,11 @@ def states(seeds, with_chance: bool = False, hands_wanted: int | None = None) ->
             if hand.outcome is not None:
                 if pending:
                     o = hand.outcome
-                    for x, seat, decided, left, chance, took in pending:
+                    for x, seat, decided, left, chance, took, cpu in pending:
                         rows.append(x)
                         labels.append((side_of(seat) == o.winner_side, PLACES.index(o.partner_place),
                                        side_of(seat) == "EW", decided, hands, *left))
-                        estimates.append((*chance, took))
+                        estimates.append((*chance, took, cpu))
                     hands += 1
                     pending = []
                 continue
@@ -116,18 +121,20 @@ def states(seeds, with_chance: bool = False, hands_wanted: int | None = None) ->
             seat = hand.turn
             ew = sum(hand.counts[s] for s in "EW" if s not in hand.finished)
             ns = sum(hand.counts[s] for s in "NS" if s not in hand.finished)
-            chance, took = (), 0.0
+            chance, took, cpu = (), 0.0, 0.0
             if with_chance:
-                start = time.perf_counter()
+                gc.disable()  # a collection of the states kept here is this loop's cost, not the estimate's
+                start, cpu_start = time.perf_counter(), time.thread_time()
                 c = win_chance(hand)
-                took = time.perf_counter() - start
+                took, cpu = time.perf_counter() - start, time.thread_time() - cpu_start
+                gc.enable()
                 chance = (c.win["EW"], *(c.places["EW"][p] for p in PLACES), *(c.places["NS"][p] for p in PLACES))
-            pending.append((features(seen(hand), seat), seat, bool(hand.finished), (ew, ns), chance, took))
+            pending.append((features(seen(hand), seat), seat, bool(hand.finished), (ew, ns), chance, took, cpu))
         if hands_wanted is not None and hands >= hands_wanted:
             break
     lab = np.array(labels, dtype=np.float64).reshape(-1, 7)
     est = np.array(estimates, dtype=np.float64).reshape(len(lab), -1)
     return States(x=np.array(rows, dtype=np.float32).reshape(-1, len(FEATURES)), win=lab[:, 0].astype(bool),
                   place=lab[:, 1].astype(np.int8), ew=lab[:, 2].astype(bool), decided=lab[:, 3].astype(bool),
-                  hand=lab[:, 4].astype(np.int32), left=lab[:, 5:7].astype(np.int16), chance=est[:, :-1],
-                  took=est[:, -1], hands=hands)
+                  hand=lab[:, 4].astype(np.int32), left=lab[:, 5:7].astype(np.int16), chance=est[:, :-2],
+                  took=est[:, -2], hands=hands, cpu=est[:, -1])
