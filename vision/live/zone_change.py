@@ -15,6 +15,8 @@ one each get their own.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 #: a cell must change by at least this many grey levels, however clean the camera
@@ -36,10 +38,11 @@ LIT_AT_FIRST = 0.15
 LIT_AFTER = 0.04
 
 
+@lru_cache(maxsize=8)
 def _light_terms(shape: tuple[int, int]) -> np.ndarray:
     """Per cell, the terms of a smooth light field over the zone: 1, x, y, x², xy, y² (x, y in −1..1)."""
     y, x = np.mgrid[-1:1:shape[0] * 1j, -1:1:shape[1] * 1j]
-    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).reshape(-1, 6)
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).reshape(-1, 6).astype(np.float32)
 
 
 def light_field(before: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -54,13 +57,14 @@ def light_field(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     flat = ratio.ravel()
     low, high = np.log(GAIN_RANGE[0]), np.log(GAIN_RANGE[1])
     field = np.full(flat.shape, float(np.clip(np.median(flat), low, high)), np.float32)
-    terms = _light_terms(ratio.shape)
+    terms = _light_terms(tuple(ratio.shape))
     tolerance = LIT_AT_FIRST
     for _ in range(2):
         lit = np.abs(flat - field) < tolerance
         if lit.sum() < 4 * terms.shape[1]:
             break
-        coef, *_ = np.linalg.lstsq(terms[lit], flat[lit], rcond=None)
+        used = terms[lit]
+        coef = np.linalg.solve(used.T @ used + 1e-6 * np.eye(terms.shape[1], dtype=np.float32), used.T @ flat[lit])
         field = np.clip(terms @ coef, low, high).astype(np.float32)
         spread = 1.4826 * float(np.median(np.abs(flat[lit] - field[lit])))
         tolerance = max(LIT_AFTER, 3.0 * spread)
@@ -69,8 +73,14 @@ def light_field(before: np.ndarray, after: np.ndarray) -> np.ndarray:
 
 def gain_matched_difference(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     """Each cell's absolute difference once ``before`` is lit as ``after`` is (``light_field``:
-    the cards a play adds are too few cells to move the light's fit)."""
+    the cards a play adds are too few cells to move the light's fit). Where one gain for the
+    whole zone already leaves every cell within half the least noise floor — most frames of a
+    still zone — that is the answer, and the fit is skipped: it could only lower them."""
     b, a = before.astype(np.float32), after.astype(np.float32)
+    gain = min(max(float(np.median(a)) / max(float(np.median(b)), 1.0), GAIN_RANGE[0]), GAIN_RANGE[1])
+    uniform = np.abs(a - b * gain)
+    if float(uniform.max()) < LEAST_FLOOR / 2:
+        return uniform
     return np.abs(a - b * light_field(before, after))
 
 
