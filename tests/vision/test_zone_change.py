@@ -44,6 +44,24 @@ def test_flicker_bands_rolling_over_a_zone_are_no_change_and_a_card_under_them_i
         assert changed_cells(before, laid, LEAST_FLOOR).sum() == 12
 
 
+def test_a_white_card_at_the_sensors_top_under_a_brighter_light_is_no_change():
+    """Seen in the corruption suite's flicker at ±8 %: cards at 244 in one frame, the light
+    6 % brighter in the next, read 251 (the top, after the codec): 6–7 levels short of what
+    the light alone predicts, and a zone that never lay still."""
+    rows, cols = np.mgrid[0:32, 0:64]
+    card = (rows > 8) & (rows < 24) & (cols > 20) & (cols < 44)
+    before = np.where(card, 244, 70).astype(np.int16)
+    after = np.where(card, 251, 74).astype(np.int16)  # the cloth 6 % brighter, the card clipped
+    assert not changed_cells(before, after, LEAST_FLOOR).any()
+    dimmer = np.where(card, 236, 66).astype(np.int16)  # ... and back: the card was brighter than it showed
+    assert not changed_cells(after, dimmer, LEAST_FLOOR).any()
+    gone = np.where(card, 74, 74).astype(np.int16)  # the cards taken away: changed however bright they were
+    assert changed_cells(after, gone, LEAST_FLOOR).sum() == card.sum()
+    laid = after.copy()
+    laid[2:6, 50:53] = 251  # a card slid in onto the cloth
+    assert changed_cells(before, laid, LEAST_FLOOR).sum() == 12
+
+
 def test_the_noise_floor_is_learnt_from_the_zones_own_still_frames():
     rng = np.random.default_rng(4)
     scene = rng.uniform(60, 200, (32, 64))

@@ -30,6 +30,8 @@ FLOOR_RATE = 0.05
 GAIN_RANGE = (0.6, 1.6)
 
 
+#: a cell this bright is at the sensor's top, or near enough that the codec's rounding clips it
+SATURATED = 240.0
 #: how far a cell's brightness ratio may lie from the light's to be lit by it alone, at first
 #: (flicker bands and a lamp's drift move a zone's light by a few per cent; a card on the
 #: cloth or ink on a card changes a cell by tens)
@@ -59,8 +61,9 @@ def light_field(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     field = np.full(flat.shape, float(np.clip(np.median(flat), low, high)), np.float32)
     terms = _light_terms(tuple(ratio.shape))
     tolerance = LIT_AT_FIRST
+    unclipped = (np.maximum(before, after) < SATURATED).ravel()  # a clipped cell's ratio is not the light's
     for _ in range(2):
-        lit = np.abs(flat - field) < tolerance
+        lit = (np.abs(flat - field) < tolerance) & unclipped
         if lit.sum() < 4 * terms.shape[1]:
             break
         used = terms[lit]
@@ -71,6 +74,17 @@ def light_field(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     return np.exp(field).reshape(ratio.shape)
 
 
+def _unclipped_difference(before: np.ndarray, after: np.ndarray, gain: np.ndarray | float) -> np.ndarray:
+    """|after − before × gain|, except where the sensor's top clips it: a cell at the top in
+    ``after`` that the light would make brighter still, or one at the top in ``before`` (its
+    true brightness unknown, and so the light's effect) that is now brighter than predicted,
+    has not changed. A white card under a lamp swinging a few per cent brighter is one."""
+    expected = before * gain
+    difference = np.abs(after - expected)
+    difference[((after >= SATURATED) & (expected > after)) | ((before >= SATURATED) & (after > expected))] = 0.0
+    return difference
+
+
 def gain_matched_difference(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     """Each cell's absolute difference once ``before`` is lit as ``after`` is (``light_field``:
     the cards a play adds are too few cells to move the light's fit). Where one gain for the
@@ -78,10 +92,10 @@ def gain_matched_difference(before: np.ndarray, after: np.ndarray) -> np.ndarray
     still zone — that is the answer, and the fit is skipped: it could only lower them."""
     b, a = before.astype(np.float32), after.astype(np.float32)
     gain = min(max(float(np.median(a)) / max(float(np.median(b)), 1.0), GAIN_RANGE[0]), GAIN_RANGE[1])
-    uniform = np.abs(a - b * gain)
+    uniform = _unclipped_difference(b, a, gain)
     if float(uniform.max()) < LEAST_FLOOR / 2:
         return uniform
-    return np.abs(a - b * light_field(before, after))
+    return _unclipped_difference(b, a, light_field(before, after))
 
 
 def changed_cells(before: np.ndarray | None, after: np.ndarray, floor: float) -> np.ndarray:
