@@ -106,6 +106,9 @@ def test_shipped_recipes_are_valid():
     assert held.style_variety == "standard" and wide.style_variety == "wide"
     fonts = load_recipe(ROOT / "datasets" / "zones-train-g.yaml")
     assert held.fonts == wide.fonts == "base" and fonts.fonts == "extra"
+    blur = load_recipe(ROOT / "datasets" / "zones-heldout-blur.yaml")
+    assert {p.styles for p in blur.splits} == {"heldout"}
+    assert blur.scene.camera.defocus_px == load_recipe(ROOT / "datasets" / "zones-train-k.yaml").scene.camera.defocus_px
     inks = load_recipe(ROOT / "datasets" / "zones-train-j.yaml")
     assert held.inks == wide.inks == "standard" and inks.inks == "many"
     jokers = load_recipe(ROOT / "datasets" / "zones-jokers.yaml")

@@ -37,6 +37,18 @@ def test_the_reported_blur_is_the_blur_in_the_pixels(seed):
     assert contrast(soft_img) < contrast(sharp_img) - 5  # the stripes really are washed out
 
 
+def test_a_recipe_sets_how_wide_the_blur_is():
+    """A finder's blur set asks for defocus and smears wider than the default camera's; the
+    drawn sizes come from its ranges, and the picture is the softer for them."""
+    wide = CameraConfig(**CLEAN, motion_prob=1.0, motion_px=(6.0, 8.0), defocus_prob=1.0, defocus_px=(1.8, 2.2))
+    narrow = CameraConfig(**CLEAN, motion_prob=1.0, defocus_prob=1.0)
+    wide_img, w = camera_round_trip(stripes(), np.random.default_rng(5), wide)
+    narrow_img, n = camera_round_trip(stripes(), np.random.default_rng(5), narrow)
+    assert 6.0 <= w.motion_px <= 8.0 and 1.8 <= w.defocus_px <= 2.2
+    assert 1.5 <= n.motion_px <= 5.0 and 0.3 <= n.defocus_px <= 1.0
+    assert contrast(wide_img) < contrast(narrow_img) - 5
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_a_leaning_camera_holds_the_whole_zone_smaller_and_smaller_away_from_it(seed):
     """The leaning camera's picture holds every corner of the zone, no zone pixel is drawn

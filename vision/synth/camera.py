@@ -31,7 +31,9 @@ class CameraConfig:
     scale: tuple[float, float] = (0.5, 1.1)      # camera pixels per zone pixel
     warp: float = 0.06                            # corner displacement / image size
     motion_prob: float = 0.2
+    motion_px: tuple[float, float] = (1.5, 5.0)   # smear length when there is one
     defocus_prob: float = 0.35
+    defocus_px: tuple[float, float] = (0.3, 1.0)  # Gaussian sigma when out of focus
     noise: tuple[float, float] = (1.0, 7.0)       # read noise sigma, 0..255
     jpeg_prob: float = 0.8
     jpeg_quality: tuple[int, int] = (30, 95)
@@ -162,10 +164,10 @@ def _expose(cam: np.ndarray, rng: np.random.Generator, cfg: CameraConfig) -> tup
     the picture and the smear's and defocus's sizes."""
     motion = defocus = 0.0
     if rng.random() < cfg.motion_prob:
-        motion = float(rng.uniform(1.5, 5))
+        motion = float(rng.uniform(*cfg.motion_px))
         cam = cv2.filter2D(cam, -1, motion_kernel(rng, motion))
     if rng.random() < cfg.defocus_prob:
-        defocus = float(rng.uniform(0.3, 1.0))
+        defocus = float(rng.uniform(*cfg.defocus_px))
         cam = cv2.GaussianBlur(cam, (0, 0), defocus)
     f = cam.astype(np.float32)
     sigma = rng.uniform(*cfg.noise)
