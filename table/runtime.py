@@ -163,7 +163,22 @@ class TableRuntime:
                 raise SeqTaken("no_free_seq", table=self.match.header.table, tries=SEQ_TRIES)
             self.events.append(event)
             self.reading.recorded(event, self.match)
+            self._trick_begun(event)
             return event
+
+    def _trick_begun(self, event: Event) -> None:
+        """A deal or a trick's lead: what every zone holds committed was played in a trick
+        that is over, but for the lead's own cards (``ZoneTracker.trick_over``)."""
+        hand = self.match.hand
+        led: tuple[str, ...] = ()
+        if isinstance(event, PlayCards):
+            if hand is None or len(hand.trick) != 1 or hand.trick[0].seq != event.seq:
+                return
+            led = tuple(event.cards)
+        elif not isinstance(event, Deal):
+            return
+        for seat, zone in self.seats.zones.items():
+            zone.tracker.trick_over(led if led and seat == getattr(event, "seat", None) else ())
 
     def _take_in(self) -> None:
         """The record's other writers' new events (a referee's acts) join the match in

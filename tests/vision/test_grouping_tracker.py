@@ -219,6 +219,36 @@ def test_a_hand_over_committed_cards_is_not_a_change():
     assert z.new_cards() == ()
 
 
+def test_a_trick_swept_unseen_stops_counting_as_lying_in_the_zone():
+    """The trick was turned onto the pile under an arm's shadow: the zone never read bare.
+    Once a new trick has begun, the old cards are not seen again, and the seat's next cards
+    are plays, even of the same names and ranks as the swept ones."""
+    z = ZoneTracker("N", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("H7", "H7", "C8", "C8", "S9", "D9"), False), (0.3, ("H7", "H7", "C8", "C8", "S9", "D9"), False)])
+    z.trick_over()  # another seat led the next trick
+    (e,) = run(z, [(5.0, ("S4",), False), (5.3, ("S4",), False)])
+    assert e.new == ("S4",)
+    (e,) = run(z, [(9.0, ("S4", "D9"), False), (9.3, ("S4", "D9"), False)])
+    assert e.new == ("D9",)  # a D9 was swept with the old trick: this one is new
+    (e,) = run(z, [(12.0, ("C7",), False), (12.3, ("C7",), False)])  # swept unseen again
+    assert e.new == ("C7",)
+    z.trick_over(keep=("C7",))  # the seven led the next trick
+    (e,) = run(z, [(15.0, ("C7", "CJ"), False), (15.3, ("C7", "CJ"), False)])
+    assert e.new == ("CJ",) and z.on_table == Counter({"C7": 1, "CJ": 1})
+
+
+def test_a_trick_still_lying_in_the_zone_keeps_its_cards():
+    """The next trick begun while the old cards still lie (a slow sweep), partly under a hand:
+    half of them still seen, they are not taken for a new play."""
+    z = ZoneTracker("E", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("D4", "D5", "D6", "D7"), False), (0.3, ("D4", "D5", "D6", "D7"), False)])
+    z.trick_over()
+    events = run(z, [(1.0, ("D4", "D5"), False), (1.3, ("D4", "D5"), False)])
+    assert [e.new for e in events] == [()] and z.new_cards() == ()
+    (e,) = run(z, [(2.0, ("D4", "D5", "D6", "D7", "SA"), False), (2.3, ("D4", "D5", "D6", "D7", "SA"), False)])
+    assert e.new == ("SA",)
+
+
 def test_with_a_clock_the_press_commits():
     z = ZoneTracker("W", settle_s=0.2)
     run(z, [(0, ("HA",), False), (0.3, ("HA",), False)])

@@ -3,6 +3,8 @@ goes on from the stored record, what is seen between hands, a table filmed from 
 partner leading after a player went out (接风), and the record shared with the referee's
 console and other writers."""
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -249,3 +251,39 @@ def test_a_stored_event_the_live_match_cannot_take_is_told_and_its_seq_left_alon
     assert deal.seq == 2 and written.events[-1] == deal and rt.match.hand is not None
     assert [a.code for a in alerts] == ["outside_refused"]
     assert "#1" in alerts[0].text("en") and "第1条" in alerts[0].text("zh")
+
+
+def test_a_new_trick_or_deal_marks_what_the_zones_hold_as_played_in_a_trick_that_is_over(detector):
+    """The runtime tells each zone when a trick is over, so cards swept to the pile unseen
+    stop counting as lying there (``ZoneTracker.trick_over``): at the next trick's lead all
+    committed cards but the lead's own are from a trick that is over, and at a deal all are."""
+    import random
+
+    from engine.bots import self_play
+    from engine.events import Deal, Header
+
+    profile = profiles.load("linyi")
+    played = self_play(profile, random.Random(4), max_hands=1)
+    rt = TableRuntime(detector, profile, link=KeptInList([]), alert=lambda text: None)
+    leads = 0
+    for event in played:
+        if isinstance(event, Header):
+            continue
+        if isinstance(event, Deal):
+            rt.seats.zones["E"].tracker.count_as_laid(("S3",))  # left from the hand before
+            rt.record(Deal, leader=event.leader)
+            assert rt.seats.zones["E"].tracker.earlier == Counter({"S3": 1})
+            continue
+        fields = {k: v for k, v in vars(event).items() if k not in ("seq", "t", "type")}
+        if isinstance(event, PlayCards):
+            rt.seats.zones[event.seat].tracker.count_as_laid(event.cards)  # as the camera commits it
+        rt.record(type(event), **fields)
+        hand = rt.match.hand
+        if isinstance(event, PlayCards) and len(hand.trick) == 1:
+            leads += 1
+            for seat, zone in rt.seats.zones.items():
+                own = event.cards if seat == event.seat else ()
+                assert zone.tracker.earlier == zone.tracker.on_table - Counter(own), (seat, event.seq)
+            if leads == 3:
+                break
+    assert leads == 3

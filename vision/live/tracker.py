@@ -6,7 +6,11 @@ committed stay in the zone while the trick goes on (a player may play twice in a
 a new play is what lies there *beyond* what was committed. When the zone empties, the
 trick's plays have been turned face down onto the pile: that ends what the zone holds; it
 is not a play. A zone that shows fewer of its committed cards but not none is a hand or a
-shadow over them, not a change.
+shadow over them, not a change — within a trick. Cards committed in a trick that is over
+(``trick_over``) and no longer seen are gone to the pile even where the camera never saw the
+zone bare (swept under a hand or a shadow, in frames a node skipped): they stop counting as
+lying there, or every later play of a card of theirs or of their ranks would be taken for
+one of them.
 
 Commit on the seat's button press when a clock is attached (``commit``), or on settling
 otherwise (``auto_commit``).
@@ -108,6 +112,7 @@ class ZoneTracker:
         self.settle_s = settle_s
         self.auto_commit = auto_commit
         self.on_table: Counter = Counter()  # committed cards still lying in the zone
+        self.earlier: Counter = Counter()  # those of them committed in a trick that is over
         self.stable: Laid = Laid((), ())
         self._candidate: Laid = Laid((), ())
         self._since: float | None = None
@@ -124,15 +129,33 @@ class ZoneTracker:
             return []
         self.stable = laid
         if not laid.cards:
+            self.earlier.clear()
             if self.on_table:
                 self.on_table.clear()
                 return [Cleared(self.seat, t)]
             return []
+        self._forget_swept(laid)
         new = _new(laid, self.on_table)
         event = Settled(self.seat, t, laid, new)
         if self.auto_commit and new:
             self.commit()
         return [event]
+
+    def trick_over(self, keep: tuple[str, ...] = ()) -> None:
+        """A new trick has begun: what lies committed in the zone, but for ``keep`` (the cards
+        that began it, where this seat led), was played in a trick that is over."""
+        self.earlier = self.on_table - Counter(keep)
+
+    def _forget_swept(self, laid: Laid) -> None:
+        """Cards of a trick that is over of which fewer than half are still seen have been
+        swept to the pile: they no longer lie in the zone. Half or more seen, the trick's
+        cards still lie there, the rest under a hand or misread."""
+        if not self.earlier:
+            return
+        seen = sum((self.earlier & Counter(laid.cards)).values())
+        if 2 * seen < sum(self.earlier.values()):
+            self.on_table -= self.earlier
+            self.earlier = Counter()
 
     def new_cards(self) -> tuple[str, ...]:
         """What a press would commit now: the settled cards beyond those committed."""
