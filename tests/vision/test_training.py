@@ -1,6 +1,7 @@
 """The training path end to end on the smoke recipe: render, train the finder and the reader
 for one epoch offline on the CPU, export, and detect with every backend."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +31,7 @@ def test_one_epoch_on_the_smoke_set_trains_exports_and_detects(tmp_path):
     assert data.exists() and summary is not None
     best = train(data, tmp_path / "run", epochs=1, imgsz=320, batch=8)
     assert best.exists() and (tmp_path / "run" / "weights" / "last.pt").exists()
+    assert torch.get_num_threads() == (os.cpu_count() or 1)  # every core, not ultralytics' one fewer
     # going on from weights starts from them: at a learning rate of nearly nothing they stay
     again = train(data, tmp_path / "again", model=str(best), epochs=1, imgsz=320, batch=8, lr0=1e-12)
     before, after = conv_weights(best), conv_weights(again)
