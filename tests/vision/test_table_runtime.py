@@ -363,3 +363,32 @@ def test_a_node_too_slow_for_its_camera_tells_the_operator_not_the_record(detect
     assert "read 5 frames a second of the camera's 30" in behind[0].text("en")
     assert behind[0].text("zh").startswith("本机跟不上摄像头：最近10秒每秒只读了5帧（摄像头每秒30帧")
     assert not [e for e in recorded if e.type == "camera_note"]
+
+
+def test_a_bumped_camera_keeps_each_zones_empty_look(detector):
+    """After a bump a hand still over committed cards is a hand, not the zone's empty look:
+    taken for it, the zone would read as cleared and the cards as new when the hand lifts."""
+    import cv2
+
+    from vision.live.calibration import Calibration, zone_point_to_table
+    from vision.live.grouping import Laid
+
+    alerts: list[Alert] = []
+    rt = runtime(detector, alerts)
+    canvas = table_canvas(8.0)
+    for frame in frames_of(canvas, 2.0, 0.0, 8):
+        rt.process(frame)
+    east = rt.seats.zones["E"].tracker
+    for t in (0.3, 0.7):  # a play settled there and committed
+        east.update(t, Laid(("H6",), (0.9,)))
+    assert east.commit() == ("H6",)
+    knocked = frames_of(canvas, 9.0, 1.0, 20, first=8)
+    moved = Calibration.from_image(knocked[0].image)
+    w, h = zone_size()
+    corners = zone_point_to_table("E", np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    hand = moved.to_image(corners).astype(np.int32)
+    for frame in knocked:  # the bump comes with a hand resting over East's zone
+        cv2.fillPoly(frame.image, [hand], (120, 160, 210))
+        rt.process(frame)
+    assert "camera moved: recalibrated" in said(alerts)
+    assert east.on_table == {"H6": 1}

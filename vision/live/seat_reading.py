@@ -392,8 +392,12 @@ class SeatReading:
 
     def calibrate(self, frame: Frame) -> TableSight:
         """The table's calibration for ``frame``: found from the markers on the first frames,
-        checked again every ``RECHECK_S`` for a bumped camera (every zone then starts afresh),
-        kept while the markers are hidden for a moment."""
+        checked again every ``RECHECK_S`` for a bumped camera, kept while the markers are
+        hidden for a moment. After a bump every zone is read afresh, but keeps its empty look
+        and its cards' footprint: the zones are cut from the table by its markers, so the
+        table under them looks as it did. Taking the first frame after the bump with no card
+        read as the empty look instead would take a hand over committed cards for a cleared
+        zone, and the cards for new ones when it lifts."""
         due = frame.t - self._checked_at >= RECHECK_S
         if self.calibration is not None and not due:
             return TableSight(True)
@@ -410,7 +414,7 @@ class SeatReading:
         if self.calibration is not None:
             alerts.append(Alert.of("camera_moved"))
             for zone in self.zones.values():
-                zone.previous = zone.read_image = zone.read_thumb = zone.bare = zone.footprint = None
+                zone.previous = zone.read_image = zone.read_thumb = None
         self.calibration = fresh
         coarse = self._coarse()
         return TableSight(True, tuple(alerts) + ((coarse,) if coarse is not None else ()))
