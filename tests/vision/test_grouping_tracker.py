@@ -237,6 +237,30 @@ def test_a_trick_swept_unseen_stops_counting_as_lying_in_the_zone():
     assert e.new == ("CJ",) and z.on_table == Counter({"C7": 1, "CJ": 1})
 
 
+def test_a_seat_that_won_its_trick_and_leads_again_lays_new_cards_of_the_swept_ranks():
+    """East's bomb took the trick; the trick went to the pile under a shadow and East led a
+    straight sharing three ranks with its old cards. Later a lone six, after that straight
+    was swept too: a card of five that is gone is not what one card lying there shows."""
+    z = ZoneTracker("E", settle_s=0.2, auto_commit=True)
+    old = ("S4", "H5", "S6", "S7", "S8", "SA", "CA", "CA", "DA")
+    run(z, [(0, old, False), (0.3, old, False)])
+    z.trick_over()  # East is on top: what it lays now leads the next trick
+    straight = ("D2", "H3", "C4", "C5", "C6")
+    (e,) = run(z, [(5.0, straight, False), (5.3, straight, False)])
+    assert e.new == straight
+    z.trick_over()  # another seat led the next trick
+    (e,) = run(z, [(9.0, ("S6",), False), (9.3, ("S6",), False)])
+    assert e.new == ("S6",)
+
+
+def test_a_lone_card_of_a_trick_that_is_over_read_another_way_is_not_a_play():
+    z = ZoneTracker("S", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("SK",), False), (0.3, ("SK",), False)])
+    z.trick_over()
+    (e,) = run(z, [(1.0, ("CK",), False), (1.3, ("CK",), False)])  # a shadow, a closer look
+    assert e.new == () and z.on_table == Counter({"SK": 1})
+
+
 def test_a_trick_still_lying_in_the_zone_keeps_its_cards():
     """The next trick begun while the old cards still lie (a slow sweep), partly under a hand:
     half of them still seen, they are not taken for a new play."""

@@ -147,13 +147,20 @@ class ZoneTracker:
         self.earlier = self.on_table - Counter(keep)
 
     def _forget_swept(self, laid: Laid) -> None:
-        """Cards of a trick that is over of which fewer than half are still seen have been
-        swept to the pile: they no longer lie in the zone. Half or more seen, the trick's
-        cards still lie there, the rest under a hand or misread."""
+        """Cards of a trick that is over have been swept to the pile when fewer than half of
+        them are still seen and either the zone holds fewer than half as many cards as they
+        were or a card lies there that none of them can be misread as: they no longer lie in
+        the zone. Otherwise the trick's cards may still lie there, some under a hand or read
+        another way (a lone king read as a club where a spade was committed)."""
         if not self.earlier:
             return
+        were = sum(self.earlier.values())
         seen = sum((self.earlier & Counter(laid.cards)).values())
-        if 2 * seen < sum(self.earlier.values()):
+        if 2 * seen >= were:
+            return
+        gone = set(self.earlier - Counter(laid.cards))
+        if 2 * len(laid.cards) < were or any(not _may_be_any(laid, (card,), gone)
+                                             for card in _beyond(laid.cards, self.on_table)):
             self.on_table -= self.earlier
             self.earlier = Counter()
 
