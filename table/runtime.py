@@ -243,7 +243,7 @@ class TableRuntime:
         seat = look.seat
         self._alert_all(look.alerts)
         if self._would_lead(seat):
-            self.seats.zones[seat].tracker.trick_over()
+            self.seats.zones[seat].tracker.trick_over(seen=False)
         reading = self.seats.settle(look, self._ruled_out(seat) if look.searchable else None)
         self._alert_all(reading.alerts)
         for change in reading.changes:

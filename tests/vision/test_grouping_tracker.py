@@ -244,7 +244,7 @@ def test_a_seat_that_won_its_trick_and_leads_again_lays_new_cards_of_the_swept_r
     z = ZoneTracker("E", settle_s=0.2, auto_commit=True)
     old = ("S4", "H5", "S6", "S7", "S8", "SA", "CA", "CA", "DA")
     run(z, [(0, old, False), (0.3, old, False)])
-    z.trick_over()  # East is on top: what it lays now leads the next trick
+    z.trick_over(seen=False)  # East is on top: what it lays now leads the next trick
     straight = ("D2", "H3", "C4", "C5", "C6")
     (e,) = run(z, [(5.0, straight, False), (5.3, straight, False)])
     assert e.new == straight
@@ -259,6 +259,16 @@ def test_a_lone_card_of_a_trick_that_is_over_read_another_way_is_not_a_play():
     z.trick_over()
     (e,) = run(z, [(1.0, ("CK",), False), (1.3, ("CK",), False)])  # a shadow, a closer look
     assert e.new == () and z.on_table == Counter({"SK": 1})
+
+
+def test_a_seat_on_top_under_a_hand_is_not_taken_for_a_lead():
+    """West's play is on top, so what it lays now would lead; a hand over its cards leaves
+    one of them seen. With nothing there that none of them can be, nothing is new."""
+    z = ZoneTracker("W", settle_s=0.2, auto_commit=True)
+    run(z, [(0, ("H7", "H7", "SJ"), False), (0.3, ("H7", "H7", "SJ"), False)])
+    z.trick_over(seen=False)
+    (e,) = run(z, [(1.0, ("H7",), False), (1.3, ("H7",), False)])
+    assert e.new == () and sum(z.on_table.values()) == 3
 
 
 def test_a_trick_still_lying_in_the_zone_keeps_its_cards():
