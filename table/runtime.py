@@ -42,7 +42,7 @@ from engine.events import (
     PlayCards,
     RecordError,
 )
-from engine.hand import PLAY, RETURN, TRIBUTE, Hand
+from engine.hand import RETURN, TRIBUTE, Hand
 from engine.match import Match
 from engine.profile import Profile
 from engine.seats import PLAY_ORDER, Seat, seat_or_none
@@ -166,16 +166,6 @@ class TableRuntime:
             self._trick_begun(event)
             return event
 
-    def _would_lead(self, seat: Seat) -> bool:
-        """Whether cards ``seat`` lays now begin a new trick: its play is on top of the trick
-        (a seat never plays twice running within one; the others' passes are not seen, only
-        inferred), or the trick is over. What it holds committed is then of a trick that is
-        over, swept to the pile perhaps under a hand the camera never saw leave."""
-        hand = self.match.hand
-        if hand is None or hand.outcome is not None or hand.phase != PLAY:
-            return False
-        return hand.top.seat == seat if hand.top is not None else not hand.trick
-
     def _trick_begun(self, event: Event) -> None:
         """A deal or a trick's lead: what every zone holds committed was played in a trick
         that is over, but for the lead's own cards (``ZoneTracker.trick_over``)."""
@@ -242,8 +232,6 @@ class TableRuntime:
         all before the next seat is read, which sees it."""
         seat = look.seat
         self._alert_all(look.alerts)
-        if self._would_lead(seat):
-            self.seats.zones[seat].tracker.trick_over(seen=False)
         reading = self.seats.settle(look, self._ruled_out(seat) if look.searchable else None)
         self._alert_all(reading.alerts)
         for change in reading.changes:

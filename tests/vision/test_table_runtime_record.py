@@ -288,15 +288,3 @@ def test_a_new_trick_or_deal_marks_what_the_zones_hold_as_played_in_a_trick_that
                 break
     assert leads == 3
 
-
-def test_a_seat_on_top_of_the_trick_would_lead_if_it_lays_again(detector):
-    """The others' passes are not seen: a seat whose play is on top and lays again begins a
-    new trick, and its zone's committed cards are of the trick that is over."""
-    from engine.events import Deal
-
-    rt = TableRuntime(detector, profiles.load("linyi"), link=KeptInList([]), alert=lambda text: None)
-    rt.record(Deal, leader="E")
-    assert all(rt._would_lead(seat) for seat in "ESWN")  # no trick yet: all lying is of earlier ones
-    rt.seats.zones["E"].tracker.count_as_laid(("S3",))
-    rt.record(PlayCards, seat="E", cards=("S3",))
-    assert rt._would_lead("E") and not rt._would_lead("N") and not rt._would_lead("W")

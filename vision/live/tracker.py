@@ -113,7 +113,6 @@ class ZoneTracker:
         self.auto_commit = auto_commit
         self.on_table: Counter = Counter()  # committed cards still lying in the zone
         self.earlier: Counter = Counter()  # those of them committed in a trick that is over
-        self.recorded_over = False  # whether the record shows that trick over
         self.stable: Laid = Laid((), ())
         self._candidate: Laid = Laid((), ())
         self._since: float | None = None
@@ -130,7 +129,7 @@ class ZoneTracker:
             return []
         self.stable = laid
         if not laid.cards:
-            self.earlier, self.recorded_over = Counter(), False
+            self.earlier = Counter()
             if self.on_table:
                 self.on_table.clear()
                 return [Cleared(self.seat, t)]
@@ -142,19 +141,16 @@ class ZoneTracker:
             self.commit()
         return [event]
 
-    def trick_over(self, keep: tuple[str, ...] = (), seen: bool = True) -> None:
+    def trick_over(self, keep: tuple[str, ...] = ()) -> None:
         """A new trick has begun: what lies committed in the zone, but for ``keep`` (the cards
-        that began it, where this seat led), was played in a trick that is over. ``seen``:
-        the record shows it begun; otherwise the trick is over only if the seat lays now (its
-        play on top), and a zone showing few of its cards is more likely a hand over them."""
-        self.recorded_over = seen or (self.recorded_over and bool(self.earlier))
+        that began it, where this seat led), was played in a trick that is over."""
         self.earlier = self.on_table - Counter(keep)
 
     def _forget_swept(self, laid: Laid) -> None:
         """Cards of a trick that is over have been swept to the pile when fewer than half of
-        them are still seen and a card lies there that none of them can be misread as, or,
-        where the record shows the trick over, the zone holds fewer than half as many cards
-        as they were: those not seen no longer lie in the zone. Otherwise the trick's cards may still
+        them are still seen and either the zone holds fewer than half as many cards as they
+        were or a card lies there that none of them can be misread as: those not seen no
+        longer lie in the zone. Otherwise the trick's cards may still
         lie there, some under a hand or read another way (a lone king read as a club where a
         spade was committed)."""
         if not self.earlier:
@@ -164,10 +160,10 @@ class ZoneTracker:
         if 2 * seen >= were:
             return
         gone = set(self.earlier - Counter(laid.cards))
-        few = self.recorded_over and 2 * len(laid.cards) < were
+        few = 2 * len(laid.cards) < were
         if few or any(not _may_be_any(laid, (card,), gone) for card in _beyond(laid.cards, self.on_table)):
             self.on_table -= self.earlier - Counter(laid.cards)  # those still seen still lie there
-            self.earlier, self.recorded_over = Counter(), False
+            self.earlier = Counter()
 
     def new_cards(self) -> tuple[str, ...]:
         """What a press would commit now: the settled cards beyond those committed."""
