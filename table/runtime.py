@@ -170,15 +170,16 @@ class TableRuntime:
         """A deal or a trick's lead: what every zone holds committed was played in a trick
         that is over, but for the lead's own cards (``ZoneTracker.trick_over``)."""
         hand = self.match.hand
+        leader: Seat | None = None
         led: tuple[str, ...] = ()
         if isinstance(event, PlayCards):
             if hand is None or len(hand.trick) != 1 or hand.trick[0].seq != event.seq:
                 return
-            led = tuple(event.cards)
+            leader, led = event.seat, tuple(event.cards)
         elif not isinstance(event, Deal):
             return
         for seat, zone in self.seats.zones.items():
-            zone.tracker.trick_over(led if led and seat == getattr(event, "seat", None) else ())
+            zone.tracker.trick_over(led if seat == leader else ())
 
     def _take_in(self) -> None:
         """The record's other writers' new events (a referee's acts) join the match in

@@ -150,19 +150,17 @@ class ZoneTracker:
         """Cards of a trick that is over have been swept to the pile when fewer than half of
         them are still seen and either the zone holds fewer than half as many cards as they
         were or a card lies there that none of them can be misread as: those not seen no
-        longer lie in the zone. Otherwise the trick's cards may still
-        lie there, some under a hand or read another way (a lone king read as a club where a
-        spade was committed)."""
+        longer lie in the zone. Otherwise the trick's cards may still lie there, some under a
+        hand or read another way (a lone king read as a club where a spade was committed)."""
         if not self.earlier:
             return
         were = sum(self.earlier.values())
-        seen = sum((self.earlier & Counter(laid.cards)).values())
-        if 2 * seen >= were:
+        gone = self.earlier - Counter(laid.cards)
+        if 2 * (were - sum(gone.values())) >= were:  # half or more still seen
             return
-        gone = set(self.earlier - Counter(laid.cards))
         few = 2 * len(laid.cards) < were
-        if few or any(not _may_be_any(laid, (card,), gone) for card in _beyond(laid.cards, self.on_table)):
-            self.on_table -= self.earlier - Counter(laid.cards)  # those still seen still lie there
+        if few or any(not _may_be_any(laid, (card,), set(gone)) for card in _beyond(laid.cards, self.on_table)):
+            self.on_table -= gone  # those still seen still lie there
             self.earlier = Counter()
 
     def new_cards(self) -> tuple[str, ...]:
