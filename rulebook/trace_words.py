@@ -33,6 +33,18 @@ HEADINGS: dict[str, tuple[str, str]] = {
     "cards": ("认出的牌", "cards read"), "why": ("依据", "why"), "picture": ("画面", "picture"),
     "changed": ("变化格数 {changed}（底噪 {floor:.1f}）", "{changed} cells changed (noise floor {floor:.1f})"),
     "stuck": ("最后状态：{state}，自 {since:.1f} 秒起", "last state: {state}, since {since:.1f} s"),
+    "camera": ("{t:.1f} 秒，摄像头（从标记测得）：散焦 {defocus_px} 像素，抖动拖影 {streak_px} 像素（{streak_deg}°），"
+               "模糊宽度 {spread_px} 像素；{mode}（清楚读出的角标：原图 {sure_plain}，锐化 {sure_sharpened}）",
+               "{t:.1f} s, the camera (measured on the markers): defocus {defocus_px} px, shake streak {streak_px} px "
+               "({streak_deg}°), blur width {spread_px} px; {mode} (indices read surely: plain {sure_plain}, "
+               "sharpened {sure_sharpened})"),
+}
+
+#: how a camera's zones are read against its blur (``vision.live.blur.Sharpening``)
+SHARPENING: dict[str, tuple[str, str]] = {
+    "off": ("原图识别（不锐化）", "read as seen (not sharpened)"),
+    "trial": ("试读中：原图和锐化图都读，取读得清楚的", "on trial: read plain and sharpened, the clearer kept"),
+    "on": ("锐化后识别", "read sharpened"),
 }
 
 
@@ -51,6 +63,12 @@ def decision_text(code: str, lang: str = DEFAULT_LANG, **values) -> str:
 
 def heading(code: str, lang: str = DEFAULT_LANG, **values) -> str:
     return _pick(HEADINGS, code, lang, **values)
+
+
+def camera_text(line: dict, lang: str = DEFAULT_LANG) -> str:
+    """A trace's camera line (``ZoneTrace.camera``) in words."""
+    values = {"defocus_px": 0, "streak_px": 0, "streak_deg": 0, "spread_px": 0, **line}
+    return heading("camera", lang, **{**values, "mode": _pick(SHARPENING, line["mode"], lang)})
 
 
 def seat_name(seat: str, lang: str = DEFAULT_LANG) -> str:

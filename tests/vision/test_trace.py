@@ -37,7 +37,8 @@ def test_the_trace_says_what_each_zone_was_in_and_why_a_play_was_recorded_or_not
     show(TableState(), 1.5)
     trace.close()
     lines = [json.loads(line) for line in (tmp_path / "trace.jsonl").read_text(encoding="utf-8").splitlines()]
-    south = [line for line in lines if line["seat"] == "S"]
+    assert "camera" in lines[0] and lines[0]["camera"]["mode"] in ("off", "trial")  # measured at calibration
+    south = [line for line in lines if line.get("seat") == "S"]
     said = [line.get("decision") or line["state"] for line in south]
     play = next(e for e in rt.events if e.type == "play")
     assert said[:2] == ["moving", "empty"] and "covered" in said  # the first frame: nothing to compare with
@@ -50,5 +51,6 @@ def test_the_trace_says_what_each_zone_was_in_and_why_a_play_was_recorded_or_not
     pictures = [line["picture"] for line in south if "picture" in line]
     assert pictures and all((tmp_path / p).stat().st_size > 1000 for p in pictures)
     zh, en = ((tmp_path / f"trace.{lang}.html").read_text(encoding="utf-8") for lang in ("zh", "en"))
+    assert "摄像头（从标记测得）" in zh and "the camera (measured on the markers)" in en
     assert "南 (S)" in zh and "被遮住" in zh and "出牌区已清空" in zh and "记录为出牌" in zh
     assert "South (S)" in en and "covered" in en and "recorded as a play" in en

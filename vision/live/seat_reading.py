@@ -32,6 +32,7 @@ import numpy as np
 from engine.seats import PLAY_ORDER, Seat
 from rulebook.alerts import Alert
 from vision.live.annotate import draw_detections
+from vision.live.blur import Sharpening, measure, sharpened_zone
 from vision.live.calibration import (
     GOOD_PX_PER_CM,
     MIN_PX_PER_CM,
@@ -105,7 +106,7 @@ class ZoneLook:
     alerts: tuple[Alert, ...]
     frame: Frame = field(repr=False, compare=False)
     thumb: np.ndarray = field(repr=False, compare=False)
-    draw: Callable[[], np.ndarray] = field(repr=False, compare=False)
+    draw: Callable[..., np.ndarray] = field(repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,9 @@ class SeatReading:
     def __init__(self, detector: CardDetector) -> None:
         self.detector = detector
         self.calibration: Calibration | None = None
+        #: the camera's blur, measured on the markers at each calibration, and whether zones
+        #: are read sharpened (``vision.live.blur``)
+        self.sharpening = Sharpening()
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
         self.inks = DeckInks()  # the deck's inks, learnt from its reads (vision.live.inks)
         self._checked_at = -RECHECK_S
@@ -207,7 +211,7 @@ class SeatReading:
         zone.previous = thumb
         draw = self._drawer(frame, seat, image)
         if not moving:
-            self._read(seat, zone, draw, thumb)
+            self._read(seat, zone, draw, thumb, frame)
         alerts: list[Alert] = []
         covered = not moving and self._covered(seat, zone, frame.t, thumb, alerts)
         return ZoneLook(seat, moving, covered, covered and self._searchable(zone), tuple(alerts), frame, thumb, draw)
@@ -235,32 +239,49 @@ class SeatReading:
                 zone.bare, zone.footprint = look.thumb, None
         return ZoneReading(seat, changes, alerts)
 
-    def _drawer(self, frame: Frame, seat: str, image: np.ndarray) -> Callable[[], np.ndarray]:
+    def _drawer(self, frame: Frame, seat: str, image: np.ndarray) -> Callable[..., np.ndarray]:
         """The seat's zone as it is read, drawn when first asked for in this frame: ``image``
         (the plain warp every frame gets, for the motion checks), or, from a camera finer than
         the zone, the zone warped finer and shrunk (``rectify_zone``'s ``fine``) — a plain warp
         of a 4K frame aliases, and the reading is worth the few milliseconds it costs, the
-        motion checks are not."""
-        drawn: list[np.ndarray] = []
+        motion checks are not. ``draw(True)``: the same from the frame sharpened against the
+        camera's blur (``vision.live.blur``)."""
+        drawn: dict[bool, np.ndarray] = {}
 
-        def draw() -> np.ndarray:
-            if not drawn:
+        def draw(sharp: bool = False) -> np.ndarray:
+            if sharp not in drawn:
                 fine = fine_scale(self.calibration.zone_resolution()[seat])
-                drawn.append(image if fine is None else rectify_zone(frame.image, self.calibration, seat, fine=fine))
-            return drawn[0]
+                if sharp:
+                    part, calibration = sharpened_zone(frame.image, self.calibration, seat, self.sharpening.blur)
+                    drawn[sharp] = rectify_zone(part, calibration, seat, fine=fine)
+                else:
+                    drawn[sharp] = image if fine is None else rectify_zone(frame.image, self.calibration, seat,
+                                                                           fine=fine)
+            return drawn[sharp]
 
         return draw
 
-    def _read(self, seat: str, zone: SeatZone, draw: Callable[[], np.ndarray], thumb: np.ndarray) -> None:
+    def _read(self, seat: str, zone: SeatZone, draw: Callable[..., np.ndarray], thumb: np.ndarray,
+              frame: Frame) -> None:
         """Read a still zone (``draw`` gives its picture): once when it has changed, then again
-        in the next ``LOOKS`` - 1 frames, the looks pooled (``vision.live.looks``)."""
+        in the next ``LOOKS`` - 1 frames, the looks pooled (``vision.live.looks``). A blurred
+        camera on trial has it read sharpened too, and the better read kept."""
         if changed_cells(zone.read_thumb, thumb, zone.floor.level).sum() >= READ_CELLS:
             zone.looks = []
             zone.read_thumb = thumb
         elif len(zone.looks) >= LOOKS:
             return
-        image = draw()
-        zone.looks.append(own_side(seat, detect_tiled(self.detector, image, conf=LOOK_FLOOR, upright=True)))
+        mode = self.sharpening.mode
+        image = draw(mode == "on")
+        found = detect_tiled(self.detector, image, conf=LOOK_FLOOR, upright=True)
+        if mode == "trial":
+            sharp = draw(True)
+            found_sharp = detect_tiled(self.detector, sharp, conf=LOOK_FLOOR, upright=True)
+            if self.sharpening.weigh(found, found_sharp):
+                image, found = sharp, found_sharp
+            if self.sharpening.mode != "trial" and self.trace is not None:  # the trial has settled
+                self.trace.camera(frame.t, frame.number, **self.sharpening.to_json())
+        zone.looks.append(own_side(seat, found))
         pooled = pool(zone.looks, POOLED)
         if len(zone.looks) == LOOKS:  # each still zone's cards are learnt from once
             self.inks.learn(pooled, image)
@@ -350,7 +371,7 @@ class SeatReading:
         card the reader cannot name."""
         return len(zone.looks) >= LOOKS and zone.unread_for is not zone.read_thumb
 
-    def unread(self, seat: str, draw: Callable[[], np.ndarray], ruled_out: list[str] | None) -> Alert | None:
+    def unread(self, seat: str, draw: Callable[..., np.ndarray], ruled_out: list[str] | None) -> Alert | None:
         """A covered zone — still, not bare, its looks read nothing — when its seat may lay
         now (``ruled_out`` not None): is it a card the reader cannot name
         (``vision.live.unread``)? If the zone's marks say which card (not one of
@@ -368,7 +389,7 @@ class SeatReading:
         # C7, whose index read 0.08): never named (a card the reader named once is no unreadable
         # one), and counted, so that the card named is one beyond them
         under = tuple(zone.tracker.on_table.elements())
-        card = unread_card(self.detector, draw(), [*ruled_out, *under])
+        card = unread_card(self.detector, draw(self.sharpening.mode == "on"), [*ruled_out, *under])
         if card is None:
             return None
         zone.detections = [card]
@@ -416,6 +437,9 @@ class SeatReading:
             for zone in self.zones.values():
                 zone.previous = zone.read_image = zone.read_thumb = None
         self.calibration = fresh
+        self.sharpening = Sharpening(measure(frame.image, fresh), frame.image.shape[0])
+        if self.trace is not None:
+            self.trace.camera(frame.t, frame.number, **self.sharpening.to_json())
         coarse = self._coarse()
         return TableSight(True, tuple(alerts) + ((coarse,) if coarse is not None else ()))
 

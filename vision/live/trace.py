@@ -7,8 +7,11 @@ table decided when it settled (recorded as a play, nothing new, waiting for the 
 cleared), with a picture of the zone as it was read at each change — the frames that
 decided. Only changes are kept, not every frame: a whole hand is a few hundred lines.
 
-``trace.jsonl`` in the folder has a line per change (codes, for tools); ``trace.zh.html``
-and ``trace.en.html`` put it in words, a column per seat, when the trace is closed.
+``trace.jsonl`` in the folder has a line per change (codes, for tools): a zone's lines name
+their ``seat``; the camera's (its blur measured on the markers at each calibration, and
+whether its zones are read sharpened: ``vision.live.blur``) carry ``camera`` instead.
+``trace.zh.html`` and ``trace.en.html`` put it in words, a section per seat, when the trace
+is closed.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import cv2
 import numpy as np
 
 from rulebook.i18n import LANGS
-from rulebook.trace_words import decision_text, heading, seat_name, state_text
+from rulebook.trace_words import camera_text, decision_text, heading, seat_name, state_text
 
 JPEG_QUALITY = 80
 
@@ -45,6 +48,7 @@ class ZoneTrace:
         self.source = source
         self._file = (self.folder / "trace.jsonl").open("w", encoding="utf-8")
         self._zones: dict[str, _Zone] = {}
+        self._camera: list[dict] = []
 
     def look(self, seat: str, t: float, number: int, state: str, cards: tuple[str, ...], confidence: float,
              changed: int, floor: float, picture: Callable[[], np.ndarray] | None) -> None:
@@ -67,6 +71,14 @@ class ZoneTrace:
         zone = self._zones.setdefault(seat, _Zone())
         self._write(zone, {"t": round(t, 3), "frame": number, "seat": seat, "decision": decision, **values})
 
+    def camera(self, t: float, number: int, **values) -> None:
+        """What the camera measured of itself and how its zones are read (its blur, whether
+        sharpened: ``vision.live.blur.Sharpening.to_json``), at a calibration or a change."""
+        line = {"t": round(t, 3), "frame": number, "camera": values}
+        self._camera.append(line)
+        self._file.write(json.dumps(line, ensure_ascii=False) + "\n")
+        self._file.flush()
+
     def _write(self, zone: _Zone, line: dict) -> None:
         zone.lines.append(line)
         self._file.write(json.dumps(line, ensure_ascii=False) + "\n")
@@ -85,6 +97,7 @@ class ZoneTrace:
                "</title><style>body{font-family:sans-serif}td{vertical-align:top;padding:2px 8px}"
                "img{max-width:280px}</style>",
                f"<h1>{html.escape(heading('title', lang, source=self.source))}</h1>"]
+        out += [f"<p>{html.escape(camera_text({'t': line['t'], **line['camera']}, lang))}</p>" for line in self._camera]
         for seat in sorted(self._zones, key="ESWN".index):
             zone = self._zones[seat]
             out.append(f"<h2>{seat_name(seat, lang)} ({seat})</h2><p>"
