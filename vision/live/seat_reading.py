@@ -389,7 +389,8 @@ class SeatReading:
         # C7, whose index read 0.08): never named (a card the reader named once is no unreadable
         # one), and counted, so that the card named is one beyond them
         under = tuple(zone.tracker.on_table.elements())
-        card = unread_card(self.detector, draw(self.sharpening.mode == "on"), [*ruled_out, *under])
+        picture = draw(True) if self.sharpening.mode == "on" else draw()
+        card = unread_card(self.detector, picture, [*ruled_out, *under])
         if card is None:
             return None
         zone.detections = [card]
