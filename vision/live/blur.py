@@ -21,20 +21,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
 
-from vision.live.calibration import (
-    BORDER_CM,
-    DICTIONARY,
-    MARKER_CM,
-    Calibration,
-    marker_corners_cm,
-    zone_size,
-    zone_to_table,
-)
+from vision.live.calibrate_view import zone_outline_cm
+from vision.live.calibration import BORDER_CM, DICTIONARY, MARKER_CM, Calibration, marker_corners_cm
+from vision.live.detector import Detection
 
 #: the blur's reach measured, in pixels of a 1080p frame (scaled with the frame's height):
 #: holds a streak of 11 pixels or a defocus disk of radius 4 with a streak
@@ -46,6 +40,9 @@ LENGTHS = (0.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0, 11.0)
 ANGLES = 12
 #: each camera pixel's ideal look is averaged over this many samples a side (edges antialiased)
 SUPERSAMPLE = 4
+#: the family's disks and streaks are drawn this many times finer, then summed down. They are
+#: drawn here, not taken from ``vision.corruptions``: the loop is measured against those blurs
+FINE = 8
 #: a measured blur whose spread (standard deviation along its widest direction, 1080p
 #: pixels) is no more than this is left as it is: the reader learnt pictures about this soft,
 #: and sharpening them only amplifies the noise
@@ -82,8 +79,9 @@ class Blur:
     def kernel(self) -> np.ndarray:
         return blur_kernel(round(self.radius, 3), round(self.length, 3), round(self.angle, 4))
 
-    @property
+    @cached_property
     def spread(self) -> float:
+        """Asked on every zone read (``Sharpening.mode``): worked out once."""
         return spread(self.kernel)
 
     def worth_sharpening(self, frame_height: int) -> bool:
@@ -110,9 +108,6 @@ def blur_kernel(radius: float, length: float, angle: float) -> np.ndarray:
     if length > 0:
         kernel = cv2.filter2D(kernel, -1, _streak(length, angle, side), borderType=cv2.BORDER_CONSTANT)
     return (kernel / kernel.sum()).astype(np.float32)
-
-
-FINE = 8
 
 
 def _fine_coords(side: int) -> np.ndarray:
@@ -277,10 +272,7 @@ def sharpened_zone(image: np.ndarray, calibration: Calibration, seat: str, blur:
     calibration moved to match it: a zone is then rectified from it as from the whole frame.
     Only the zone's part is filtered, for the time: a zone of 1080p is about a fifteenth of
     the frame."""
-    width, height = zone_size(1.0)
-    corners = (zone_to_table(seat, 1.0) @ np.array([[0, 0, 1], [width, 0, 1], [width, height, 1],
-                                                    [0, height, 1]], float).T)[:2].T
-    pixels = calibration.to_image(corners)
+    pixels = calibration.to_image(zone_outline_cm(seat))
     margin = 3 * reach(image.shape[0])
     x0, y0 = np.maximum(np.floor(pixels.min(axis=0)).astype(int) - margin, 0)
     x1, y1 = np.minimum(np.ceil(pixels.max(axis=0)).astype(int) + margin, (image.shape[1], image.shape[0]))
@@ -314,8 +306,8 @@ class Sharpening:
             return "trial"
         return "on" if self.sharp >= CLEARLY_BETTER * self.plain else "off"
 
-    def weigh(self, plain: list, sharp: list) -> bool:
-        """One zone read both ways (detections with a ``conf``): counted, and whether the
+    def weigh(self, plain: list[Detection], sharp: list[Detection]) -> bool:
+        """One zone read both ways: counted, and whether the
         sharpened picture read clearly more sure indices."""
         p = sum(d.conf >= SURE for d in plain)
         s = sum(d.conf >= SURE for d in sharp)
