@@ -376,3 +376,17 @@ def test_a_card_laid_apart_where_a_row_card_s_corner_would_lie_is_a_card():
     assert laid.cards == ("H5", "D9", "S2") and laid.stray == ()
     # an index there of the row card's own rank is still that card's corner
     assert group_cards([index("H5", 23.1, 3.0), index("D5", 28.6, 10.1), index("S5", 33.2, 17.0)]).cards == ("H5",)
+
+
+def test_a_card_laid_turned_is_one_card_not_two_of_its_name():
+    """Seen in the stage world (diagnosis game 111): a lone H7 laid some 8° askew; its
+    bottom-right corner, read H7, lay 6.1 cm across from its top-left index, beyond a square
+    card's reach, and the play was read H7 H7. So were a straight's last D7 and a pair's D3
+    in game 110, their corners 5.7 cm across."""
+    assert group_cards([index("H7", 23.0, 4.2), index("H7", 29.1, 10.0)]).cards == ("H7",)
+    row = [index("C3", 21.9, 3.0), index("D3", 23.9, 3.5), index("D3", 29.5, 9.3)]
+    assert group_cards(row).cards == ("C3", "D3") and group_cards(row).stray == ()
+    # a corner of another name there is still a card laid after the last, its top-left unread
+    assert group_cards([index("HA", 23.0, 4.2), index("HR", 29.1, 10.0)]).cards == ("HA", "HR")
+    # and a corner far beyond any turn is no corner of the card
+    assert group_cards([index("H7", 23.0, 4.2), index("H7", 31.5, 10.0)]).cards != ("H7",)

@@ -211,6 +211,25 @@ def _lone_bottom_right(x: float, y: float, tops: list[tuple[float, float]]) -> b
     return _within(y - row, DOWN_CM) and 0 < beyond <= NEXT_CARD_CM
 
 
+#: how far a card may lie turned from square with its zone: a player lays cards by hand
+TURN_DEG = 15.0
+_TURNS = np.radians(np.linspace(-TURN_DEG, TURN_DEG, 13))
+
+
+def _turned_diagonal(dx: float, dy: float) -> bool:
+    """Is (dx, dy), cm, from a card's top-left index to another index, where that card's
+    bottom-right corner lies when the card is laid turned by up to ``TURN_DEG``? A card
+    turned a few degrees swings that corner out of the square card's reach
+    (``ACROSS_CM``, ``DOWN_CM``): across by a sixth of its height for every 10°, so a
+    lone card laid askew would otherwise read as two cards of its name. Only a corner read
+    as the card itself is taken so: a corner of another name there is more likely a card
+    laid after it whose top-left index went unread (``_lone_bottom_right``)."""
+    cos, sin = np.cos(_TURNS), np.sin(_TURNS)
+    across, down = cos * dx + sin * dy, cos * dy - sin * dx
+    return bool(np.any((across >= ACROSS_CM[0]) & (across <= ACROSS_CM[1])
+                       & (down >= DOWN_CM[0]) & (down <= DOWN_CM[1])))
+
+
 #: rows read in one zone at most: a seat's plays of one trick, each laid apart from the last
 ROWS = 3
 
@@ -311,6 +330,9 @@ def _one_row(detections: list[Detection], px_per_cm: float) -> tuple[Laid, list[
                           and _within(y - centres[j][1], DOWN_CM)), None)
             if owner is not None and _heads_a_card(i, detections[owner].card, lower, detections, centres):
                 owner = None  # the top-left index of a card laid apart, for a row of its own
+        if owner is None:  # a card laid turned: its corner, read as it, a turned diagonal on
+            owner = next((j for j in reversed(cards) if detections[j].card == detections[i].card
+                          and _turned_diagonal(x - centres[j][0], y - centres[j][1])), None)
         if owner is None and four_index and _lone_bottom_left(x, y, tops):
             unread.append(i)  # a four-index card whose top-left index was not found
         elif owner is None and _lone_bottom_right(x, y, tops):
