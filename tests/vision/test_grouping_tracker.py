@@ -390,3 +390,17 @@ def test_a_card_laid_turned_is_one_card_not_two_of_its_name():
     assert group_cards([index("HA", 23.0, 4.2), index("HR", 29.1, 10.0)]).cards == ("HA", "HR")
     # and a corner far beyond any turn is no corner of the card
     assert group_cards([index("H7", 23.0, 4.2), index("H7", 31.5, 10.0)]).cards != ("H7",)
+
+
+def test_a_play_laid_below_the_first_a_step_along_is_a_row_not_the_first_rows_corners():
+    """Seen in the stage world (diagnosis game 111): South's bomb of fives laid below its
+    straight from four, one card's step to the left, so that each five's index lay straight
+    below a card of the straight. Taken for a four-index deck's bottom-left corners, the
+    fives renamed the straight's cards and the bomb was no play. In a four-index deck
+    those corners read, most of them, as the rank above them; these read other ranks."""
+    straight = [index(card, x, 4.3) for card, x in
+                (("S4", 24.6), ("C5", 26.2), ("D6", 27.9), ("S7", 29.3), ("H8", 31.3))]
+    bomb = [index(card, x, 11.0) for card, x in (("S5", 22.1), ("H5", 24.6), ("C5", 26.2), ("D5", 27.9))]
+    laid = group_cards(straight + bomb + [index("H8", 36.4, 10.1), index("D5", 33.1, 16.9)])
+    assert laid.cards == ("S4", "C5", "D6", "S7", "H8", "S5", "H5", "C5", "D5") and laid.stray == ()
+    assert laid.places[5] == pytest.approx((22.1, 11.0)) and laid.places[0] == pytest.approx((24.6, 4.3))

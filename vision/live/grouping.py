@@ -31,6 +31,8 @@ from vision.live.detector import CONFIDENCE, Detection
 ACROSS_CM = (3.0, 5.6)
 DOWN_CM = (5.0, 8.2)
 TOP_BAND_CM = 3.0
+#: where a card's top-left index lies from a lower corner read alone: the middle of the spans
+_MID_ACROSS, _MID_DOWN = sum(ACROSS_CM) / 2, sum(DOWN_CM) / 2
 SAME_CARD_CM = 0.8
 #: a row's last gap this much wider than its others is a corner of the last card, not a card
 WIDE_GAP = 1.4
@@ -46,6 +48,9 @@ class Laid:
     stray: tuple[str, ...] = ()
     #: for each card, what else its corners may show, likeliest first, as (card, confidence)
     others: tuple[tuple[tuple[str, float], ...], ...] = ()
+    #: for each card, where its top-left index lies in the zone, cm (where that index went
+    #: unread, where it would lie by the corner read): which card is which from look to look
+    places: tuple[tuple[float, float], ...] = ()
 
     @property
     def confidence(self) -> float:
@@ -267,7 +272,8 @@ def group_cards(detections: list[Detection], px_per_cm: float = PX_PER_CM) -> La
     if not rows:
         return Laid((), (), tuple(d.card for d in left))
     return Laid(tuple(c for row in rows for c in row.cards), tuple(p for row in rows for p in row.confidences),
-                tuple(d.card for d in left), tuple(o for row in rows for o in row.others))
+                tuple(d.card for d in left), tuple(o for row in rows for o in row.others),
+                tuple(p for row in rows for p in row.places))
 
 
 def _one_row(detections: list[Detection], px_per_cm: float) -> tuple[Laid, list[Detection], bool]:
@@ -296,7 +302,12 @@ def _one_row(detections: list[Detection], px_per_cm: float) -> tuple[Laid, list[
 
     corners = {j: [detections[j]] for j in cards}
     under = {j: j for j in cards}  # top-band index → the card whose lower corner lies below it
-    four_index = any(below(i, j) for i in lower for j in cards[:-1])
+    # a four-index deck's bottom-left corners read, most of them, as the rank above them;
+    # indices straight below a row that read other ranks are a second play laid below it, a
+    # card's step along (a bomb of fives below a straight from four)
+    stacked = [rank_of(detections[i].card) == rank_of(detections[j].card)
+               for i in lower for j in cards[:-1] if below(i, j)]
+    four_index = any(stacked) and 2 * sum(stacked) >= len(stacked)
     if len(cards) >= 2:
         last, before = cards[-1], cards[-2]
         gap = centres[last][0] - centres[before][0]
@@ -319,10 +330,11 @@ def _one_row(detections: list[Detection], px_per_cm: float) -> tuple[Laid, list[
             under[last] = before
     stray = above
     unread: list[int] = []
+    place = {j: centres[j] for j in cards}
     tops = [centres[j] for j in cards]
     for i in lower:
         x, y = centres[i]
-        owner = next((card for j, card in under.items() if below(i, j)), None)
+        owner = next((card for j, card in under.items() if below(i, j)), None) if four_index else None
         if owner is None:  # a bottom-right corner, one card-diagonal from its top-left: of
             # the cards it could belong to, the rightmost, as the cards after a card cover its
             # bottom-right corner (with cards laid close, one before the last may fit as well)
@@ -335,8 +347,10 @@ def _one_row(detections: list[Detection], px_per_cm: float) -> tuple[Laid, list[
                           and _turned_diagonal(x - centres[j][0], y - centres[j][1])), None)
         if owner is None and four_index and _lone_bottom_left(x, y, tops):
             unread.append(i)  # a four-index card whose top-left index was not found
+            place[i] = (x, y - _MID_DOWN)
         elif owner is None and _lone_bottom_right(x, y, tops):
             unread.append(i)  # the last card, its top-left index not found
+            place[i] = (x - _MID_ACROSS, y - _MID_DOWN)
         elif owner is None:
             stray.append(i)
         else:
@@ -347,5 +361,5 @@ def _one_row(detections: list[Detection], px_per_cm: float) -> tuple[Laid, list[
     cards.sort(key=lambda i: centres[i][0])
     readings = [_reading(corners[j], rivals[j]) for j in cards]
     return (Laid(tuple(c for c, _, _ in readings), tuple(p for _, p, _ in readings), (),
-                 tuple(o for _, _, o in readings)), [detections[i] for i in stray],
+                 tuple(o for _, _, o in readings), tuple(place[j] for j in cards)), [detections[i] for i in stray],
             bool(cards) and len(corners[cards[-1]]) > 1)

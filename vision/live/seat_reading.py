@@ -142,6 +142,8 @@ class SeatZone:
     tracker: ZoneTracker
     previous: np.ndarray | None = None  # the last frame's thumbnail (vision.live.tracker.thumbnail)
     read_image: np.ndarray | None = None  # the zone as last read by the detector
+    #: ... and as drawn plain, not sharpened: what the tracker compares from look to look
+    plain_image: np.ndarray | None = None
     read_thumb: np.ndarray | None = None
     laid: Laid = field(default_factory=lambda: Laid((), ()))
     detections: list[Detection] = field(default_factory=list)
@@ -233,7 +235,7 @@ class SeatReading:
             self.trace.look(seat, frame.t, frame.number, state, zone.laid.cards, zone.laid.confidence,
                             zone.changed, zone.floor.level,
                             lambda draw=look.draw, zone=zone: draw_detections(draw(), zone.detections))
-        changes = tuple(zone.tracker.update(frame.t, zone.laid, look.moving or covered))
+        changes = tuple(zone.tracker.update(frame.t, zone.laid, look.moving or covered, zone.plain_image))
         for change in changes:
             if isinstance(change, Cleared):  # how it lies empty now, a pile at its edge and all
                 zone.bare, zone.footprint = look.thumb, None
@@ -287,7 +289,7 @@ class SeatReading:
             self.inks.learn(pooled, image)
         zone.detections = self.inks.settle(pooled, image)
         zone.laid = group_cards(zone.detections)
-        zone.read_image = image
+        zone.read_image, zone.plain_image = image, draw()
 
     @staticmethod
     def _moving(zone: SeatZone, thumb: np.ndarray) -> bool:
