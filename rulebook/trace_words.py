@@ -22,6 +22,10 @@ DECISIONS: dict[str, tuple[str, str]] = {
     "handed_over": ("记录为进贡/还贡（第{seq}条）：{cards}", "recorded as tribute or return (event {seq}): {cards}"),
     "nothing_new": ("牌已稳定，但不比已记录的多：不是新出牌（桌上已记：{committed}）",
                     "settled, but no more cards than already recorded there: no new play (recorded: {committed})"),
+    "nothing_new_here": ("牌已稳定：每张牌都在已记录的牌的位置上，或它的角标处画面没变（早就在那里，只是现在才认出）："
+                         "不是新出牌（桌上已记：{committed}）",
+                         "settled: each card lies where a recorded card lay, or where the picture around its index "
+                         "did not change (it lay there already, only now read): no new play (recorded: {committed})"),
     "waiting_press": ("牌已稳定：等该家按计时器按钮再记录", "settled: recorded when the seat presses its clock button"),
     "cleared": ("出牌区已清空：这一轮的牌已收走", "zone cleared: the trick's cards taken away"),
 }

@@ -252,8 +252,8 @@ class TableRuntime:
             trace.decided(seat, frame.t, frame.number, "waiting_press", cards=list(change.new))
         else:
             committed = sorted(self.seats.zones[seat].tracker.on_table.elements())
-            trace.decided(seat, frame.t, frame.number, "nothing_new", cards=list(change.laid.cards),
-                          committed=committed)
+            trace.decided(seat, frame.t, frame.number, "nothing_new_here" if change.by_place else "nothing_new",
+                          cards=list(change.laid.cards), committed=committed)
 
     def _lying(self) -> passes.Lying:
         """The seats whose zones still hold the cards they played."""

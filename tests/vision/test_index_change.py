@@ -5,6 +5,7 @@ import zlib
 
 import numpy as np
 
+from rulebook.trace_words import decision_text
 from vision.live.calibration import PX_PER_CM, zone_size
 from vision.live.grouping import Laid
 from vision.live.index_change import likeness, unchanged
@@ -76,7 +77,11 @@ def test_a_card_read_late_where_the_zone_did_not_change_is_not_a_play():
     tracker = ZoneTracker("N", settle_s=0.2, auto_commit=True)
     assert settle(tracker, 0.0, laid([c for c in row if c[0] != "SJ"]), zone(row)) == ("H8", "S9", "CT", "DQ")
     later = laid([("H6", 20.0, 4.0), ("CT", 24.0, 4.0), ("SJ", 26.0, 4.0)])  # H8 read H6; S9 and DQ unread
-    assert settle(tracker, 10.0, later, zone(row)) == ()
+    tracker.update(10.0, later, False, zone(row))
+    (event,) = tracker.update(10.5, later, False, zone(row))
+    assert event.new == () and event.by_place  # the trace says it was told by the places
+    assert "只是现在才认出" in decision_text("nothing_new_here", "zh", committed="H8 S9 CT DQ")
+    assert "lay there already" in decision_text("nothing_new_here", "en", committed="H8 S9 CT DQ")
     # a card laid there is new
     laid_now = row + [("D3", 33.0, 12.0)]
     assert settle(tracker, 20.0, laid([*later_cards(later), ("D3", 33.0, 12.0)]), zone(laid_now)) == ("D3",)

@@ -52,6 +52,8 @@ class Settled:
     t: float
     laid: Laid
     new: tuple[str, ...]  # the cards beyond what was committed, in laid order
+    #: told by where the cards lie and whether their indices changed, not by names and count
+    by_place: bool = False
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,7 @@ class ZoneTracker:
         #: committed: whether each index is the one that lay there (``vision.live.index_change``)
         self._stable_look: np.ndarray | None = None
         self._committed_look: np.ndarray | None = None
+        self._by_place = False  # how the last question of what is new was answered
         self._candidate: Laid = Laid((), ())
         self._since: float | None = None
 
@@ -222,7 +225,7 @@ class ZoneTracker:
             return []
         self._forget_swept(laid)
         new = self.new_cards()
-        event = Settled(self.seat, t, laid, new)
+        event = Settled(self.seat, t, laid, new, self._by_place)
         if self.auto_commit and new:
             self.commit()
         return [event]
@@ -276,8 +279,10 @@ class ZoneTracker:
                 and before.shape == now.shape):
             fresh = tuple(not same for same in unchanged(before, now, laid.places))
             by_place = _new_by_place(laid, self._now + self._before, fresh)
+            self._by_place = by_place is not None
             if by_place is not None:
                 return by_place
+        self._by_place = False
         left, chosen = list(laid.cards), []
         for name in _new(laid, self.on_table):  # the latest copies of a name are the new ones
             i = len(left) - 1 - left[::-1].index(name)
