@@ -131,3 +131,17 @@ def test_an_arms_shadow_over_an_index_leaves_it_the_same():
     assert unchanged(before, shadowed, ((24.6, 4.3), (26.2, 4.3))) == (True, True)
     covered = (zone([*cards, ("H5", 26.2, 4.3)]).astype(np.float32) * shade).astype(np.uint8)
     assert unchanged(before, covered, ((26.2, 4.3),)) == (False,)  # a five laid over the C5 in the shade
+
+
+def test_a_lone_card_pushed_along_its_row_and_read_another_way_is_not_new():
+    """Seen in the first world under the suite's defocus (diagnosis game 122): North's single
+    D4 of a trick that goes on, pushed 1.1 cm along as its next single went in and read D8
+    now (D4 its runner-up). No committed card read by its name; by place the D8 was new, and
+    North's DQ was recorded as D8 DQ. A card that may be a committed one, near that one's
+    bare place, is that card."""
+    tracker = ZoneTracker("N", settle_s=0.2, auto_commit=True)
+    settle(tracker, 0.0, laid([("D4", 26.1, 8.4)]), zone([("D4", 26.1, 8.4)]))
+    now = [("D8", 25.0, 8.4), ("DQ", 27.2, 8.5)]
+    reading = laid(now)
+    reading = Laid(reading.cards, reading.confidences, (), ((("D4", 0.09),), ()), reading.places)
+    assert settle(tracker, 5.0, reading, zone([("D4", 25.0, 8.4), ("DQ", 27.2, 8.5)])) == ("DQ",)

@@ -40,7 +40,8 @@ COVERED_MISREAD = 0.05
 #: a card read this near where a committed card's top-left index lay may be that card (a
 #: reading wanders by millimetres; the next card of a row lies 1.3 cm on)
 SAME_PLACE_CM = 0.8
-#: a committed card's name read this near where it lay, not at its place, is that card nudged
+#: a card that may be a committed one, read this near where that one lay (its place bare), is
+#: that card nudged or pushed along
 NUDGE_CM = 3.0
 
 Place = tuple[float, float]
@@ -116,8 +117,10 @@ def _new_by_place(laid: Laid, committed: list[tuple[str, Place | None]], fresh: 
       zone changed there and it reads another name: a card laid over it, as a second
       straight or a bomb laid square over the first play (the bomb's fives over a straight's
       four, five and six: a reader's rank doubt would take them for those);
-    - a card of a committed one's name, that card missing from its place (and no other card
-      lying there over it), within ``NUDGE_CM`` of it, is that card knocked askew;
+    - a card that may be a committed one (``_may_be``: its name, its rank, or a runner-up),
+      that card missing from its place (and no other card lying there over it), within
+      ``NUDGE_CM`` of it, is that card knocked askew or pushed along its row (and perhaps
+      read another way now: the first world's row, centred again, its lone D4 read D8);
     - any other card is new where the zone changed, and where it did not, it lay there
       already, only now read (its index read on a later look)."""
     if not committed or len(laid.places) != len(laid.cards) or any(place is None for _, place in committed):
@@ -137,8 +140,9 @@ def _new_by_place(laid: Laid, committed: list[tuple[str, Place | None]], fresh: 
         taken.add(k)
     covered = {k for distance, _, k in pairs if distance <= SAME_PLACE_CM}  # another card lies over it
     for distance, i, k in pairs:
+        others = laid.others[i] if i < len(laid.others) else ()
         if (distance <= NUDGE_CM and i not in found and k not in taken | covered
-                and committed[k][0] == laid.cards[i]):
+                and _may_be(laid.cards[i], others, {committed[k][0]})):
             found.add(i)
             taken.add(k)
     return tuple(i for i in range(len(laid.cards)) if i not in found and fresh[i])
