@@ -219,6 +219,7 @@ def _lone_bottom_right(x: float, y: float, tops: list[tuple[float, float]]) -> b
 #: how far a card may lie turned from square with its zone: a player lays cards by hand
 TURN_DEG = 15.0
 _TURNS = np.radians(np.linspace(-TURN_DEG, TURN_DEG, 13))
+_COS, _SIN = np.cos(_TURNS), np.sin(_TURNS)
 
 
 def _turned_diagonal(dx: float, dy: float) -> bool:
@@ -229,8 +230,7 @@ def _turned_diagonal(dx: float, dy: float) -> bool:
     lone card laid askew would otherwise read as two cards of its name. Only a corner read
     as the card itself is taken so: a corner of another name there is more likely a card
     laid after it whose top-left index went unread (``_lone_bottom_right``)."""
-    cos, sin = np.cos(_TURNS), np.sin(_TURNS)
-    across, down = cos * dx + sin * dy, cos * dy - sin * dx
+    across, down = _COS * dx + _SIN * dy, _COS * dy - _SIN * dx
     return bool(np.any((across >= ACROSS_CM[0]) & (across <= ACROSS_CM[1])
                        & (down >= DOWN_CM[0]) & (down <= DOWN_CM[1])))
 

@@ -100,10 +100,11 @@ def _new(laid: Laid, committed: Counter) -> tuple[str, ...]:
     return by_name if len(by_name) == added else laid.cards[-added:]
 
 
-def _new_by_place(laid: Laid, committed: list[tuple[str, Place | None]], fresh: tuple[bool, ...]
+def _new_by_place(laid: Laid, committed: list[tuple[str, Place | None]], before: np.ndarray, now: np.ndarray
                   ) -> tuple[int, ...] | None:
     """Which cards of a zone (their indices in ``laid``) are beyond those committed, told by
-    where they lie and whether the zone changed there (``fresh``: since the last commit).
+    where they lie and whether the zone changed there (its picture ``before``, at the last
+    commit, and ``now``; ``vision.live.index_change``).
     None where the place of a committed card is not known (one a referee put in, one the
     reader could not name), or the row has been laid afresh (``_row_moved``): then the names
     and the count decide (``_new``).
@@ -127,6 +128,7 @@ def _new_by_place(laid: Laid, committed: list[tuple[str, Place | None]], fresh: 
         return None
     if _row_moved(laid, committed):
         return None
+    fresh = tuple(not same for same in unchanged(before, now, laid.places))
     pairs = sorted((_distance(laid.places[i], place), i, k) for i in range(len(laid.cards))
                    for k, (_, place) in enumerate(committed))
     found: set[int] = set()
@@ -202,7 +204,6 @@ class ZoneTracker:
         #: committed: whether each index is the one that lay there (``vision.live.index_change``)
         self._stable_look: np.ndarray | None = None
         self._committed_look: np.ndarray | None = None
-        self._by_place = False  # how the last question of what is new was answered
         self._candidate: Laid = Laid((), ())
         self._since: float | None = None
 
@@ -228,8 +229,9 @@ class ZoneTracker:
                 return [Cleared(self.seat, t)]
             return []
         self._forget_swept(laid)
-        new = self.new_cards()
-        event = Settled(self.seat, t, laid, new, self._by_place)
+        indices, by_place = self._new_indices(laid)
+        new = tuple(laid.cards[i] for i in indices)
+        event = Settled(self.seat, t, laid, new, by_place)
         if self.auto_commit and new:
             self.commit()
         return [event]
@@ -270,33 +272,31 @@ class ZoneTracker:
                     self._now.append((name, place))
             self._before = []
 
-    def _new_indices(self, laid: Laid) -> tuple[int, ...]:
-        """Which cards of ``laid`` (the settled reading) are beyond those committed: by their
-        names and count (``_new``) where every committed card is read by its name, else by
-        where they lie and where the zone changed, where both are known (``_new_by_place``).
+    def _new_indices(self, laid: Laid) -> tuple[tuple[int, ...], bool]:
+        """Which cards of ``laid`` (the settled reading) are beyond those committed, and
+        whether their places told: by their names and count (``_new``) where every committed
+        card is read by its name, else by where they lie and where the zone changed, where
+        both are known (``_new_by_place``).
         Names first: a row may be laid afresh as it grows (the cards pushed together, the row
         centred again), and its old cards, read as before, are old wherever they lie now.
         Where some are not read, they are hidden or read another way, and only where the
         cards lie tells which (a play laid over them, a card read late)."""
         before, now = self._committed_look, self._stable_look
-        if (Counter(self.on_table) - Counter(laid.cards) and before is not None and now is not None
+        if (self.on_table - Counter(laid.cards) and before is not None and now is not None
                 and before.shape == now.shape):
-            fresh = tuple(not same for same in unchanged(before, now, laid.places))
-            by_place = _new_by_place(laid, self._now + self._before, fresh)
-            self._by_place = by_place is not None
+            by_place = _new_by_place(laid, self._now + self._before, before, now)
             if by_place is not None:
-                return by_place
-        self._by_place = False
+                return by_place, True
         left, chosen = list(laid.cards), []
         for name in _new(laid, self.on_table):  # the latest copies of a name are the new ones
             i = len(left) - 1 - left[::-1].index(name)
             left[i] = ""
             chosen.append(i)
-        return tuple(sorted(chosen))
+        return tuple(sorted(chosen)), False
 
     def new_cards(self) -> tuple[str, ...]:
         """What a press would commit now: the settled cards beyond those committed."""
-        return tuple(self.stable.cards[i] for i in self._new_indices(self.stable))
+        return tuple(self.stable.cards[i] for i in self._new_indices(self.stable)[0])
 
     def count_as_laid(self, cards) -> None:
         """Cards known from elsewhere to lie in the zone already (a play before a restart, one
@@ -306,7 +306,7 @@ class ZoneTracker:
 
     def commit(self) -> tuple[str, ...]:
         laid = self.stable
-        new = self._new_indices(laid)
+        new, _ = self._new_indices(laid)
         places = laid.places if len(laid.places) == len(laid.cards) else (None,) * len(laid.cards)
         self._now += [(laid.cards[i], places[i]) for i in new]
         self.on_table.update(laid.cards[i] for i in new)
