@@ -25,9 +25,10 @@ deleted once scanned, unless ``--keep DIR``. Dropped frames are not written: the
 is scanned taking one frame in 3, 4 or 6 (``scan``'s ``every``), each at its own time.
 
 A corruption's draws (the shadow's moments, the bump's, the hand's seats) come from
-``--seed`` and the game, never the severity: each severity puts the same events on the
-same game, stronger. At 1080p a 12-event game is about 20 s of video; each corruption and
-severity costs a pass to write it and a scan (about 2-3 times real time on 2 cores).
+``--seed`` and the game's own seed, never the severity nor the games read beside it: each
+severity puts the same events on the same game, stronger. At 1080p a 12-event game is
+about 20 s of video; each corruption and severity costs a pass to write it and a scan
+(about 2-3 times real time on 2 cores).
 """
 
 from __future__ import annotations
@@ -97,11 +98,14 @@ class Game:
     fps: float
 
     @classmethod
-    def open(cls, folder: Path, seed: int) -> Game:
+    def open(cls, folder: Path, seed: int, position: int) -> Game:
+        """The game in ``folder``; its corruptions draw from ``seed`` plus the game's own
+        seed (``meta.json``'s, else its ``position`` among the games named), so that a game
+        is corrupted alike whichever games are read beside it."""
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         record = parse_lines((folder / "truth.jsonl").read_text(encoding="utf-8").splitlines())
         return cls(folder, profiles.load(meta.get("profile", "jiangsu")), record.events,
-                   replay(record, profiles.load), seed, float(meta.get("fps", 30)))
+                   replay(record, profiles.load), seed + int(meta.get("seed", position)), float(meta.get("fps", 30)))
 
     def written(self, corruption, severity: int, folder: Path) -> tuple[Path, float]:
         """The game's video with ``corruption`` (None: unchanged) put on it, in ``folder``, and
@@ -149,7 +153,7 @@ def main() -> None:
     parser.add_argument("--only", metavar="NAME[,NAME…]",
                         help=f"these corruptions only, of: {', '.join(CORRUPTIONS)}")
     parser.add_argument("--severities", default="1,2,3", help="severities to run, of 1, 2, 3 (default all)")
-    parser.add_argument("--seed", type=int, default=0, help="the corruptions' seed (each game adds its number)")
+    parser.add_argument("--seed", type=int, default=0, help="the corruptions' seed (each game adds its own seed)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the clean and rewritten scans")
     parser.add_argument("--keep", type=Path, help="keep the corrupted videos in this folder")
     parser.add_argument("--reader", type=Path, help="a reader to measure (.onnx or 8-bit .xml; default: the committed "
@@ -174,7 +178,7 @@ def main() -> None:
         tmp = Path(tmp_name)
         folders = games_to_read(args, tmp)
         for number, folder in enumerate(folders):
-            game = Game.open(folder, args.seed + number)
+            game = Game.open(folder, args.seed, number)
             if not args.no_baseline:
                 game.run(("clean", "-"), detector, totals)
                 video, took = game.written(None, 1, args.keep or tmp)
