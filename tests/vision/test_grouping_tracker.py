@@ -404,3 +404,16 @@ def test_a_play_laid_below_the_first_a_step_along_is_a_row_not_the_first_rows_co
     laid = group_cards(straight + bomb + [index("H8", 36.4, 10.1), index("D5", 33.1, 16.9)])
     assert laid.cards == ("S4", "C5", "D6", "S7", "H8", "S5", "H5", "C5", "D5") and laid.stray == ()
     assert laid.places[5] == pytest.approx((22.1, 11.0)) and laid.places[0] == pytest.approx((24.6, 4.3))
+
+
+def test_a_card_laid_over_the_seats_earlier_one_an_index_lower_is_a_card_of_its_own():
+    """Seen in the stage world (diagnosis game 111): West's 大王 laid over its H7, 0.7 cm
+    right of it and 2.9 cm lower, so that both top-left indices showed in the row's top band
+    one above the other. Taken for one index read twice, the 大王 was a doubt about the H7
+    and the play read nothing. An index is about 2 cm tall: two readings that far apart down
+    are two indices, wherever they lie across."""
+    laid = group_cards([index("H7", 23.2, 4.3, 0.81), index("HR", 23.9, 7.2, 0.29)])
+    assert laid.cards == ("H7", "HR") and laid.places[1] == pytest.approx((23.9, 7.2))
+    # an index read twice, a little apart, is still one card and the other name a doubt
+    twice = group_cards([index("H7", 23.2, 4.3, 0.81), index("D7", 23.5, 4.9, 0.3)])
+    assert twice.cards == ("H7",) and twice.others[0][0][0] == "D7"

@@ -34,6 +34,10 @@ TOP_BAND_CM = 3.0
 #: where a card's top-left index lies from a lower corner read alone: the middle of the spans
 _MID_ACROSS, _MID_DOWN = sum(ACROSS_CM) / 2, sum(DOWN_CM) / 2
 SAME_CARD_CM = 0.8
+#: two readings at one place across and this close down are one index read twice; further
+#: down, both show (an index is about 2 cm tall, so the upper is not covered by the lower):
+#: a card laid over the seat's earlier one, a little lower, shows its own index there
+SAME_INDEX_DOWN_CM = 1.5
 #: a row's last gap this much wider than its others is a corner of the last card, not a card
 WIDE_GAP = 1.4
 
@@ -289,7 +293,8 @@ def _one_row(detections: list[Detection], px_per_cm: float) -> tuple[Laid, list[
     cards: list[int] = []
     rivals: dict[int, list[Detection]] = {}
     for i in sorted(band, key=lambda i: -detections[i].conf):
-        same_place = next((j for j in cards if abs(centres[j][0] - centres[i][0]) < SAME_CARD_CM), None)
+        same_place = next((j for j in cards if abs(centres[j][0] - centres[i][0]) < SAME_CARD_CM
+                           and abs(centres[j][1] - centres[i][1]) < SAME_INDEX_DOWN_CM), None)
         if same_place is None:
             cards.append(i)
             rivals[i] = []
