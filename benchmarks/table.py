@@ -41,6 +41,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import cv2
+
 if not __package__:  # run as a file: make the project importable
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
@@ -49,13 +51,14 @@ from engine.events import BY_CAMERA, CameraNote, Correction, PlayCards, RecordEr
 from engine.match import Match  # noqa: E402
 from engine.record import Record, parse_lines, replay  # noqa: E402
 from rulebook import profiles  # noqa: E402
+from rulebook.i18n import enroll_text  # noqa: E402
 from scorer.live_table import build_table, table_detector  # noqa: E402
 from table.compare import key, matched_plays, plays_of, referee_fixes, with_fixes  # noqa: E402
 from table.runtime import TableRuntime  # noqa: E402
 from vision.enroll import deck  # noqa: E402
 from vision.enroll.finder import SCENES  # noqa: E402
 from vision.enroll.layout import LAYOUT  # noqa: E402
-from vision.enroll.pictures import read_layout  # noqa: E402
+from vision.enroll.pictures import EnrollError, read_layout  # noqa: E402
 from vision.live.camera import VideoFile  # noqa: E402
 from vision.live.detector import CardDetector, committed_finder  # noqa: E402
 from vision.stage.layout_picture import layout_picture  # noqa: E402
@@ -227,7 +230,7 @@ def main() -> None:
         parser.error("--every must be 1 or more")
     size = tuple(int(v) for v in args.size.split("x"))
     print(f"machine: {describe()}")
-    detector = table_detector(args.weights, args.reader)  # as the live loop
+    zero_shot = detector = table_detector(args.weights, args.reader)  # as the live loop
     print(f"zero-shot: finder {detector.path}, reader {detector.reader.path}")
     profile = profiles.load("jiangsu")
     totals = Counter()
@@ -251,8 +254,16 @@ def main() -> None:
             truth_record = parse_lines((out / "truth.jsonl").read_text(encoding="utf-8").splitlines())
             truth = replay(truth_record, profiles.load)
             if args.enroll:
-                detector = enrolled(seed, size, (args.videos or Path(tmp)) / f"{world}deck-{seed}{deck_name}-"
-                                    f"{args.size}-{args.scenes}", art, args.scenes, args.world)
+                deck_folder = (args.videos or Path(tmp)) / f"{world}deck-{seed}{deck_name}-{args.size}-{args.scenes}"
+                try:
+                    detector = enrolled(seed, size, deck_folder, art, args.scenes, args.world)
+                except EnrollError as error:  # as at a table: the operator is told, the game read zero-shot
+                    marked = deck_folder.with_name(deck_folder.name + "-refused.png")
+                    if error.picture is not None:
+                        cv2.imwrite(str(marked), error.picture)
+                    print(f"# game {seed}: {enroll_text(error.code, 'en', picture=marked, **error.values)}; "
+                          f"read zero-shot", flush=True)
+                    detector = zero_shot
             started = time.perf_counter()
             runtime, frame_ms, event_ms = scan(out / "game.mp4", detector, profile, args.every)
             wall_s += time.perf_counter() - started

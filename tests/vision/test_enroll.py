@@ -274,3 +274,42 @@ def test_a_box_the_finder_is_sure_of_is_read_as_a_card_though_the_reader_says_no
         assert sure.read(image, [(box, 0.5)], 0.01) == []  # the finder not sure enough
         (kept,) = sure.read(image, [(box, 1.0)], 0.01)
         assert kept.card == ALL_CARDS[cls] and kept.conf == pytest.approx(p, rel=1e-5)
+
+
+def test_a_card_whose_art_breaks_its_outline_is_found_at_its_place_in_the_grid():
+    """Seen in the stage world (layout pictures of diagnosis seeds 207 and 212): a French
+    deck's court cards, their art running to the card's edge in a colour near the cloth's,
+    fell apart in the card mask into pieces none of card size: 49 of 54 cards found and the
+    deck refused. The rest of the layout's grid says where each missing card lies; what
+    the mask holds there, taken together, is the card."""
+    felt = (60, 110, 40)
+    picture = np.full((740, 740, 3), felt, np.uint8)
+    drawn = {}
+    for row in range(6):
+        for column in range(9):
+            x, y = 40 + column * 75, 60 + row * 105
+            cv2.rectangle(picture, (x, y), (x + 62, y + 87), (235, 235, 235), -1)
+            drawn[row, column] = (x + 31, y + 43.5)
+    x, y = 40 + 4 * 75, 60 + 2 * 105
+    cv2.rectangle(picture, (x - 1, y + 30), (x + 63, y + 50), felt, -1)  # art across the card, edge to edge
+    assert len(in_reading_order(find_cards(picture))) == 54
+    broken = min(find_cards(picture), key=lambda c: abs(c.centre_cm[0] - (x + 31 - 370) / 10)
+                 + abs(c.centre_cm[1] - (370 - y - 43.5) / 10))
+    assert broken.width_cm == pytest.approx(6.3, abs=0.3) and broken.height_cm == pytest.approx(8.8, abs=0.3)
+    # a place with nothing there stays empty: the deck is then refused as before
+    cv2.rectangle(picture, (x - 1, y - 1), (x + 63, y + 88), felt, -1)
+    assert len(find_cards(picture)) == 53
+
+
+def test_a_rank_in_two_suits_of_one_ink_read_each_as_the_other_is_a_doubt_not_a_refusal(detector):
+    """A deck whose suit signs are small has its 3 of spades and 3 of clubs read each as the
+    other (stage diagnosis seed 208): that is the models' misreading far likelier than a hand
+    swapping two cards four rows apart. Both are doubts for the operator; a swap of two
+    cards of other ranks or inks is still refused (above)."""
+    names = list(LAYOUT)
+    s3, c3 = names.index("S3"), names.index("C3")
+    names[s3], names[c3] = names[c3], names[s3]
+    layout = read_layout("layout.jpg", [layout_photo(SEED, names)], detector)
+    doubted = {c.name for c in layout.doubts}
+    assert {"S3", "C3"} <= doubted
+    assert {c.name: c.reading[0] for c in layout.cards if c.name in ("S3", "C3")} == {"S3": "C3", "C3": "S3"}

@@ -97,22 +97,76 @@ def card_mask(picture: np.ndarray) -> np.ndarray:
 def find_cards(picture: np.ndarray, px_per_cm: float = PX_PER_CM) -> list[FoundCard]:
     """The cards lying in the table picture: regions of card stock of a card's area and shape
     (a card's inside drawn in another colour — court art, a joker — is filled in: only the
-    outline counts)."""
-    contours, _ = cv2.findContours(card_mask(picture), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline counts), then the places of the layout's grid where none was found
+    (``_grid_gaps``)."""
+    mask = card_mask(picture)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    rects = [rect for rect in (cv2.minAreaRect(contour) for contour in contours) if _card_like(rect, px_per_cm)]
+    rects += _grid_gaps(rects, mask, px_per_cm)
     back = np.linalg.inv(to_picture(px_per_cm))
     cards = []
-    for contour in contours:
-        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
-        area = w * h / px_per_cm ** 2
-        long, short = max(w, h), max(min(w, h), 1.0)
-        if not CARD_AREA_CM2[0] <= area <= CARD_AREA_CM2[1] or not CARD_ASPECT[0] <= long / short <= CARD_ASPECT[1]:
-            continue
-        corners = _clockwise_from_top_left(cv2.boxPoints(((cx, cy), (w, h), angle)))
+    for rect in rects:
+        corners = _clockwise_from_top_left(cv2.boxPoints(rect))
         corners_cm = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64), back).reshape(-1, 2)
         width = float(np.linalg.norm(corners[1] - corners[0])) / px_per_cm
         height = float(np.linalg.norm(corners[3] - corners[0])) / px_per_cm
         cards.append(FoundCard(corners_cm, width, height))
     return cards
+
+
+Rect = tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect's: centre, size, angle
+
+
+def _card_like(rect: Rect, px_per_cm: float) -> bool:
+    """Whether a region's bounding rectangle has a card's area and shape."""
+    (_, _), (w, h), _ = rect
+    area = w * h / px_per_cm ** 2
+    long, short = max(w, h), max(min(w, h), 1.0)
+    return CARD_AREA_CM2[0] <= area <= CARD_AREA_CM2[1] and CARD_ASPECT[0] <= long / short <= CARD_ASPECT[1]
+
+
+def _bands(values: list[float], apart: float) -> list[float]:
+    """The middles of the runs of sorted ``values`` that lie within ``apart`` of the next."""
+    ordered = sorted(values)
+    runs = [[ordered[0]]]
+    for value in ordered[1:]:
+        if value - runs[-1][-1] > apart:
+            runs.append([])
+        runs[-1].append(value)
+    return [float(np.median(run)) for run in runs]
+
+
+def _grid_gaps(rects: list[Rect], mask: np.ndarray, px_per_cm: float) -> list[Rect]:
+    """The cards at the layout's places where none was found. A card whose art runs to its
+    edge (a court card of a French deck, a joker printed full bleed) breaks its outline in
+    the card mask, and falls apart into pieces none of which is card-sized. Where at least
+    half the layout was found in its rows and columns, each empty place is looked at alone
+    (the pitch of the grid around it, so no neighbour reaches in): what the mask holds
+    there, taken together, is the card if it has a card's area and shape."""
+    if not ROWS * COLUMNS // 2 <= len(rects) < ROWS * COLUMNS:
+        return []
+    centres = np.array([centre for centre, _, _ in rects], np.float64)
+    short = float(np.median([min(size) for _, size, _ in rects]))
+    long = float(np.median([max(size) for _, size, _ in rects]))
+    columns, rows = _bands(list(centres[:, 0]), short / 2), _bands(list(centres[:, 1]), long / 2)
+    if len(columns) != COLUMNS or len(rows) != ROWS:
+        return []
+    pitch_x, pitch_y = float(np.median(np.diff(columns))), float(np.median(np.diff(rows)))
+    found = []
+    for y in rows:
+        for x in columns:
+            if np.any((np.abs(centres[:, 0] - x) < short / 2) & (np.abs(centres[:, 1] - y) < long / 2)):
+                continue
+            x0, y0 = max(0, round(x - pitch_x / 2)), max(0, round(y - pitch_y / 2))
+            points = cv2.findNonZero(mask[y0:round(y + pitch_y / 2), x0:round(x + pitch_x / 2)])
+            if points is None:
+                continue
+            (cx, cy), size, angle = cv2.minAreaRect(points)
+            rect = ((cx + x0, cy + y0), size, angle)
+            if _card_like(rect, px_per_cm):
+                found.append(rect)
+    return found
+
 
 def _clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
     """A rectangle's corners in picture pixels, clockwise from the one nearest the top left."""

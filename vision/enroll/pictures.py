@@ -194,8 +194,8 @@ def present_reading(detector: CardDetector, upright_face: np.ndarray) -> tuple[s
 
 
 def _check_names(source: str, picture: np.ndarray, cards: list[LaidCard]) -> list[LaidCard]:
-    """A swapped pair or a card surely read in two places is refused; another reading is a
-    doubt."""
+    """A swapped pair (but one of a rank in two suits of one ink: ``_suits_alike``) or a card
+    surely read in two places is refused; another reading is a doubt."""
     at = {c.name: c for c in cards}
     read_as = {c.name: c.reading for c in cards if c.reading is not None and c.reading[1] >= PAIR_SURE}
     doubts = []
@@ -204,7 +204,7 @@ def _check_names(source: str, picture: np.ndarray, cards: list[LaidCard]) -> lis
         if read is None or read == card.name or read not in at:
             continue
         other = at[read]
-        if read_as.get(read, (None,))[0] == card.name:
+        if read_as.get(read, (None,))[0] == card.name and not _suits_alike(read, card.name):
             raise EnrollError("enroll_swapped", marked(picture, [c.found for c in cards], cards,
                                                       [card.found, other.found]),
                               first=read, second=card.name, source=source)
@@ -213,6 +213,15 @@ def _check_names(source: str, picture: np.ndarray, cards: list[LaidCard]) -> lis
                               card=read, place=card.place, expected=card.name, source=source)
         doubts.append(card)
     return doubts
+
+
+def _suits_alike(first: str, second: str) -> bool:
+    """Two cards of one rank whose suits a deck prints in one ink (spades and clubs, hearts
+    and diamonds): the models read such a pair each as the other where a deck's suit signs
+    are small (a stage deck's 3s of spades and clubs, each read as the other), and the layout
+    puts them rows apart, where a hand laying the deck in order hardly swaps them. A doubt
+    for the operator, not a refusal."""
+    return first[1:] == second[1:] and {first[0], second[0]} in ({"S", "C"}, {"H", "D"})
 
 
 def marked(picture: np.ndarray, found: list[FoundCard], named: list[LaidCard], bad: list[FoundCard]) -> np.ndarray:
