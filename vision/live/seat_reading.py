@@ -32,6 +32,7 @@ import numpy as np
 from engine.seats import PLAY_ORDER, Seat
 from rulebook.alerts import Alert
 from vision.live.annotate import draw_detections
+from vision.live.beside import DeckBeside
 from vision.live.blur import Sharpening, measure, sharpened_zone
 from vision.live.calibration import (
     GOOD_PX_PER_CM,
@@ -172,6 +173,7 @@ class SeatReading:
         self.sharpening = Sharpening()
         self.zones = {s: SeatZone(ZoneTracker(s, auto_commit=False)) for s in PLAY_ORDER}
         self.inks = DeckInks()  # the deck's inks, learnt from its reads (vision.live.inks)
+        self.beside = DeckBeside()  # whether the deck prints pips beside its indices (vision.live.beside)
         self._checked_at = -RECHECK_S
         self._picture: bytes = b""  # a sample of the last frame's pixels, to notice a frozen feed
         self._same_since = 0.0
@@ -287,7 +289,8 @@ class SeatReading:
         pooled = pool(zone.looks, POOLED)
         if len(zone.looks) == LOOKS:  # each still zone's cards are learnt from once
             self.inks.learn(pooled, image)
-        zone.detections = self.inks.settle(pooled, image)
+            self.beside.learn(pooled, image)
+        zone.detections = self.beside.settle(self.inks.settle(pooled, image), image)
         zone.laid = group_cards(zone.detections)
         zone.read_image, zone.plain_image = image, draw()
 
