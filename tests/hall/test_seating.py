@@ -70,6 +70,8 @@ def test_a_round_reaches_its_tables_and_their_seat_buttons_confirm_the_results(t
         wait_for(lambda: two.box.displays["N"] in ("t  2", pair_text(t2.ns, 1)), 10, "table 2 on its clock")
         assert two.seating.seating.pairs["NS"].id == t2.ns
         one.wait_pages()
+        # the seating reaches the table's pages on its own path, not with the clock's displays
+        wait_for(lambda: one.snapshot().get("seating") is not None, 20, "table 1's seating on its pages")
         assert one.snapshot()["seating"]["pairs"]["NS"]["id"] == t1.ns
         page.goto(f"{one.url}/table/1?lang=en")
         page.wait_for_selector(f'#seating .seating-pairs:has-text("第{t1.ns[1:]}队")')
