@@ -192,10 +192,7 @@ class ClockDriver(PortThread):
             port = self.match.find() or port
         if port is None:
             return False
-        try:
-            self._ser = serial.serial_for_url(port, baudrate=115200, timeout=0, write_timeout=1)
-        except (serial.SerialException, OSError):
-            self._ser = None
+        if not self._opened(port):
             return False
         self._framer = p.Framer()
         self._last_rx = time.monotonic()  # the box has lost_after to say READY (it resets on open)

@@ -79,10 +79,7 @@ class DeviceEmulator(PortThread):
     # --- running ------------------------------------------------------------------------
 
     def _open(self) -> bool:
-        try:
-            self._ser = serial.serial_for_url(self.port, baudrate=115200, timeout=0, write_timeout=1)
-        except (serial.SerialException, OSError):
-            self._ser = None
+        if not self._opened(self.port):
             return False
         self.opened += 1
         self._write(p.encode(p.Ready(p.PROTOCOL, FIRMWARE, self.seats)))

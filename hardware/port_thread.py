@@ -19,6 +19,7 @@ class PortThread:
 
     def __init__(self) -> None:
         self._ser: serial.Serial | None = None
+        self._port_lock = threading.Lock()  # the port is set and cleared under it (``_close``)
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
         self._thread: threading.Thread | None = None
@@ -29,11 +30,26 @@ class PortThread:
     def _wake(self) -> None:
         os.write(self._wake_w, b"!")
 
+    def _opened(self, port: str) -> bool:
+        """Open ``port`` as the thread's own; False where it cannot be opened now."""
+        try:
+            ser = serial.serial_for_url(port, baudrate=115200, timeout=0, write_timeout=1)
+        except (serial.SerialException, OSError):
+            return False
+        with self._port_lock:
+            self._ser = ser
+        return True
+
     def _close(self) -> None:
-        if self._ser is not None:
+        """Close the port, from any thread. It is taken and cleared in one step under a lock:
+        a close from another thread that looked at the port, then cleared it after the
+        owning thread had opened it again, left the new port open but forgotten, and the
+        thread unable to open its device again (seen as a flaky emulator test under load)."""
+        with self._port_lock:
+            ser, self._ser = self._ser, None
+        if ser is not None:
             with contextlib.suppress(OSError):
-                self._ser.close()
-            self._ser = None
+                ser.close()
 
     def start(self):
         self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
