@@ -27,14 +27,14 @@ test: $(STAMP) system
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n $(WORKERS)
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
 
 # the quick subset for the edit-test loop, <= 3 min on 2 cores: no browser, broker, video or slow tests
 check: $(STAMP) system
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n $(WORKERS) -m "$(QUICK)"
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup -m "$(QUICK)"
 
 bench: $(STAMP) system
 	$(BIN)/python benchmarks/engine.py

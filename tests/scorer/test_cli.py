@@ -74,6 +74,13 @@ def test_user_mistakes_get_one_line_and_status_2(tmp_path, content, message):
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
+#: every test that runs ``guandan demo`` from the checkout: it makes its store afresh in the
+#: checkout's ``var/demo.db``, so two at once in two workers would delete each other's
+#: (make test runs pytest-xdist with ``--dist loadgroup``: a group runs in one worker)
+SHARES_DEMO_DB = pytest.mark.xdist_group("checkout-var-demo-db")
+
+
+@SHARES_DEMO_DB
 def test_demo_replays_the_bundled_record():
     assert DEMO_RECORD.exists()
     out = guandan("demo", "--from-record", "--no-serve")
@@ -81,6 +88,7 @@ def test_demo_replays_the_bundled_record():
     assert "第1把" in out.stdout and ("胜方" in out.stdout or "平局" in out.stdout)
 
 
+@SHARES_DEMO_DB
 def test_demo_then_plays_the_match_live_on_the_dashboard():
     import signal
     import socket
@@ -111,6 +119,7 @@ def test_demo_then_plays_the_match_live_on_the_dashboard():
 
 
 @pytest.mark.video
+@SHARES_DEMO_DB
 def test_demo_reads_the_bundled_recording_through_the_camera_pipeline_with_the_emulated_clock(tmp_path):
     """The real thing end to end: video → detector → tracker → clock presses over a
     pseudo-terminal → engine → store → the dashboard's API, at four times real time — on a
@@ -226,6 +235,7 @@ def test_numbers_out_of_range_are_refused_by_the_options_name(args, said, capsys
     assert stopped.value.code == 2 and said in capsys.readouterr().err
 
 
+@SHARES_DEMO_DB
 def test_a_port_another_program_holds_is_one_clear_line_not_a_dashboard_that_is_not_there(tmp_path):
     """The demo and the web server bind their port before they start: one held by another
     program (a streamer's OBS, a second guandan) is said at once, in both languages."""
