@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.cards import rank_of, suit_of
 from vision.enroll.layout import (
     LAYOUT,
     PX_PER_CM,
@@ -34,6 +35,7 @@ from vision.enroll.layout import (
 from vision.live.calibration import Calibration, CalibrationError
 from vision.live.camera import open_capture
 from vision.live.detector import CardDetector, detect_tiled
+from vision.live.inks import PAIRS
 
 FACE_PX_PER_CM = 12.0  # the cards' faces are kept at this scale
 #: the table picture's 90th percentile of grey: cards lit well are near white (about 250 on
@@ -221,7 +223,7 @@ def _suits_alike(first: str, second: str) -> bool:
     are small (a stage deck's 3s of spades and clubs, each read as the other), and the layout
     puts them rows apart, where a hand laying the deck in order hardly swaps them. A doubt
     for the operator, not a refusal."""
-    return first[1:] == second[1:] and {first[0], second[0]} in ({"S", "C"}, {"H", "D"})
+    return rank_of(first) == rank_of(second) and PAIRS[suit_of(first)] is PAIRS[suit_of(second)]
 
 
 def marked(picture: np.ndarray, found: list[FoundCard], named: list[LaidCard], bad: list[FoundCard]) -> np.ndarray:
