@@ -88,7 +88,7 @@ def blank_beside(image: np.ndarray, box: tuple[float, float, float, float],
     if float(paper.mean()) < PAPER_NEAR * float(_paper(index).mean()):
         return None
     absorbed = np.clip(1.0 - strip / np.maximum(paper, 1.0), 0.0, 1.0).mean(axis=2)
-    count, _, stats, _ = cv2.connectedComponentsWithStats((absorbed >= INK).astype(np.uint8), connectivity=8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats((absorbed >= INK).astype(np.uint8), connectivity=8)
     marks = stats[1:, cv2.CC_STAT_AREA] >= MARK_CM2 * px_per_cm ** 2
     return not bool(marks.any())
 
