@@ -73,7 +73,8 @@ def result_text(line: dict, terms: Words) -> str:
 def draw_row(line: dict, round_no: int, terms: Words, cells: dict[str, str], referee: bool,
              link: Callable[[str], str]) -> str:
     """One line of the round's draw: the table (linked to its page where the hall has it),
-    the pairs, the state, the result, and a referee's confirm button."""
+    the pairs, the state, the result, and a referee's confirm button (disabled until the
+    page's script has bound it: a press before then would do nothing and say nothing)."""
     state = line["state"]
     head = f'<tr class="state-{escape(state)}" data-table="{text(line["table"])}">\n'
     if "bye" in line:
@@ -84,7 +85,7 @@ def draw_row(line: dict, round_no: int, terms: Words, cells: dict[str, str], ref
     number = f'<a href="{escape(link(line["live"]))}">{table}</a>' if line["live"] else table
     button = ""
     if referee:
-        confirm = (f'<button class="t-confirm" data-table="{table}" data-round="{text(round_no)}" '
+        confirm = (f'<button class="t-confirm" disabled data-table="{table}" data-round="{text(round_no)}" '
                    f'data-entry="{text(line["result"]["entry"])}">{terms["t.confirm"]}</button>'
                    if state == "provisional" else "")
         button = f"<td>{confirm}</td>"

@@ -74,6 +74,28 @@ def test_a_result_shows_live_and_a_referee_confirms_it_on_the_page(tournament, s
     assert page.locator("#draw tr.state-playing").count() == 3
 
 
+def test_a_referees_buttons_wait_for_the_pages_script(tournament, server, browser, token):
+    """A press on a button its script has not bound yet would be lost without a word (the hall
+    test's referee pressed one on a loaded machine): the page comes with its buttons disabled,
+    and they come alive when the script is in."""
+    record = dumps(self_play(profiles.load("linquan"), random.Random(5), max_hands=1))
+    post(server, "/api/tournaments/1/results", {"table": 1, "record": record, "source": "hall:1"}, token)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    held = []
+    page.route("**/static/tournament.js", lambda route: held.append(route))
+    page.goto(server + "/referee/login?next=/tournament/1")
+    page.fill('input[name="user"]', "li")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_selector('#draw tr[data-table="1"] button.t-confirm', state="attached", timeout=10_000)
+    page.wait_for_function("document.readyState === 'interactive'", timeout=10_000)
+    assert held and page.is_disabled('#draw tr[data-table="1"] button.t-confirm') and page.is_disabled("button.t-draw")
+    held[0].continue_()
+    page.click('#draw tr[data-table="1"] button.t-confirm')
+    page.wait_for_selector('#draw tr.state-final[data-table="1"]', timeout=10_000)
+    page.close()
+
+
 def test_the_standings_overlay_is_transparent_and_turns_its_pages(tournament, server, browser):
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     page.goto(server + "/overlay/tournament/1?top=4&seconds=2&lang=en")

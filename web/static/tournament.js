@@ -67,10 +67,19 @@ function refereePost(root, button, path, body) {
   });
 }
 
+/* The server sends the buttons disabled (a press before this script binds them would be
+   lost without a word): bound, a confirm button and a draw button the round allows
+   (`data-ready`) can be pressed. */
 function bindConfirm(root) {
-  root.querySelectorAll("button.t-confirm").forEach(button => refereePost(root, button,
-    `results/${button.dataset.table}/confirm`, b => ({round: Number(b.dataset.round), entry: Number(b.dataset.entry)})));
-  root.querySelectorAll("button.t-draw").forEach(button => refereePost(root, button, "draws", () => ({})));
+  root.querySelectorAll("button.t-confirm").forEach(button => {
+    refereePost(root, button, `results/${button.dataset.table}/confirm`,
+      b => ({round: Number(b.dataset.round), entry: Number(b.dataset.entry)}));
+    button.disabled = false;
+  });
+  root.querySelectorAll("button.t-draw").forEach(button => {
+    refereePost(root, button, "draws", () => ({}));
+    button.disabled = !("ready" in button.dataset);
+  });
 }
 
 /* Changes come in bursts (a round's results): one fetch at a time, and at most one more
