@@ -34,10 +34,13 @@ from vision.live.detector import Detection
 #: holds a streak of 11 pixels or a defocus disk of radius 4 with a streak
 REACH_PX = 6
 #: the family tried, in 1080p pixels: defocus disk radii, streak lengths, and streak angles
-#: (a streak is the same both ways, so half a turn)
-RADII = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
+#: (a streak is the same both ways, so half a turn, in 5° steps). A shaken camera's streak is
+#: widened a little by its lens: a disk of 0.5 covers its centre pixel alone and one of 1 is
+#: too wide, so without 0.75 such a streak was fitted as a thinner one turned further from the
+#: nearest axis (5 pixels at 4.4°: 15°), and sharpened against the wrong streak
+RADII = (0.0, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
 LENGTHS = (0.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0, 11.0)
-ANGLES = 12
+ANGLES = 36
 #: each camera pixel's ideal look is averaged over this many samples a side (edges antialiased)
 SUPERSAMPLE = 4
 #: the family's disks and streaks are drawn this many times finer, then summed down. They are
