@@ -32,12 +32,12 @@ GAIN_RANGE = (0.6, 1.6)
 
 #: a cell this bright is at the sensor's top, or near enough that the codec's rounding clips it
 SATURATED = 240.0
-#: how far a cell's brightness ratio may lie from the light's to be lit by it alone, at first
-#: (flicker bands and a lamp's drift move a zone's light by a few per cent; a card on the
-#: cloth or ink on a card changes a cell by tens)
-LIT_AT_FIRST = 0.15
-#: ... and then, once the light's shape is fitted, at least this (log units)
-LIT_AFTER = 0.04
+#: how far (grey levels) a cell may lie from what the light alone would make of it, at first
+#: (flicker bands and a lamp's drift move a zone's light by a few per cent: a white card's
+#: cell by 5–10 levels; a card laid on the cloth, or a hand over it, by tens)
+LIT_AT_FIRST = 19.0
+#: ... and then, once the light's shape is fitted, at least this many
+LIT_AFTER = 5.0
 
 
 @lru_cache(maxsize=8)
@@ -53,23 +53,34 @@ def light_field(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     rolling shutter lights a zone in bands, brighter at one end than the other and swapping
     from frame to frame; one gain for the whole zone would leave a band's cells changed in
     every frame and the zone never still. The cells a card or a hand changes lie far from the
-    light's ratio and are left out of the fit (first against the median ratio, then against
-    the fitted field)."""
+    light's gain and are left out of the fit (first against the median gain, then against
+    the fitted field).
+
+    The gain is fitted in log brightness, but a camera's noise is in grey levels: a dark
+    cloth's cell, a few levels of noise on forty, says little of the gain, and a white
+    card's says much. So each cell weighs as its brightness squared, and is left out by how
+    many grey levels it lies off; weighed alike, the cloth's many noisy cells set the field
+    and left a card's white cells, changed by the light, 6–9 levels off it (a ±4 % flicker)."""
     ratio = np.log(after.astype(np.float32) + 1.0) - np.log(before.astype(np.float32) + 1.0)
     flat = ratio.ravel()
+    level = (before.astype(np.float32) + after.astype(np.float32)).ravel() / 2.0 + 1.0
+    weight = level * level
     low, high = np.log(GAIN_RANGE[0]), np.log(GAIN_RANGE[1])
     field = np.full(flat.shape, float(np.clip(np.median(flat), low, high)), np.float32)
     terms = _light_terms(tuple(ratio.shape))
     tolerance = LIT_AT_FIRST
     unclipped = (np.maximum(before, after) < SATURATED).ravel()  # a clipped cell's ratio is not the light's
     for _ in range(2):
-        lit = (np.abs(flat - field) < tolerance) & unclipped
+        off = np.abs(flat - field) * level  # grey levels
+        lit = (off < tolerance) & unclipped
         if lit.sum() < 4 * terms.shape[1]:
             break
         used = terms[lit]
-        coef = np.linalg.solve(used.T @ used + 1e-6 * np.eye(terms.shape[1], dtype=np.float32), used.T @ flat[lit])
+        weighed = used * weight[lit, None]
+        ridge = 1e-6 * float(weight[lit].mean()) * np.eye(terms.shape[1], dtype=np.float32)
+        coef = np.linalg.solve(used.T @ weighed + ridge, weighed.T @ flat[lit])
         field = np.clip(terms @ coef, low, high).astype(np.float32)
-        spread = 1.4826 * float(np.median(np.abs(flat[lit] - field[lit])))
+        spread = 1.4826 * float(np.median(np.abs(flat[lit] - field[lit]) * level[lit]))
         tolerance = max(LIT_AFTER, 3.0 * spread)
     return np.exp(field).reshape(ratio.shape)
 
