@@ -309,10 +309,24 @@ def test_a_last_card_whose_top_left_index_went_unread_is_still_a_card():
     assert laid.confidences[2] == pytest.approx(0.47)
     # within the last card's own reach it is that card's corner, and far beyond it a stray
     assert group_cards([index("C8", 23.7, 8.8), index("HA", 25.7, 8.8), index("HA", 30.3, 15.4)]).cards == ("C8", "HA")
-    far = group_cards([index("C8", 23.7, 8.8), index("HA", 25.7, 8.8), index("HR", 35.0, 15.4)])
+    far = group_cards([index("C8", 23.7, 8.8), index("HA", 25.7, 8.8), index("HR", 38.5, 15.4)])
     assert far.cards == ("C8", "HA") and far.stray == ("HR",)
     # and not where no card lies a card's height above it
     assert group_cards([index("C8", 23.7, 8.8), index("HA", 25.7, 8.8), index("HR", 32.1, 12.5)]).stray == ("HR",)
+
+
+def test_a_card_laid_beside_the_seats_earlier_one_its_top_left_index_washed_out_is_a_card():
+    """Seen on the stage (seed 111): N laid a D3 beside its C6, a card's width on and a
+    little lower, under the lamp's hot spot; its top-left index went unread, its bottom-right
+    one read D3. Beyond a next card's step from the C6, that corner was a stray and the D3 no
+    play at all."""
+    dets = [index("C6", 22.8, 4.8, 0.48), index("D3", 33.25, 13.05, 0.48)]
+    laid = group_cards(dets)
+    assert laid.cards == ("C6", "D3") and laid.stray == ()
+    # where the card would have been laid further off than clear of the last card, or lower
+    # than a hand lays a card beside the row, the corner stays a stray
+    assert group_cards([index("C6", 22.8, 4.8), index("D3", 35.5, 13.05)]).stray == ("D3",)
+    assert group_cards([index("C6", 22.8, 4.8), index("D3", 33.25, 14.8)]).stray == ("D3",)
 
 
 def test_a_card_laid_over_the_seats_earlier_one_is_a_second_card_not_the_first_read_again():

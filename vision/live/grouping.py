@@ -146,11 +146,18 @@ def own_side(seat: str, detections: list[Detection], px_per_cm: float = PX_PER_C
     into the corner of North's zone, turned a quarter round. Read there, its indices would
     make North lay cards it never touched. A point belongs to the seat whose direction from
     the table's centre it lies most along (``vision.live.calibration.seat_of``)."""
-    if not detections:
+    return [d for d, mine in zip(detections, on_own_side(seat, [d.box for d in detections], px_per_cm),
+                                 strict=True) if mine]
+
+
+def on_own_side(seat: str, boxes: list[tuple[float, float, float, float]], px_per_cm: float = PX_PER_CM
+                ) -> list[bool]:
+    """For each box of a seat's rectified zone, whether its centre lies on that seat's side
+    of the table (``own_side``)."""
+    if not boxes:
         return []
-    centres = np.array([((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in (d.box for d in detections)])
-    table = zone_point_to_table(seat, centres, px_per_cm)
-    return [d for d, (x, y) in zip(detections, table, strict=True) if seat_of((float(x), float(y))) == seat]
+    centres = np.array([((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in boxes])
+    return [seat_of((float(x), float(y))) == seat for x, y in zone_point_to_table(seat, centres, px_per_cm)]
 
 
 #: a band holding less than this share of the strongest band's readings is no row of its own
@@ -200,6 +207,12 @@ def _lone_bottom_left(x: float, y: float, tops: list[tuple[float, float]]) -> bo
 #: 1.3–2.8 cm apart): a bottom-right corner beyond the last card's reach, within this of it,
 #: is the corner of a card laid after it whose top-left index went unread
 NEXT_CARD_CM = 3.0
+#: a seat's second play of a trick may be laid beside its first rather than over it: a
+#: card's width on from the last card (its corner up to this far beyond that card's reach),
+#: level with the row or up to this much lower, as a hand lays it (a corner that far off and
+#: higher than a card's middle height below the row is more likely no card at all)
+BESIDE_CM = 6.5
+BESIDE_LOWER_CM = 1.5
 
 
 #: how far right of a top-left index a bottom-right corner may lie: its own card's, or (its
@@ -211,13 +224,18 @@ def _lone_bottom_right(x: float, y: float, tops: list[tuple[float, float]]) -> b
     """Is an index at (x, y), cm, that no card owns, the bottom-right corner of a card laid
     last whose top-left index went unread? It lies a card's height below the row and right of
     the last card read by more than a card's own corners lie apart (``ACROSS_CM``), by no more
-    than one more card's step. A design's joker star can be found on one corner and barely
-    on the other; without this the play would be read without that card."""
+    than one more card's step, or a card's width where the card was laid beside the row rather
+    than over it (``BESIDE_CM``; a little lower, as a hand lays it). A design's joker star can
+    be found on one corner and barely on the other, and a hot spot's glare may wash out the
+    top-left index of a card laid beside the row; without this the play would be read
+    without that card."""
     if not tops:
         return False
     row = float(np.median([ty for _, ty in tops]))
     beyond = x - max(tx for tx, _ in tops) - ACROSS_CM[1]
-    return _within(y - row, DOWN_CM) and 0 < beyond <= NEXT_CARD_CM
+    if 0 < beyond <= NEXT_CARD_CM:
+        return _within(y - row, DOWN_CM)
+    return 0 < beyond <= BESIDE_CM and _within(y - row, (_MID_DOWN, DOWN_CM[1] + BESIDE_LOWER_CM))
 
 
 #: how far a card may lie turned from square with its zone: a player lays cards by hand

@@ -395,7 +395,7 @@ class SeatReading:
         # one), and counted, so that the card named is one beyond them
         under = tuple(zone.tracker.on_table.elements())
         picture = draw(True) if self.sharpening.mode == "on" else draw()
-        card = unread_card(self.detector, picture, [*ruled_out, *under])
+        card = unread_card(self.detector, picture, seat, [*ruled_out, *under])
         if card is None:
             return None
         zone.detections = [card]

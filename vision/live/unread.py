@@ -27,6 +27,7 @@ import numpy as np
 
 from engine.cards import ALL_CARDS
 from vision.live.detector import CardDetector, Detection, find_tiled
+from vision.live.grouping import on_own_side
 from vision.live.reader import patch
 
 #: a finder mark this sure says something index-like lies there (a hand: none)
@@ -43,12 +44,16 @@ LEAD = 1.5
 READ_ALONE = 0.9
 
 
-def unread_card(detector: CardDetector, zone: np.ndarray, ruled_out: Iterable[str]) -> Detection | None:
-    """The card that likely lies in ``zone`` (a rectified seat zone where nothing was read),
-    or ``None``. Its confidence is the finder's times the reader's at its surest mark — low:
-    a referee checks such a play — and its runners-up are the cards not ruled out that the
-    marks read next."""
-    found = find_tiled(detector, zone, FLOOR, whole=True)
+def unread_card(detector: CardDetector, zone: np.ndarray, seat: str, ruled_out: Iterable[str]) -> Detection | None:
+    """The card that likely lies in ``zone`` (``seat``'s rectified zone, where nothing was
+    read), or ``None``. Its confidence is the finder's times the reader's at its surest mark
+    — low: a referee checks such a play — and its runners-up are the cards not ruled out that
+    the marks read next. Only the marks on the seat's own side of the table are weighed
+    (``vision.live.grouping.own_side``): a neighbour's card reaching into the zone's corner is
+    that neighbour's, and an arm's shadow crossing the zone, which leaves it looking covered,
+    must not make it this seat's play."""
+    marks = find_tiled(detector, zone, FLOOR, whole=True)
+    found = [mark for mark, mine in zip(marks, on_own_side(seat, [box for box, _ in marks]), strict=True) if mine]
     if not found:
         return None
     least = LEAST if max(f for _, f in found) >= MARKS else READ_ALONE
